@@ -1,0 +1,26 @@
+package io.idemkit;
+
+import java.util.Optional;
+
+/**
+ * Supplies the scope of the current call: the caller's identity (tenant, user) that becomes part of
+ * every effective key, so that two tenants sending the same idempotency key never share a result.
+ *
+ * <p>Provide exactly one CDI bean of this type (any scope; it is called once per protected
+ * operation, on the caller's thread). Returning an empty value fails the call closed with {@link
+ * IdempotencyScopeUnavailableException}. The value is hashed into the key and never stored as such;
+ * it must be stable for a caller across retries.
+ *
+ * <p>Without such a bean, {@code idemkit.scope-source=principal} uses the authenticated principal's
+ * name; otherwise the library runs single-tenant (see {@code idemkit.scope-mode}).
+ *
+ * <p>Implementations must be thread-safe.
+ */
+@FunctionalInterface
+public interface IdempotencyScopeProvider {
+
+    /**
+     * @return the current caller's scope, or empty when it cannot be determined
+     */
+    Optional<String> currentScope();
+}

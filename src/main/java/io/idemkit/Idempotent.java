@@ -1,0 +1,81 @@
+package io.idemkit;
+
+import jakarta.enterprise.util.Nonbinding;
+import jakarta.interceptor.InterceptorBinding;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Makes an operation take effect once per idempotency key: the first call runs, and every duplicate
+ * (sequential or concurrent, on this JVM or another one sharing the store) gets the first call's
+ * stored result back.
+ *
+ * <p>One annotation serves both surfaces (contract C7.4):
+ *
+ * <ul>
+ *   <li><b>JAX-RS resource methods</b> (a method carrying a JAX-RS request method designator such
+ *       as {@code @POST}) are handled by the library's request/response filter pair, which reads
+ *       the {@code Idempotency-Key} header. The filter recognises the annotation through {@code
+ *       ResourceInfo}, on the method or on the resource class.
+ *   <li><b>CDI bean and EJB methods</b> are handled by the library's CDI interceptor: this
+ *       annotation is an {@link InterceptorBinding}, and all its members are {@link Nonbinding}, so
+ *       one interceptor serves every combination of values. The interceptor leaves JAX-RS resource
+ *       methods alone, so a resource method is never claimed twice.
+ * </ul>
+ *
+ * <p>Every member defaults to the empty string, which means "use the configured value" (the {@code
+ * idemkit.*} MicroProfile Config keys listed with each member). A value that cannot be parsed fails
+ * the deployment with a message naming the method, the member and the rule.
+ *
+ * <p>Durations accept ISO-8601 ({@code PT30S}) or a number with a unit: {@code ms}, {@code s},
+ * {@code m}, {@code h} or {@code d} ({@code 500ms}, {@code 30s}, {@code 24h}).
+ */
+@Inherited
+@InterceptorBinding
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ElementType.METHOD, ElementType.TYPE})
+public @interface Idempotent {
+
+    /**
+     * How long a claim holds the key before another caller may take it over, counted on the store's
+     * clock. A crashed executor blocks its key for at most this long. Must be positive.
+     *
+     * @return a duration, or empty for {@code idemkit.lease-ttl} (default {@code 30s})
+     */
+    @Nonbinding
+    String leaseTtl() default "";
+
+    /**
+     * How long a completed result is kept for replay, counted from completion and never extended by
+     * a read. Must be positive.
+     *
+     * @return a duration, or empty for {@code idemkit.completed-ttl} (default {@code 24h})
+     */
+    @Nonbinding
+    String completedTtl() default "";
+
+    /**
+     * How long a duplicate waits for an in-flight first call to complete before it is told that the
+     * operation is still in progress. Zero means "do not wait". Must not be negative.
+     *
+     * @return a duration, or empty for {@code idemkit.wait-timeout} (default {@code 10s})
+     */
+    @Nonbinding
+    String waitTimeout() default "";
+
+    /**
+     * Which outcomes are stored for replay, as a comma-separated list of HTTP status classes
+     * ({@code 2xx}), single codes ({@code 409}) or inclusive ranges ({@code 400-409}). An outcome
+     * outside the list is not stored: the claim is released, so a retry runs the operation again. A
+     * method call that returns normally counts as {@code 200}; one that throws is never stored.
+     *
+     * @return a status list, or empty for {@code idemkit.cacheable-status} (default {@code 2xx})
+     */
+    @Nonbinding
+    String cacheableStatus() default "";
+}

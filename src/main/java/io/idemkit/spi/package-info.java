@@ -1,0 +1,12 @@
+/**
+ * The store SPI: what a backend must do so that idemkit can keep its promises on it.
+ *
+ * <p>A store keeps one {@link io.idemkit.spi.IdempotencyRecord} per effective key and offers the
+ * five conditional, atomic operations of {@link io.idemkit.spi.IdempotencyStore}. Every lease and
+ * expiry decision is made on the store's own clock. A new store must pass the store contract suite
+ * ({@code io.idemkit.testkit.IdempotencyStoreContract} in the {@code tests} classifier jar) before
+ * it ships.
+ *
+ * <p>This package is covered by semantic versioning.
+ */
+package io.idemkit.spi;
