@@ -13,12 +13,10 @@ import io.idemkit.core.Admission;
 import io.idemkit.core.IdempotencyEngine;
 import io.idemkit.core.Operation;
 import io.idemkit.core.ScopeResolver;
-import io.idemkit.spi.ClaimResult;
-import io.idemkit.spi.ClaimToken;
-import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.spi.StoredResult;
 import io.idemkit.store.memory.InMemoryIdempotencyStore;
+import io.idemkit.testsupport.ForwardingStore;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -27,7 +25,6 @@ import jakarta.enterprise.inject.spi.DefinitionException;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -337,7 +334,7 @@ class CdiWiringTest {
     @Alternative
     @Priority(100)
     @ApplicationScoped
-    public static class CustomStore extends DelegatingStore {
+    public static class CustomStore extends ForwardingStore {
         public CustomStore() {
             super(new InMemoryIdempotencyStore(Clock.systemUTC(), 10));
         }
@@ -345,56 +342,6 @@ class CdiWiringTest {
         @Override
         public String name() {
             return "custom";
-        }
-    }
-
-    /** A store that forwards to another; subclasses change one thing. */
-    public abstract static class DelegatingStore implements IdempotencyStore {
-        private final IdempotencyStore delegate;
-
-        protected DelegatingStore(IdempotencyStore delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public ClaimResult claim(String key, String fingerprint, int version, Duration leaseTtl) {
-            return delegate.claim(key, fingerprint, version, leaseTtl);
-        }
-
-        @Override
-        public boolean complete(String key, ClaimToken token, StoredResult result, Duration ttl) {
-            return delegate.complete(key, token, result, ttl);
-        }
-
-        @Override
-        public boolean release(String key, ClaimToken token) {
-            return delegate.release(key, token);
-        }
-
-        @Override
-        public boolean renew(String key, ClaimToken token, Duration leaseTtl) {
-            return delegate.renew(key, token, leaseTtl);
-        }
-
-        @Override
-        public Optional<IdempotencyRecord> awaitCompletion(String key, Duration timeout)
-                throws InterruptedException {
-            return delegate.awaitCompletion(key, timeout);
-        }
-
-        @Override
-        public Optional<IdempotencyRecord> find(String key) {
-            return delegate.find(key);
-        }
-
-        @Override
-        public boolean delete(String key) {
-            return delegate.delete(key);
-        }
-
-        @Override
-        public Instant now() {
-            return delegate.now();
         }
     }
 }
