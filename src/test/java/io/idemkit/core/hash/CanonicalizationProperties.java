@@ -209,6 +209,39 @@ class CanonicalizationProperties {
                 .isLessThanOrEqualTo(significantDigits(Double.toString(value)));
     }
 
+    @Property
+    void floatRepr_shortcutFromTheDecimal_agreesWithTheSearch(@ForAll("decimals") String decimal) {
+        double value = Double.parseDouble(decimal);
+        if (Double.isFinite(value)) {
+            assertThat(PythonFloatRepr.format(value, decimal))
+                    .isEqualTo(PythonFloatRepr.format(value));
+        }
+    }
+
+    @Provide
+    Arbitrary<String> decimals() {
+        Arbitrary<String> integer =
+                Arbitraries.strings()
+                        .numeric()
+                        .ofMinLength(1)
+                        .ofMaxLength(20)
+                        .map(s -> s.replaceFirst("^0+(?=.)", ""));
+        Arbitrary<String> fraction =
+                Arbitraries.strings()
+                        .numeric()
+                        .ofMinLength(1)
+                        .ofMaxLength(20)
+                        .injectNull(0.3)
+                        .map(s -> s == null ? "" : "." + s);
+        Arbitrary<String> exponent =
+                Arbitraries.integers()
+                        .between(-340, 320)
+                        .injectNull(0.3)
+                        .map(e -> e == null ? "" : "e" + e);
+        return Combinators.combine(Arbitraries.of("", "-"), integer, fraction, exponent)
+                .as((sign, i, f, e) -> sign + i + f + e);
+    }
+
     private static int significantDigits(String number) {
         String mantissa = number.split("[eE]")[0].replace("-", "").replace(".", "");
         String trimmed = mantissa.replaceFirst("^0+", "").replaceFirst("0+$", "");
