@@ -25,7 +25,7 @@ import java.util.function.Consumer;
  * then end the {@link Execution} themselves; surfaces that can call the operation use {@link
  * #execute}. Thread-safe: one engine serves every operation of an application.
  */
-public final class IdempotencyEngine {
+public final class IdempotencyEngine implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(IdempotencyEngine.class.getName());
 
@@ -170,6 +170,12 @@ public final class IdempotencyEngine {
         }
         execution.finish(encoded);
         return value;
+    }
+
+    /** Stops the lease heartbeat. The store is not closed: it has its own owner. */
+    @Override
+    public void close() {
+        heartbeat.close();
     }
 
     private static Decision admissionDecision(ClaimResult claim) {
