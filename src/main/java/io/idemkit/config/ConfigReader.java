@@ -74,12 +74,12 @@ public final class ConfigReader {
                         ScopeSource.class);
         boolean requireKey = bool(ConfigKeys.REQUIRE_KEY, ConfigKeys.REQUIRE_KEY_DEFAULT);
         int maxBody =
-                bytes(
+                wholeNumber(
                         ConfigKeys.MAX_BODY_BYTES,
                         ConfigKeys.MAX_BODY_BYTES_DEFAULT,
                         MAX_STORABLE_BODY_BYTES);
         int maxRequest =
-                bytes(
+                wholeNumber(
                         ConfigKeys.MAX_REQUEST_BYTES,
                         ConfigKeys.MAX_REQUEST_BYTES_DEFAULT,
                         Integer.MAX_VALUE - 8);
@@ -89,10 +89,10 @@ public final class ConfigReader {
         boolean interrupt =
                 bool(ConfigKeys.HEARTBEAT_INTERRUPT, ConfigKeys.HEARTBEAT_INTERRUPT_DEFAULT);
         int memoryMaxSize =
-                value(
+                wholeNumber(
                         ConfigKeys.MEMORY_MAX_SIZE,
                         ConfigKeys.MEMORY_MAX_SIZE_DEFAULT,
-                        text -> positiveInt(text, Integer.MAX_VALUE));
+                        Integer.MAX_VALUE);
         Duration sweep =
                 positive(
                         ConfigKeys.MEMORY_SWEEP_INTERVAL, ConfigKeys.MEMORY_SWEEP_INTERVAL_DEFAULT);
@@ -198,7 +198,7 @@ public final class ConfigReader {
         return Boolean.TRUE.equals(b);
     }
 
-    private int bytes(String key, String defaultText, int max) {
+    private int wholeNumber(String key, String defaultText, int max) {
         Integer n = value(key, defaultText, text -> positiveInt(text, max));
         return n == null ? 0 : n;
     }

@@ -109,7 +109,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
                 throw new IdempotencyStorageException(
                         "The in-memory idempotency store is full ("
                                 + maxSize
-                                + " live records, idemkit.memory.max-size); the operation was"
+                                + " records, idemkit.memory.max-size); the operation was"
                                 + " refused. Raise the limit, shorten idemkit.completed-ttl, or"
                                 + " use the MongoDB store.");
             }
@@ -171,6 +171,8 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean complete(
             String key, ClaimToken token, StoredResult result, Duration completedTtl) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(token, "token");
         Objects.requireNonNull(result, "result");
         requirePositive(completedTtl, "completedTtl");
         boolean[] done = new boolean[1];
@@ -192,6 +194,8 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
 
     @Override
     public boolean release(String key, ClaimToken token) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(token, "token");
         boolean[] done = new boolean[1];
         records.computeIfPresent(
                 key,
@@ -211,6 +215,8 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
 
     @Override
     public boolean renew(String key, ClaimToken token, Duration leaseTtl) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(token, "token");
         requirePositive(leaseTtl, "leaseTtl");
         boolean[] done = new boolean[1];
         records.computeIfPresent(
@@ -226,8 +232,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     }
 
     private static boolean ownedBy(IdempotencyRecord record, ClaimToken token) {
-        return record.state() == RecordState.CLAIMED
-                && record.token().equals(Objects.requireNonNull(token, "token"));
+        return record.state() == RecordState.CLAIMED && record.token().equals(token);
     }
 
     @Override
@@ -245,15 +250,19 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
             // Subscribe before reading, so that a change between the two is not missed.
             CountDownLatch change = changes.computeIfAbsent(key, k -> new CountDownLatch(1));
             IdempotencyRecord record = readable(records.get(key));
-            if (record == null || !record.isLiveAt(clock.instant())) {
-                return Optional.empty();
-            }
-            if (record.state() == RecordState.COMPLETED) {
-                return Optional.of(record);
-            }
             long remaining = deadline - System.nanoTime();
-            if (remaining <= 0) {
-                return Optional.empty();
+            if (record == null
+                    || !record.isLiveAt(clock.instant())
+                    || record.state() == RecordState.COMPLETED
+                    || remaining <= 0) {
+                // Leave no latch behind for a key that may never change again; another waiter
+                // that shared it falls back to its poll.
+                changes.remove(key, change);
+                return record != null
+                                && record.state() == RecordState.COMPLETED
+                                && record.isLiveAt(clock.instant())
+                        ? Optional.of(record)
+                        : Optional.empty();
             }
             change.await(Math.min(remaining, poll), TimeUnit.NANOSECONDS);
             poll = Math.min(poll * 2, MAX_POLL_NANOS);
@@ -296,8 +305,8 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     }
 
     /**
-     * Removes completed records past their retention and claims whose lease ran out more than a
-     * minute ago. A record that changes meanwhile is left alone.
+     * Removes completed records past their retention and claims whose lease ran out a minute ago or
+     * longer. A record that changes meanwhile is left alone.
      *
      * @return how many records were removed
      */
