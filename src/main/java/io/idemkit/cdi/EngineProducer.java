@@ -1,0 +1,36 @@
+package io.idemkit.cdi;
+
+import io.idemkit.IdempotencyEvent;
+import io.idemkit.config.IdemkitConfig;
+import io.idemkit.core.IdempotencyEngine;
+import io.idemkit.core.LeaseHeartbeat;
+import io.idemkit.core.Ticker;
+import io.idemkit.spi.IdempotencyStore;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+
+/**
+ * Produces the one engine of the application. Its events are fired as synchronous CDI events of
+ * type {@link IdempotencyEvent}.
+ */
+@ApplicationScoped
+public class EngineProducer {
+
+    @Produces
+    @Singleton
+    IdempotencyEngine engine(
+            IdempotencyStore store, IdemkitConfig config, Event<IdempotencyEvent> events) {
+        return new IdempotencyEngine(
+                store,
+                events::fire,
+                new LeaseHeartbeat(config.heartbeatInterrupt()),
+                Ticker.system());
+    }
+
+    void close(@Disposes IdempotencyEngine engine) {
+        engine.close();
+    }
+}

@@ -1,0 +1,161 @@
+package io.idemkit.config;
+
+/**
+ * Every configuration key of the library, with its default. Keys are read through MicroProfile
+ * Config, so they can be set in {@code microprofile-config.properties}, as Liberty {@code
+ * server.xml} variables, or as environment variables ({@code IDEMKIT_LEASE_TTL}).
+ */
+public final class ConfigKeys {
+
+    /** The prefix of every key. */
+    public static final String PREFIX = "idemkit.";
+
+    /**
+     * Which store: {@code auto} (MongoDB when a URI or client is there, else memory), {@code
+     * mongo}, {@code memory}.
+     */
+    public static final String STORE = PREFIX + "store";
+
+    /** Default of {@link #STORE}. */
+    public static final String STORE_DEFAULT = "auto";
+
+    /** How long a claim holds its key (a duration). */
+    public static final String LEASE_TTL = PREFIX + "lease-ttl";
+
+    /** Default of {@link #LEASE_TTL}. */
+    public static final String LEASE_TTL_DEFAULT = "30s";
+
+    /** How long a completed result is replayed, counted from completion (a duration). */
+    public static final String COMPLETED_TTL = PREFIX + "completed-ttl";
+
+    /** Default of {@link #COMPLETED_TTL}. */
+    public static final String COMPLETED_TTL_DEFAULT = "24h";
+
+    /** How long a duplicate waits for an in-flight call (a duration, zero for no wait). */
+    public static final String WAIT_TIMEOUT = PREFIX + "wait-timeout";
+
+    /** Default of {@link #WAIT_TIMEOUT}. */
+    public static final String WAIT_TIMEOUT_DEFAULT = "10s";
+
+    /** What a store failure at admission does: {@code fail-closed} or {@code fail-open}. */
+    public static final String ON_STORAGE_ERROR = PREFIX + "on-storage-error";
+
+    /** Default of {@link #ON_STORAGE_ERROR}. */
+    public static final String ON_STORAGE_ERROR_DEFAULT = "fail-closed";
+
+    /** HTTP dialect: {@code none}, or {@code stripe} (409 for mismatch and in-progress). */
+    public static final String COMPAT_MODE = PREFIX + "compat-mode";
+
+    /** Default of {@link #COMPAT_MODE}. */
+    public static final String COMPAT_MODE_DEFAULT = "none";
+
+    /**
+     * Without a scope source: {@code warn}, {@code single-tenant} (acknowledged) or {@code strict}.
+     */
+    public static final String SCOPE_MODE = PREFIX + "scope-mode";
+
+    /** Default of {@link #SCOPE_MODE}. */
+    public static final String SCOPE_MODE_DEFAULT = "warn";
+
+    /**
+     * Where scope comes from: {@code auto} (an IdempotencyScopeProvider bean, if any) or {@code
+     * principal}.
+     */
+    public static final String SCOPE_SOURCE = PREFIX + "scope-source";
+
+    /** Default of {@link #SCOPE_SOURCE}. */
+    public static final String SCOPE_SOURCE_DEFAULT = "auto";
+
+    /** Whether a mutating HTTP request to an idempotent endpoint must carry a key (boolean). */
+    public static final String REQUIRE_KEY = PREFIX + "require-key";
+
+    /** Default of {@link #REQUIRE_KEY}. */
+    public static final String REQUIRE_KEY_DEFAULT = "false";
+
+    /** The largest response body stored for replay, in bytes. */
+    public static final String MAX_BODY_BYTES = PREFIX + "max-body-bytes";
+
+    /** Default of {@link #MAX_BODY_BYTES}: 1 MiB. */
+    public static final String MAX_BODY_BYTES_DEFAULT = "1048576";
+
+    /** The largest request body fingerprinted; larger requests bypass idempotency, in bytes. */
+    public static final String MAX_REQUEST_BYTES = PREFIX + "max-request-bytes";
+
+    /** Default of {@link #MAX_REQUEST_BYTES}: 1 MiB. */
+    public static final String MAX_REQUEST_BYTES_DEFAULT = "1048576";
+
+    /** Which outcomes are stored: status classes, codes and ranges, comma-separated. */
+    public static final String CACHEABLE_STATUS = PREFIX + "cacheable-status";
+
+    /** Default of {@link #CACHEABLE_STATUS}: success only. */
+    public static final String CACHEABLE_STATUS_DEFAULT = "2xx";
+
+    /** Response headers stored and replayed (comma-separated names, case-insensitive). */
+    public static final String HEADERS_STORED = PREFIX + "headers.stored";
+
+    /** Default of {@link #HEADERS_STORED} (contract C6.3). */
+    public static final String HEADERS_STORED_DEFAULT =
+            "Content-Type,Content-Encoding,Content-Language,Content-Disposition,Location,ETag,"
+                    + "Last-Modified,Link,Cache-Control";
+
+    /** Response headers never stored, even if listed in {@link #HEADERS_STORED}. */
+    public static final String HEADERS_NEVER_STORED = PREFIX + "headers.never-stored";
+
+    /** Default of {@link #HEADERS_NEVER_STORED}: credentials, Vary and hop-by-hop headers. */
+    public static final String HEADERS_NEVER_STORED_DEFAULT =
+            "Set-Cookie,Authorization,WWW-Authenticate,Proxy-Authenticate,Proxy-Authorization,"
+                    + "Vary,Connection,Keep-Alive,TE,Trailer,Transfer-Encoding,Upgrade";
+
+    /** Whether a lost lease also interrupts the operation's thread (boolean). */
+    public static final String HEARTBEAT_INTERRUPT = PREFIX + "heartbeat.interrupt";
+
+    /** Default of {@link #HEARTBEAT_INTERRUPT}. */
+    public static final String HEARTBEAT_INTERRUPT_DEFAULT = "true";
+
+    /** The most records the in-memory store holds; a claim beyond it is a storage error. */
+    public static final String MEMORY_MAX_SIZE = PREFIX + "memory.max-size";
+
+    /** Default of {@link #MEMORY_MAX_SIZE}. */
+    public static final String MEMORY_MAX_SIZE_DEFAULT = "10000";
+
+    /** How often the in-memory store purges expired records (a duration). */
+    public static final String MEMORY_SWEEP_INTERVAL = PREFIX + "memory.sweep-interval";
+
+    /** Default of {@link #MEMORY_SWEEP_INTERVAL}. */
+    public static final String MEMORY_SWEEP_INTERVAL_DEFAULT = "60s";
+
+    /** The MongoDB connection string; unset means no MongoDB unless a client bean exists. */
+    public static final String MONGO_URI = PREFIX + "mongo.uri";
+
+    /** The MongoDB database. */
+    public static final String MONGO_DATABASE = PREFIX + "mongo.database";
+
+    /** Default of {@link #MONGO_DATABASE}. */
+    public static final String MONGO_DATABASE_DEFAULT = "idemkit";
+
+    /** The MongoDB collection. */
+    public static final String MONGO_COLLECTION = PREFIX + "mongo.collection";
+
+    /** Default of {@link #MONGO_COLLECTION}. */
+    public static final String MONGO_COLLECTION_DEFAULT = "idemkit_records";
+
+    /** The bound on each MongoDB operation (a duration). */
+    public static final String MONGO_TIMEOUT = PREFIX + "mongo.timeout";
+
+    /** Default of {@link #MONGO_TIMEOUT}. */
+    public static final String MONGO_TIMEOUT_DEFAULT = "5s";
+
+    /**
+     * The MongoDB write concern: {@code majority}, {@code acknowledged} or a number; unset keeps
+     * the URI's.
+     */
+    public static final String MONGO_WRITE_CONCERN = PREFIX + "mongo.write-concern";
+
+    /** How long an expired record stays before the TTL index may delete it (a duration). */
+    public static final String MONGO_LEASE_GRACE = PREFIX + "mongo.lease-grace";
+
+    /** Default of {@link #MONGO_LEASE_GRACE}. */
+    public static final String MONGO_LEASE_GRACE_DEFAULT = "60s";
+
+    private ConfigKeys() {}
+}

@@ -1,0 +1,309 @@
+package io.idemkit.config;
+
+import io.idemkit.core.CacheableStatuses;
+import io.idemkit.core.OperationPolicy;
+import io.idemkit.core.ScopeMode;
+import io.idemkit.core.StorageErrorMode;
+import java.lang.System.Logger.Level;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import org.eclipse.microprofile.config.Config;
+
+/**
+ * Reads and validates the whole {@code idemkit.*} configuration in one pass, collecting every
+ * problem rather than stopping at the first, so that one failed deployment shows them all.
+ */
+public final class ConfigReader {
+
+    /** MongoDB refuses documents over 16 MiB; leave room for the rest of the record. */
+    static final int MAX_STORABLE_BODY_BYTES = 15 * 1024 * 1024;
+
+    private static final System.Logger LOG = System.getLogger(ConfigReader.class.getName());
+    private static final Set<String> KNOWN_KEYS = knownKeys();
+
+    private final Config config;
+    private final List<String> problems = new ArrayList<>();
+
+    private ConfigReader(Config config) {
+        this.config = config;
+    }
+
+    /**
+     * @param config the application's MicroProfile Config
+     * @return the validated configuration
+     * @throws InvalidConfigurationException listing every broken rule
+     */
+    public static IdemkitConfig read(Config config) {
+        return new ConfigReader(config).read();
+    }
+
+    private IdemkitConfig read() {
+        warnAboutUnknownKeys();
+        StoreKind store = enumValue(ConfigKeys.STORE, ConfigKeys.STORE_DEFAULT, StoreKind.class);
+        Duration leaseTtl = positive(ConfigKeys.LEASE_TTL, ConfigKeys.LEASE_TTL_DEFAULT);
+        Duration completedTtl =
+                positive(ConfigKeys.COMPLETED_TTL, ConfigKeys.COMPLETED_TTL_DEFAULT);
+        Duration waitTimeout =
+                notNegative(ConfigKeys.WAIT_TIMEOUT, ConfigKeys.WAIT_TIMEOUT_DEFAULT);
+        StorageErrorMode onStorageError =
+                enumValue(
+                        ConfigKeys.ON_STORAGE_ERROR,
+                        ConfigKeys.ON_STORAGE_ERROR_DEFAULT,
+                        StorageErrorMode.class);
+        CacheableStatuses cacheable =
+                value(
+                        ConfigKeys.CACHEABLE_STATUS,
+                        ConfigKeys.CACHEABLE_STATUS_DEFAULT,
+                        CacheableStatuses::parse);
+        CompatMode compat =
+                enumValue(ConfigKeys.COMPAT_MODE, ConfigKeys.COMPAT_MODE_DEFAULT, CompatMode.class);
+        ScopeMode scopeMode =
+                enumValue(ConfigKeys.SCOPE_MODE, ConfigKeys.SCOPE_MODE_DEFAULT, ScopeMode.class);
+        ScopeSource scopeSource =
+                enumValue(
+                        ConfigKeys.SCOPE_SOURCE,
+                        ConfigKeys.SCOPE_SOURCE_DEFAULT,
+                        ScopeSource.class);
+        boolean requireKey = bool(ConfigKeys.REQUIRE_KEY, ConfigKeys.REQUIRE_KEY_DEFAULT);
+        int maxBody =
+                wholeNumber(
+                        ConfigKeys.MAX_BODY_BYTES,
+                        ConfigKeys.MAX_BODY_BYTES_DEFAULT,
+                        MAX_STORABLE_BODY_BYTES);
+        int maxRequest =
+                wholeNumber(
+                        ConfigKeys.MAX_REQUEST_BYTES,
+                        ConfigKeys.MAX_REQUEST_BYTES_DEFAULT,
+                        Integer.MAX_VALUE - 8);
+        Set<String> stored = headers(ConfigKeys.HEADERS_STORED, ConfigKeys.HEADERS_STORED_DEFAULT);
+        Set<String> neverStored =
+                headers(ConfigKeys.HEADERS_NEVER_STORED, ConfigKeys.HEADERS_NEVER_STORED_DEFAULT);
+        boolean interrupt =
+                bool(ConfigKeys.HEARTBEAT_INTERRUPT, ConfigKeys.HEARTBEAT_INTERRUPT_DEFAULT);
+        int memoryMaxSize =
+                wholeNumber(
+                        ConfigKeys.MEMORY_MAX_SIZE,
+                        ConfigKeys.MEMORY_MAX_SIZE_DEFAULT,
+                        Integer.MAX_VALUE);
+        Duration sweep =
+                positive(
+                        ConfigKeys.MEMORY_SWEEP_INTERVAL, ConfigKeys.MEMORY_SWEEP_INTERVAL_DEFAULT);
+        MongoConfig mongo = mongo();
+
+        if (!problems.isEmpty()) {
+            throw new InvalidConfigurationException(problems);
+        }
+        return new IdemkitConfig(
+                store,
+                new OperationPolicy(leaseTtl, completedTtl, waitTimeout, onStorageError, cacheable),
+                cacheable,
+                compat,
+                scopeMode,
+                scopeSource,
+                requireKey,
+                maxBody,
+                maxRequest,
+                stored,
+                neverStored,
+                interrupt,
+                memoryMaxSize,
+                sweep,
+                mongo);
+    }
+
+    private MongoConfig mongo() {
+        String uri = config.getOptionalValue(ConfigKeys.MONGO_URI, String.class).orElse(null);
+        if (uri != null && !(uri.startsWith("mongodb://") || uri.startsWith("mongodb+srv://"))) {
+            // The URI may hold a password: never echo it.
+            problems.add(
+                    "Invalid "
+                            + ConfigKeys.MONGO_URI
+                            + ": must start with mongodb:// or mongodb+srv://");
+            uri = null;
+        }
+        String database =
+                value(
+                        ConfigKeys.MONGO_DATABASE,
+                        ConfigKeys.MONGO_DATABASE_DEFAULT,
+                        ConfigReader::mongoName);
+        String collection =
+                value(
+                        ConfigKeys.MONGO_COLLECTION,
+                        ConfigKeys.MONGO_COLLECTION_DEFAULT,
+                        ConfigReader::mongoName);
+        Duration timeout = positive(ConfigKeys.MONGO_TIMEOUT, ConfigKeys.MONGO_TIMEOUT_DEFAULT);
+        String writeConcern =
+                config.getOptionalValue(ConfigKeys.MONGO_WRITE_CONCERN, String.class)
+                        .map(
+                                text ->
+                                        checked(
+                                                ConfigKeys.MONGO_WRITE_CONCERN,
+                                                text,
+                                                ConfigReader::writeConcern))
+                        .orElse(null);
+        Duration grace =
+                notNegative(ConfigKeys.MONGO_LEASE_GRACE, ConfigKeys.MONGO_LEASE_GRACE_DEFAULT);
+        return new MongoConfig(
+                uri,
+                database == null ? ConfigKeys.MONGO_DATABASE_DEFAULT : database,
+                collection == null ? ConfigKeys.MONGO_COLLECTION_DEFAULT : collection,
+                timeout == null ? Duration.ofSeconds(5) : timeout,
+                writeConcern,
+                grace == null ? Duration.ZERO : grace);
+    }
+
+    private <T> T value(String key, String defaultText, Function<String, T> parse) {
+        String text = config.getOptionalValue(key, String.class).orElse(defaultText);
+        return checked(key, text, parse);
+    }
+
+    private <T> T checked(String key, String text, Function<String, T> parse) {
+        try {
+            return parse.apply(text);
+        } catch (IllegalArgumentException e) {
+            problems.add("Invalid " + key + "=" + text + ": " + e.getMessage());
+            return null;
+        }
+    }
+
+    private Duration positive(String key, String defaultText) {
+        return value(key, defaultText, DurationFormat::parsePositive);
+    }
+
+    private Duration notNegative(String key, String defaultText) {
+        return value(key, defaultText, DurationFormat::parseNotNegative);
+    }
+
+    private boolean bool(String key, String defaultText) {
+        Boolean b =
+                value(
+                        key,
+                        defaultText,
+                        text ->
+                                switch (text.strip().toLowerCase(Locale.ROOT)) {
+                                    case "true" -> Boolean.TRUE;
+                                    case "false" -> Boolean.FALSE;
+                                    default ->
+                                            throw new IllegalArgumentException(
+                                                    "must be true or false");
+                                });
+        return Boolean.TRUE.equals(b);
+    }
+
+    private int wholeNumber(String key, String defaultText, int max) {
+        Integer n = value(key, defaultText, text -> positiveInt(text, max));
+        return n == null ? 0 : n;
+    }
+
+    private static int positiveInt(String text, int max) {
+        long n;
+        try {
+            n = Long.parseLong(text.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("must be a whole number from 1 to " + max);
+        }
+        if (n < 1 || n > max) {
+            throw new IllegalArgumentException("must be a whole number from 1 to " + max);
+        }
+        return (int) n;
+    }
+
+    private <E extends Enum<E>> E enumValue(String key, String defaultText, Class<E> type) {
+        return value(
+                key,
+                defaultText,
+                text -> {
+                    String wanted = text.strip().toUpperCase(Locale.ROOT).replace('-', '_');
+                    List<String> allowed = new ArrayList<>();
+                    for (E constant : type.getEnumConstants()) {
+                        if (constant.name().equals(wanted)) {
+                            return constant;
+                        }
+                        allowed.add(constant.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+                    }
+                    throw new IllegalArgumentException(
+                            "must be one of " + String.join(", ", allowed));
+                });
+    }
+
+    private Set<String> headers(String key, String defaultText) {
+        Set<String> names =
+                value(
+                        key,
+                        defaultText,
+                        text -> {
+                            Set<String> set = new LinkedHashSet<>();
+                            for (String raw : text.split(",", -1)) {
+                                String name = raw.strip().toLowerCase(Locale.ROOT);
+                                if (name.isEmpty()) {
+                                    continue;
+                                }
+                                if (!name.matches("[!#$%&'*+.^_`|~0-9a-z-]+")) {
+                                    throw new IllegalArgumentException(
+                                            "'" + raw.strip() + "' is not a header name");
+                                }
+                                set.add(name);
+                            }
+                            return set;
+                        });
+        return names == null ? Set.of() : names;
+    }
+
+    private static String mongoName(String text) {
+        String name = text.strip();
+        if (name.isEmpty() || name.contains("$") || name.contains("\0")) {
+            throw new IllegalArgumentException("must be a non-empty name without '$'");
+        }
+        return name;
+    }
+
+    private static String writeConcern(String text) {
+        String value = text.strip().toLowerCase(Locale.ROOT);
+        if (value.equals("majority") || value.equals("acknowledged") || value.matches("\\d{1,2}")) {
+            return value;
+        }
+        throw new IllegalArgumentException("must be majority, acknowledged or a number of nodes");
+    }
+
+    private void warnAboutUnknownKeys() {
+        Set<String> unknown = new TreeSet<>();
+        for (String name : config.getPropertyNames()) {
+            if (name.startsWith(ConfigKeys.PREFIX) && !KNOWN_KEYS.contains(name)) {
+                unknown.add(name);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            LOG.log(
+                    Level.WARNING,
+                    "Unknown configuration keys are ignored: "
+                            + unknown
+                            + ". Check the spelling against the idemkit README's configuration"
+                            + " table.");
+        }
+    }
+
+    private static Set<String> knownKeys() {
+        Set<String> keys = new TreeSet<>();
+        for (Field field : ConfigKeys.class.getFields()) {
+            if (Modifier.isStatic(field.getModifiers())
+                    && field.getType() == String.class
+                    && !field.getName().endsWith("_DEFAULT")
+                    && !field.getName().equals("PREFIX")) {
+                try {
+                    keys.add((String) field.get(null));
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+        return Set.copyOf(keys);
+    }
+}

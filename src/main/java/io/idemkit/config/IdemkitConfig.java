@@ -1,0 +1,60 @@
+package io.idemkit.config;
+
+import io.idemkit.core.CacheableStatuses;
+import io.idemkit.core.OperationPolicy;
+import io.idemkit.core.ScopeMode;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The whole validated {@code idemkit.*} configuration of an application. Read once at deployment by
+ * {@link ConfigReader}; immutable afterwards.
+ *
+ * @param store which store to use
+ * @param defaults the operation policy for methods that override nothing
+ * @param cacheableStatus the configured cacheable statuses (also inside {@code defaults})
+ * @param compatMode the HTTP dialect
+ * @param scopeMode what to do without a scope source
+ * @param scopeSource where scope comes from
+ * @param requireKey whether a mutating idempotent HTTP request must carry a key
+ * @param maxBodyBytes the largest response body stored
+ * @param maxRequestBytes the largest request body fingerprinted
+ * @param headersStored lower-case names of the response headers stored
+ * @param headersNeverStored lower-case names of the response headers never stored
+ * @param heartbeatInterrupt whether a lost lease interrupts the operation's thread
+ * @param memoryMaxSize the in-memory store's capacity
+ * @param memorySweepInterval how often the in-memory store purges expired records
+ * @param mongo the MongoDB settings
+ */
+public record IdemkitConfig(
+        StoreKind store,
+        OperationPolicy defaults,
+        CacheableStatuses cacheableStatus,
+        CompatMode compatMode,
+        ScopeMode scopeMode,
+        ScopeSource scopeSource,
+        boolean requireKey,
+        int maxBodyBytes,
+        int maxRequestBytes,
+        Set<String> headersStored,
+        Set<String> headersNeverStored,
+        boolean heartbeatInterrupt,
+        int memoryMaxSize,
+        Duration memorySweepInterval,
+        MongoConfig mongo) {
+
+    /** Validates and copies the components. */
+    public IdemkitConfig {
+        Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(defaults, "defaults");
+        Objects.requireNonNull(cacheableStatus, "cacheableStatus");
+        Objects.requireNonNull(compatMode, "compatMode");
+        Objects.requireNonNull(scopeMode, "scopeMode");
+        Objects.requireNonNull(scopeSource, "scopeSource");
+        headersStored = Set.copyOf(headersStored);
+        headersNeverStored = Set.copyOf(headersNeverStored);
+        Objects.requireNonNull(memorySweepInterval, "memorySweepInterval");
+        Objects.requireNonNull(mongo, "mongo");
+    }
+}

@@ -1,0 +1,8 @@
+/**
+ * Internal: no compatibility guaranteed.
+ *
+ * <p>The {@code idemkit.*} configuration (contract C8): every key and default in {@link
+ * io.idemkit.config.ConfigKeys}, read from MicroProfile Config and validated as a whole, so that a
+ * bad value fails the deployment with a message naming the key, the value and the rule.
+ */
+package io.idemkit.config;

@@ -1,0 +1,178 @@
+package io.idemkit.core;
+
+import io.idemkit.IdempotencyEvent.Decision;
+import io.idemkit.spi.ClaimToken;
+import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.spi.StoredResult;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A claim the caller won: the operation runs under it, then exactly one of {@link #finish}, {@link
+ * #release} or {@link #hold} ends it and emits the operation's event. Every store call is fenced by
+ * the claim's token, so an execution whose lease was taken over cannot change the record.
+ *
+ * <p>An execution belongs to the thread running the operation; only {@link #leaseLost()} may be
+ * read from elsewhere.
+ */
+public final class Execution {
+
+    private static final System.Logger LOG = System.getLogger(Execution.class.getName());
+
+    private final IdempotencyStore store;
+    private final Operation operation;
+    private final ClaimToken token;
+    private final Decision admission;
+    private final EventEmitter events;
+    private final LeaseHeartbeat heartbeat;
+    private final long startedNanos;
+    private final AtomicBoolean ended = new AtomicBoolean();
+    private volatile boolean leaseLost;
+
+    Execution(
+            IdempotencyStore store,
+            Operation operation,
+            ClaimToken token,
+            Decision admission,
+            EventEmitter events,
+            LeaseHeartbeat heartbeat,
+            long startedNanos) {
+        this.store = store;
+        this.operation = operation;
+        this.token = token;
+        this.admission = admission;
+        this.events = events;
+        this.heartbeat = heartbeat;
+        this.startedNanos = startedNanos;
+    }
+
+    /**
+     * @return the operation this execution runs
+     */
+    public Operation operation() {
+        return operation;
+    }
+
+    /**
+     * @return {@code new}, {@code lease_reclaimed} or {@code corrupt_record}: how the claim was won
+     */
+    public Decision admission() {
+        return admission;
+    }
+
+    /**
+     * @return whether a heartbeat found the lease lost; the operation should stop as soon as it
+     *     can, since another executor may now run it
+     */
+    public boolean leaseLost() {
+        return leaseLost;
+    }
+
+    /**
+     * Renews the lease every third of its length until the returned beat is closed. When a renewal
+     * fails, {@link #leaseLost()} turns true and, if the heartbeat is so configured, the calling
+     * thread is interrupted.
+     *
+     * @return the running beat; close it on this thread when the operation returns
+     */
+    public LeaseHeartbeat.Beat keepAlive() {
+        Duration lease = operation.policy().leaseTtl();
+        return heartbeat.start(
+                () -> store.renew(operation.effectiveKey(), token, lease),
+                lease.dividedBy(3),
+                () -> leaseLost = true);
+    }
+
+    /**
+     * Ends the execution with the operation's outcome: stores it when the policy finds it
+     * cacheable, and otherwise releases the claim.
+     *
+     * @param result the outcome
+     * @return what became of it
+     */
+    public FinishOutcome finish(StoredResult result) {
+        end();
+        if (!operation.policy().cacheable().isCacheable(result)) {
+            releaseClaim();
+            events.emit(admission, operation, startedNanos);
+            return FinishOutcome.RELEASED;
+        }
+        boolean stored;
+        try {
+            stored =
+                    store.complete(
+                            operation.effectiveKey(),
+                            token,
+                            result,
+                            operation.policy().completedTtl());
+        } catch (RuntimeException e) {
+            // The side effect already happened. Releasing would let an immediate retry run it
+            // again, so the claim stays and its lease decides when a retry may run.
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit could not store a result ("
+                            + e.getMessage()
+                            + "); the claim is held until its lease runs out, so duplicates"
+                            + " wait instead of running again.");
+            events.emit(Decision.STORAGE_ERROR, operation, startedNanos);
+            return FinishOutcome.STORE_FAILED;
+        }
+        if (!stored) {
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit discarded a result: the lease of key "
+                            + operation.effectiveKey()
+                            + " ran out and was taken over while the operation ran. Raise the"
+                            + " lease TTL above the operation's longest run.");
+            events.emit(Decision.LEASE_RECLAIMED_LOSS, operation, startedNanos);
+            return FinishOutcome.LOST;
+        }
+        events.emit(admission, operation, startedNanos);
+        return FinishOutcome.STORED;
+    }
+
+    /**
+     * Ends the execution without an outcome (the operation threw, or was abandoned), releasing the
+     * claim at once so that a retry can run.
+     *
+     * @return {@link FinishOutcome#RELEASED}
+     */
+    public FinishOutcome release() {
+        end();
+        releaseClaim();
+        events.emit(admission, operation, startedNanos);
+        return FinishOutcome.RELEASED;
+    }
+
+    /**
+     * Ends the execution keeping the claim until its lease runs out, for an outcome that happened
+     * but cannot be stored: an immediate retry must not run the side effect again.
+     *
+     * @return {@link FinishOutcome#HELD}
+     */
+    public FinishOutcome hold() {
+        end();
+        events.emit(admission, operation, startedNanos);
+        return FinishOutcome.HELD;
+    }
+
+    private void end() {
+        if (!ended.compareAndSet(false, true)) {
+            throw new IllegalStateException("this execution has already ended");
+        }
+    }
+
+    private void releaseClaim() {
+        try {
+            store.release(operation.effectiveKey(), token);
+        } catch (RuntimeException e) {
+            // Best effort: the lease expiry frees the key anyway.
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit could not release a claim ("
+                            + e.getMessage()
+                            + "); the key frees itself when the lease runs out.");
+        }
+    }
+}

@@ -1,0 +1,241 @@
+package io.idemkit.core;
+
+import io.idemkit.IdempotencyEvent;
+import io.idemkit.IdempotencyEvent.Decision;
+import io.idemkit.IdempotencyInProgressException;
+import io.idemkit.IdempotencyPayloadMismatchException;
+import io.idemkit.IdempotencyStorageException;
+import io.idemkit.spi.ClaimResult;
+import io.idemkit.spi.IdempotencyRecord;
+import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.spi.StoredResult;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+
+/**
+ * The surface-neutral state machine (contract C4): claim first, run only on a won claim, replay a
+ * completed result with a matching fingerprint, make duplicates of an in-flight call wait and
+ * replay, and emit exactly one event per operation.
+ *
+ * <p>Surfaces that wrap the operation structurally (the JAX-RS filter pair) use {@link #admit} and
+ * then end the {@link Execution} themselves; surfaces that can call the operation use {@link
+ * #execute}. Thread-safe: one engine serves every operation of an application.
+ */
+public final class IdempotencyEngine implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(IdempotencyEngine.class.getName());
+
+    private final IdempotencyStore store;
+    private final EventEmitter events;
+    private final LeaseHeartbeat heartbeat;
+    private final Ticker ticker;
+
+    /**
+     * @param store where records live
+     * @param events receives the one event of every operation
+     * @param heartbeat renews long operations' leases
+     * @param ticker measures waits and latency
+     */
+    public IdempotencyEngine(
+            IdempotencyStore store,
+            Consumer<IdempotencyEvent> events,
+            LeaseHeartbeat heartbeat,
+            Ticker ticker) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat");
+        this.events = new EventEmitter(events, store.name(), ticker);
+    }
+
+    /**
+     * @return the store this engine uses
+     */
+    public IdempotencyStore store() {
+        return store;
+    }
+
+    /**
+     * Decides what to do with an operation: claims its key, and waits for an in-flight duplicate up
+     * to the policy's wait timeout.
+     *
+     * @param operation the operation
+     * @return proceed (the caller now holds the claim and must end the execution), replay, or run
+     *     unprotected (the store failed under fail-open)
+     * @throws IdempotencyPayloadMismatchException if the key was used with another fingerprint
+     * @throws IdempotencyInProgressException if an in-flight call did not complete in time
+     * @throws IdempotencyStorageException if the store failed under fail-closed
+     */
+    public Admission admit(Operation operation) {
+        Objects.requireNonNull(operation, "operation");
+        long started = ticker.nanos();
+        long deadline = started + operation.policy().waitTimeout().toNanos();
+        boolean waited = false;
+        try {
+            while (true) {
+                ClaimResult claim =
+                        store.claim(
+                                operation.effectiveKey(),
+                                operation.fingerprint(),
+                                operation.fingerprintVersion(),
+                                operation.policy().leaseTtl());
+                IdempotencyRecord record = claim.record();
+                switch (claim.status()) {
+                    case NEW, LEASE_RECLAIMED -> {
+                        return new Admission.Proceed(
+                                new Execution(
+                                        store,
+                                        operation,
+                                        claim.token(),
+                                        admissionDecision(claim),
+                                        events,
+                                        heartbeat,
+                                        started));
+                    }
+                    case ALREADY_COMPLETED -> {
+                        requireSamePayload(operation, record, started);
+                        return replay(operation, record, waited, started);
+                    }
+                    case ALREADY_CLAIMED -> {
+                        requireSamePayload(operation, record, started);
+                        long remaining = deadline - ticker.nanos();
+                        if (remaining <= 0) {
+                            throw inProgress(operation, record, started);
+                        }
+                        waited = true;
+                        Optional<IdempotencyRecord> completed =
+                                store.awaitCompletion(
+                                        operation.effectiveKey(), Duration.ofNanos(remaining));
+                        if (completed.isPresent()) {
+                            requireSamePayload(operation, completed.get(), started);
+                            return replay(operation, completed.get(), true, started);
+                        }
+                        // Released, vanished, expired or timed out: claim again, which either
+                        // wins the key or finds the next state of it.
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            events.emit(Decision.CONFLICT, operation, started);
+            throw new IdempotencyInProgressException(operation.policy().leaseTtl());
+        } catch (IdempotencyPayloadMismatchException | IdempotencyInProgressException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            return storageFailure(operation, e, started);
+        }
+    }
+
+    /**
+     * Runs {@code action} at most once per operation key, replaying its stored value to duplicates.
+     * A thrown exception releases the claim and reaches the caller unchanged. A value that {@code
+     * codec} cannot encode is an error to the caller, and the claim is held until its lease runs
+     * out, so that an immediate retry does not run the side effect again.
+     *
+     * @param operation the operation
+     * @param action the operation itself
+     * @param codec turns the value into a stored result and back
+     * @param keepAlive whether to renew the lease while the action runs
+     * @param <T> the value type
+     * @return the action's value, or the stored value of an earlier run
+     * @throws Exception whatever the action threw
+     */
+    public <T> T execute(
+            Operation operation, Callable<T> action, ResultCodec<T> codec, boolean keepAlive)
+            throws Exception {
+        Admission admission = admit(operation);
+        if (admission instanceof Admission.Replay replay) {
+            return codec.decode(replay.result());
+        }
+        if (admission instanceof Admission.Unprotected) {
+            return action.call();
+        }
+        Execution execution = ((Admission.Proceed) admission).execution();
+        T value;
+        try (LeaseHeartbeat.Beat beat = keepAlive ? execution.keepAlive() : null) {
+            value = action.call();
+        } catch (Throwable t) {
+            execution.release();
+            throw t;
+        }
+        StoredResult encoded;
+        try {
+            encoded = codec.encode(value);
+        } catch (RuntimeException e) {
+            execution.hold();
+            throw e;
+        }
+        execution.finish(encoded);
+        return value;
+    }
+
+    /** Stops the lease heartbeat. The store is not closed: it has its own owner. */
+    @Override
+    public void close() {
+        heartbeat.close();
+    }
+
+    private static Decision admissionDecision(ClaimResult claim) {
+        if (claim.recoveredFromCorrupt()) {
+            return Decision.CORRUPT_RECORD;
+        }
+        return switch (claim.status()) {
+            case LEASE_RECLAIMED -> Decision.LEASE_RECLAIMED;
+            default -> Decision.NEW;
+        };
+    }
+
+    private void requireSamePayload(Operation operation, IdempotencyRecord record, long started) {
+        if (!record.fingerprint().equals(operation.fingerprint())
+                || record.fingerprintVersion() != operation.fingerprintVersion()) {
+            events.emit(Decision.PAYLOAD_MISMATCH, operation, started);
+            throw new IdempotencyPayloadMismatchException();
+        }
+    }
+
+    private Admission replay(
+            Operation operation, IdempotencyRecord record, boolean waited, long started) {
+        events.emit(waited ? Decision.IN_FLIGHT_WAIT : Decision.REPLAYED, operation, started);
+        return new Admission.Replay(record.result());
+    }
+
+    private IdempotencyInProgressException inProgress(
+            Operation operation, IdempotencyRecord record, long started) {
+        events.emit(Decision.CONFLICT, operation, started);
+        return new IdempotencyInProgressException(leaseLeft(operation, record));
+    }
+
+    private Duration leaseLeft(Operation operation, IdempotencyRecord record) {
+        try {
+            Duration left = Duration.between(store.now(), record.leaseUntil());
+            return left.isNegative() ? Duration.ZERO : left;
+        } catch (RuntimeException e) {
+            return operation.policy().leaseTtl();
+        }
+    }
+
+    private Admission storageFailure(Operation operation, RuntimeException e, long started) {
+        events.emit(Decision.STORAGE_ERROR, operation, started);
+        if (operation.policy().onStorageError() == StorageErrorMode.FAIL_OPEN) {
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit store failed ("
+                            + e.getMessage()
+                            + "); running the operation unprotected because"
+                            + " idemkit.on-storage-error=fail-open.");
+            return new Admission.Unprotected();
+        }
+        if (e instanceof IdempotencyStorageException storage) {
+            throw storage;
+        }
+        throw new IdempotencyStorageException(
+                "The idempotency store failed with "
+                        + e.getClass().getName()
+                        + "; the operation was refused (idemkit.on-storage-error=fail-closed)."
+                        + " Retry later.",
+                e);
+    }
+}

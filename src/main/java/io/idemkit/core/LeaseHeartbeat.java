@@ -1,0 +1,155 @@
+package io.idemkit.core;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Keeps long operations' leases alive (contract C4.7): renews on a fixed beat well inside the
+ * lease, and when a renewal fails, tells the operation before the lease runs out.
+ *
+ * <p>The beat runs on one daemon thread, created on first use and stopped by {@link #close()}.
+ * Thread-safe.
+ */
+public final class LeaseHeartbeat implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(LeaseHeartbeat.class.getName());
+
+    private final boolean interruptOnLoss;
+    private ScheduledExecutorService executor;
+    private boolean closed;
+
+    /**
+     * @param interruptOnLoss whether a lost lease also interrupts the operation's thread, on top of
+     *     setting the flag the operation can read
+     */
+    public LeaseHeartbeat(boolean interruptOnLoss) {
+        this.interruptOnLoss = interruptOnLoss;
+    }
+
+    /**
+     * Starts beating for the calling thread's operation.
+     *
+     * @param renewal one renewal; {@code false} or an exception means the lease is lost
+     * @param interval the beat, positive and well inside the lease (a third of it is usual)
+     * @param onLoss called once, on the beat thread, when a renewal fails
+     * @return the beat, to be closed by the operation's thread when the operation ends
+     */
+    public Beat start(BooleanSupplier renewal, Duration interval, Runnable onLoss) {
+        Objects.requireNonNull(renewal, "renewal");
+        Objects.requireNonNull(onLoss, "onLoss");
+        if (interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException("interval must be positive");
+        }
+        Beat beat = new Beat(Thread.currentThread(), renewal, onLoss);
+        beat.future =
+                executor()
+                        .scheduleWithFixedDelay(
+                                beat::beat,
+                                interval.toNanos(),
+                                interval.toNanos(),
+                                TimeUnit.NANOSECONDS);
+        return beat;
+    }
+
+    private synchronized ScheduledExecutorService executor() {
+        if (closed) {
+            throw new IllegalStateException("the lease heartbeat is closed");
+        }
+        if (executor == null) {
+            ScheduledThreadPoolExecutor pool =
+                    new ScheduledThreadPoolExecutor(
+                            1,
+                            runnable -> {
+                                Thread thread = new Thread(runnable, "idemkit-lease-heartbeat");
+                                thread.setDaemon(true);
+                                return thread;
+                            });
+            pool.setRemoveOnCancelPolicy(true);
+            executor = pool;
+        }
+        return executor;
+    }
+
+    /** Stops the beat thread; beats still running are cancelled. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (executor != null) {
+            executor.shutdownNow();
+        }
+    }
+
+    /** One operation's heartbeat. Closing it stops the beat; it never interrupts afterwards. */
+    public final class Beat implements AutoCloseable {
+
+        private final Thread owner;
+        private final BooleanSupplier renewal;
+        private final Runnable onLoss;
+        private volatile ScheduledFuture<?> future;
+        private boolean running = true;
+        private boolean interrupted;
+
+        private Beat(Thread owner, BooleanSupplier renewal, Runnable onLoss) {
+            this.owner = owner;
+            this.renewal = renewal;
+            this.onLoss = onLoss;
+        }
+
+        private void beat() {
+            boolean renewed;
+            try {
+                renewed = renewal.getAsBoolean();
+            } catch (RuntimeException e) {
+                // Unconfirmed is treated as lost: the operation must hear of it before the
+                // lease can run out, and the next beat might come too late.
+                LOG.log(Level.WARNING, "idemkit could not renew a lease: " + e.getMessage());
+                renewed = false;
+            }
+            if (!renewed) {
+                lost();
+            }
+        }
+
+        private void lost() {
+            synchronized (this) {
+                if (!running) {
+                    return;
+                }
+                running = false;
+                if (interruptOnLoss) {
+                    interrupted = true;
+                    owner.interrupt();
+                }
+            }
+            ScheduledFuture<?> f = future;
+            if (f != null) {
+                f.cancel(false);
+            }
+            onLoss.run();
+        }
+
+        /**
+         * Stops the beat. Call it on the operation's thread; an interrupt this beat raised is
+         * cleared, so that it does not leak into the thread's next task.
+         */
+        @Override
+        public void close() {
+            synchronized (this) {
+                running = false;
+                if (interrupted && Thread.currentThread() == owner) {
+                    Thread.interrupted();
+                }
+            }
+            ScheduledFuture<?> f = future;
+            if (f != null) {
+                f.cancel(false);
+            }
+        }
+    }
+}

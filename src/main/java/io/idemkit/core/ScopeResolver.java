@@ -1,0 +1,142 @@
+package io.idemkit.core;
+
+import io.idemkit.IdempotencyScopeUnavailableException;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * Yields the scope of the current operation (contract C5): the configured source's value, or, when
+ * there is no source, the single-tenant scope shared by every caller. A configured source that
+ * yields nothing fails the operation closed. Thread-safe.
+ */
+public final class ScopeResolver {
+
+    /**
+     * The scope of single-tenant operation. It is the Python reference's value, so that both
+     * compute the same effective keys for one shared store.
+     */
+    public static final String SINGLE_TENANT_SCOPE = "_idemkit_anonymous";
+
+    /** How often the single-tenant warning repeats while operations run. */
+    public static final Duration WARNING_PERIOD = Duration.ofHours(1);
+
+    private static final System.Logger LOG = System.getLogger(ScopeResolver.class.getName());
+
+    private final Supplier<Optional<String>> source;
+    private final String sourceName;
+    private final ScopeMode mode;
+    private final Clock clock;
+    private final AtomicReference<Instant> lastWarning = new AtomicReference<>();
+
+    private ScopeResolver(
+            Supplier<Optional<String>> source, String sourceName, ScopeMode mode, Clock clock) {
+        this.source = source;
+        this.sourceName = sourceName;
+        this.mode = Objects.requireNonNull(mode, "mode");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * @param source yields the current caller's scope
+     * @param sourceName names the source in error messages
+     * @param mode the configured scope mode
+     * @param clock paces the repeated warning
+     * @return a resolver over a configured source
+     */
+    public static ScopeResolver of(
+            Supplier<Optional<String>> source, String sourceName, ScopeMode mode, Clock clock) {
+        return new ScopeResolver(
+                Objects.requireNonNull(source, "source"),
+                Objects.requireNonNull(sourceName, "sourceName"),
+                mode,
+                clock);
+    }
+
+    /**
+     * @param mode the configured scope mode; {@link ScopeMode#STRICT} is refused, since it forbids
+     *     running without a source
+     * @param clock paces the repeated warning
+     * @return a single-tenant resolver
+     */
+    public static ScopeResolver singleTenant(ScopeMode mode, Clock clock) {
+        if (mode == ScopeMode.STRICT) {
+            throw new IllegalArgumentException("scope-mode=strict requires a scope source");
+        }
+        return new ScopeResolver(null, "none", mode, clock);
+    }
+
+    /**
+     * @return whether there is no scope source, so every caller shares one key space
+     */
+    public boolean isSingleTenant() {
+        return source == null;
+    }
+
+    /**
+     * @return the current operation's scope
+     * @throws IdempotencyScopeUnavailableException if the configured source yields nothing
+     */
+    public String resolve() {
+        if (source == null) {
+            warnSingleTenantPeriodically();
+            return SINGLE_TENANT_SCOPE;
+        }
+        Optional<String> scope;
+        try {
+            scope = source.get();
+        } catch (RuntimeException e) {
+            throw new IdempotencyScopeUnavailableException(
+                    "The idempotency scope source ("
+                            + sourceName
+                            + ") failed with "
+                            + e.getClass().getName()
+                            + "; the call was refused to keep tenants apart.");
+        }
+        if (scope == null || scope.isEmpty() || scope.get().isBlank()) {
+            throw new IdempotencyScopeUnavailableException(
+                    "The idempotency scope source ("
+                            + sourceName
+                            + ") yielded no scope for this call; it was refused rather than run"
+                            + " in a key space shared by all callers. Make the source always"
+                            + " return a stable, non-empty value.");
+        }
+        return scope.get();
+    }
+
+    /** Logs the single-tenant warning now, if it applies; called once at startup. */
+    public void warnIfSingleTenant() {
+        if (source == null && mode == ScopeMode.WARN) {
+            lastWarning.set(clock.instant());
+            warn();
+        }
+    }
+
+    private void warnSingleTenantPeriodically() {
+        if (mode != ScopeMode.WARN) {
+            return;
+        }
+        Instant now = clock.instant();
+        Instant last = lastWarning.get();
+        if ((last == null || !now.isBefore(last.plus(WARNING_PERIOD)))
+                && lastWarning.compareAndSet(last, now)) {
+            warn();
+        }
+    }
+
+    private static void warn() {
+        LOG.log(
+                Level.WARNING,
+                "idemkit runs SINGLE-TENANT: no IdempotencyScopeProvider bean and no"
+                        + " idemkit.scope-source, so all callers share one idempotency key space"
+                        + " and one caller can replay another's result by reusing its key."
+                        + " Provide an IdempotencyScopeProvider bean or set"
+                        + " idemkit.scope-source=principal; set idemkit.scope-mode=single-tenant"
+                        + " if one key space is what you want.");
+    }
+}

@@ -1,0 +1,371 @@
+package io.idemkit.store.memory;
+
+import io.idemkit.IdempotencyStorageException;
+import io.idemkit.spi.ClaimResult;
+import io.idemkit.spi.ClaimStatus;
+import io.idemkit.spi.ClaimToken;
+import io.idemkit.spi.IdempotencyRecord;
+import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.spi.RecordState;
+import io.idemkit.spi.StoredResult;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Keeps records in this JVM (contract C10): the zero-configuration default, for development and
+ * tests. Records do not survive a restart and are not shared between instances, so it protects one
+ * process only.
+ *
+ * <p>Every record has its own TTL; there is no LRU eviction, because evicting a claimed record
+ * would let a duplicate run. Instead the store holds at most {@code maxSize} records, and a claim
+ * of a new key beyond that is a storage error. Expired records are treated as absent on every read,
+ * and removed by {@link #purgeExpired()}, which a daemon thread runs periodically when a sweep
+ * interval is given.
+ *
+ * <p>All decisions use the injected {@link Clock}, so tests move time instead of sleeping. Waiters
+ * in {@link #awaitCompletion} are woken at once by a completion, release or delete, and otherwise
+ * re-check on a backed-off poll (which notices a lease running out). Thread-safe.
+ */
+public final class InMemoryIdempotencyStore implements IdempotencyStore {
+
+    /** The default capacity, in records. */
+    public static final int DEFAULT_MAX_SIZE = 10_000;
+
+    /** How long a claim whose lease ran out is kept, so that its takeover reads as a reclaim. */
+    static final Duration EXPIRED_CLAIM_GRACE = Duration.ofSeconds(60);
+
+    private static final long FIRST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    private final Clock clock;
+    private final int maxSize;
+    private final ConcurrentHashMap<String, IdempotencyRecord> records = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, CountDownLatch> changes = new ConcurrentHashMap<>();
+    private final AtomicInteger size = new AtomicInteger();
+    private final ScheduledExecutorService sweeper;
+
+    /**
+     * @param clock the store's clock
+     * @param maxSize the most records held at once, positive
+     * @param sweepInterval how often a daemon thread purges expired records, or {@code null} for no
+     *     background sweep (expiry is still enforced on every read)
+     */
+    public InMemoryIdempotencyStore(Clock clock, int maxSize, Duration sweepInterval) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        if (maxSize <= 0) {
+            throw new IllegalArgumentException("maxSize must be positive, was " + maxSize);
+        }
+        this.maxSize = maxSize;
+        if (sweepInterval == null) {
+            this.sweeper = null;
+        } else {
+            if (sweepInterval.isNegative() || sweepInterval.isZero()) {
+                throw new IllegalArgumentException("sweepInterval must be positive");
+            }
+            this.sweeper =
+                    Executors.newSingleThreadScheduledExecutor(
+                            runnable -> {
+                                Thread thread = new Thread(runnable, "idemkit-memory-sweeper");
+                                thread.setDaemon(true);
+                                return thread;
+                            });
+            long every = sweepInterval.toNanos();
+            sweeper.scheduleWithFixedDelay(this::purgeExpired, every, every, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * A store without a background sweep.
+     *
+     * @param clock the store's clock
+     * @param maxSize the most records held at once, positive
+     */
+    public InMemoryIdempotencyStore(Clock clock, int maxSize) {
+        this(clock, maxSize, null);
+    }
+
+    @Override
+    public ClaimResult claim(
+            String key, String fingerprint, int fingerprintVersion, Duration leaseTtl) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(fingerprint, "fingerprint");
+        requirePositive(leaseTtl, "leaseTtl");
+        try {
+            return tryClaim(key, fingerprint, fingerprintVersion, leaseTtl);
+        } catch (Full full) {
+            purgeExpired();
+            try {
+                return tryClaim(key, fingerprint, fingerprintVersion, leaseTtl);
+            } catch (Full stillFull) {
+                throw new IdempotencyStorageException(
+                        "The in-memory idempotency store is full ("
+                                + maxSize
+                                + " records, idemkit.memory.max-size); the operation was"
+                                + " refused. Raise the limit, shorten idemkit.completed-ttl, or"
+                                + " use the MongoDB store.");
+            }
+        }
+    }
+
+    private ClaimResult tryClaim(
+            String key, String fingerprint, int fingerprintVersion, Duration leaseTtl) {
+        ClaimResult[] result = new ClaimResult[1];
+        records.compute(
+                key,
+                (k, existing) -> {
+                    Instant now = clock.instant();
+                    boolean readable =
+                            existing != null
+                                    && IdempotencyRecord.isKnownFingerprintVersion(
+                                            existing.fingerprintVersion());
+                    if (readable && existing.isLiveAt(now)) {
+                        result[0] =
+                                ClaimResult.of(
+                                        existing.state() == RecordState.COMPLETED
+                                                ? ClaimStatus.ALREADY_COMPLETED
+                                                : ClaimStatus.ALREADY_CLAIMED,
+                                        existing);
+                        return existing;
+                    }
+                    if (existing == null) {
+                        reserveSlot();
+                    }
+                    IdempotencyRecord claimed =
+                            IdempotencyRecord.claimed(
+                                    k,
+                                    fingerprint,
+                                    fingerprintVersion,
+                                    ClaimToken.random(),
+                                    now,
+                                    now.plus(leaseTtl));
+                    boolean reclaim = readable && existing.state() == RecordState.CLAIMED;
+                    result[0] =
+                            new ClaimResult(
+                                    reclaim ? ClaimStatus.LEASE_RECLAIMED : ClaimStatus.NEW,
+                                    claimed,
+                                    existing != null && !readable);
+                    return claimed;
+                });
+        return result[0];
+    }
+
+    private void reserveSlot() {
+        int current;
+        do {
+            current = size.get();
+            if (current >= maxSize) {
+                throw new Full();
+            }
+        } while (!size.compareAndSet(current, current + 1));
+    }
+
+    @Override
+    public boolean complete(
+            String key, ClaimToken token, StoredResult result, Duration completedTtl) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(token, "token");
+        Objects.requireNonNull(result, "result");
+        requirePositive(completedTtl, "completedTtl");
+        boolean[] done = new boolean[1];
+        records.computeIfPresent(
+                key,
+                (k, existing) -> {
+                    if (!ownedBy(existing, token)) {
+                        return existing;
+                    }
+                    Instant now = clock.instant();
+                    done[0] = true;
+                    return existing.complete(now, now.plus(completedTtl), result);
+                });
+        if (done[0]) {
+            signal(key);
+        }
+        return done[0];
+    }
+
+    @Override
+    public boolean release(String key, ClaimToken token) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(token, "token");
+        boolean[] done = new boolean[1];
+        records.computeIfPresent(
+                key,
+                (k, existing) -> {
+                    if (!ownedBy(existing, token)) {
+                        return existing;
+                    }
+                    done[0] = true;
+                    size.decrementAndGet();
+                    return null;
+                });
+        if (done[0]) {
+            signal(key);
+        }
+        return done[0];
+    }
+
+    @Override
+    public boolean renew(String key, ClaimToken token, Duration leaseTtl) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(token, "token");
+        requirePositive(leaseTtl, "leaseTtl");
+        boolean[] done = new boolean[1];
+        records.computeIfPresent(
+                key,
+                (k, existing) -> {
+                    if (!ownedBy(existing, token)) {
+                        return existing;
+                    }
+                    done[0] = true;
+                    return existing.withLeaseUntil(clock.instant().plus(leaseTtl));
+                });
+        return done[0];
+    }
+
+    private static boolean ownedBy(IdempotencyRecord record, ClaimToken token) {
+        return record.state() == RecordState.CLAIMED && record.token().equals(token);
+    }
+
+    @Override
+    public Optional<IdempotencyRecord> awaitCompletion(String key, Duration timeout)
+            throws InterruptedException {
+        Objects.requireNonNull(key, "key");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative");
+        }
+        // Elapsed waiting is real time whatever the store clock says: a test clock cannot make a
+        // thread wait less.
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long poll = FIRST_POLL_NANOS;
+        while (true) {
+            // Subscribe before reading, so that a change between the two is not missed.
+            CountDownLatch change = changes.computeIfAbsent(key, k -> new CountDownLatch(1));
+            IdempotencyRecord record = readable(records.get(key));
+            long remaining = deadline - System.nanoTime();
+            if (record == null
+                    || !record.isLiveAt(clock.instant())
+                    || record.state() == RecordState.COMPLETED
+                    || remaining <= 0) {
+                // Leave no latch behind for a key that may never change again; another waiter
+                // that shared it falls back to its poll.
+                changes.remove(key, change);
+                return record != null
+                                && record.state() == RecordState.COMPLETED
+                                && record.isLiveAt(clock.instant())
+                        ? Optional.of(record)
+                        : Optional.empty();
+            }
+            change.await(Math.min(remaining, poll), TimeUnit.NANOSECONDS);
+            poll = Math.min(poll * 2, MAX_POLL_NANOS);
+        }
+    }
+
+    private void signal(String key) {
+        CountDownLatch change = changes.remove(key);
+        if (change != null) {
+            change.countDown();
+        }
+    }
+
+    @Override
+    public Optional<IdempotencyRecord> find(String key) {
+        IdempotencyRecord record = readable(records.get(Objects.requireNonNull(key, "key")));
+        if (record == null
+                || (record.state() == RecordState.COMPLETED && !record.isLiveAt(clock.instant()))) {
+            return Optional.empty();
+        }
+        return Optional.of(record);
+    }
+
+    private static IdempotencyRecord readable(IdempotencyRecord record) {
+        return record != null
+                        && IdempotencyRecord.isKnownFingerprintVersion(record.fingerprintVersion())
+                ? record
+                : null;
+    }
+
+    @Override
+    public boolean delete(String key) {
+        IdempotencyRecord removed = records.remove(Objects.requireNonNull(key, "key"));
+        if (removed == null) {
+            return false;
+        }
+        size.decrementAndGet();
+        signal(key);
+        return true;
+    }
+
+    /**
+     * Removes completed records past their retention and claims whose lease ran out a minute ago or
+     * longer. A record that changes meanwhile is left alone.
+     *
+     * @return how many records were removed
+     */
+    public int purgeExpired() {
+        Instant now = clock.instant();
+        Instant claimsBefore = now.minus(EXPIRED_CLAIM_GRACE);
+        int removed = 0;
+        for (var entry : records.entrySet()) {
+            IdempotencyRecord record = entry.getValue();
+            boolean expired =
+                    record.state() == RecordState.COMPLETED
+                            ? !record.isLiveAt(now)
+                            : !record.leaseUntil().isAfter(claimsBefore);
+            if (expired && records.remove(entry.getKey(), record)) {
+                size.decrementAndGet();
+                signal(entry.getKey());
+                removed++;
+            }
+        }
+        return removed;
+    }
+
+    /**
+     * @return how many records the store holds, live or not yet purged
+     */
+    public int size() {
+        return size.get();
+    }
+
+    @Override
+    public Instant now() {
+        return clock.instant();
+    }
+
+    @Override
+    public String name() {
+        return "memory";
+    }
+
+    @Override
+    public void close() {
+        if (sweeper != null) {
+            sweeper.shutdownNow();
+        }
+    }
+
+    private static void requirePositive(Duration value, String name) {
+        Objects.requireNonNull(value, name);
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive");
+        }
+    }
+
+    /** Raised inside a map update when a new key would exceed the capacity. */
+    private static final class Full extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Full() {
+            super(null, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package io.idemkit.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idemkit.core.ScopeMode;
+import io.idemkit.core.StorageErrorMode;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import java.time.Duration;
+import java.util.Map;
+import org.eclipse.microprofile.config.Config;
+import org.junit.jupiter.api.Test;
+
+/** Every key's default and validation rule (C8). */
+class ConfigReaderTest {
+
+    private static Config config(Map<String, String> properties) {
+        return new SmallRyeConfigBuilder()
+                .withSources(new PropertiesConfigSource(properties, "test", 500))
+                .build();
+    }
+
+    private static IdemkitConfig read(Map<String, String> properties) {
+        return ConfigReader.read(config(properties));
+    }
+
+    @Test
+    void noKeys_giveTheDocumentedDefaults() {
+        IdemkitConfig c = read(Map.of());
+
+        assertThat(c.store()).isEqualTo(StoreKind.AUTO);
+        assertThat(c.defaults().leaseTtl()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.defaults().completedTtl()).isEqualTo(Duration.ofHours(24));
+        assertThat(c.defaults().waitTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.defaults().onStorageError()).isEqualTo(StorageErrorMode.FAIL_CLOSED);
+        assertThat(c.cacheableStatus().contains(200)).isTrue();
+        assertThat(c.cacheableStatus().contains(299)).isTrue();
+        assertThat(c.cacheableStatus().contains(404)).isFalse();
+        assertThat(c.cacheableStatus().contains(500)).isFalse();
+        assertThat(c.compatMode()).isEqualTo(CompatMode.NONE);
+        assertThat(c.scopeMode()).isEqualTo(ScopeMode.WARN);
+        assertThat(c.scopeSource()).isEqualTo(ScopeSource.AUTO);
+        assertThat(c.requireKey()).isFalse();
+        assertThat(c.maxBodyBytes()).isEqualTo(1024 * 1024);
+        assertThat(c.maxRequestBytes()).isEqualTo(1024 * 1024);
+        assertThat(c.headersStored())
+                .containsExactlyInAnyOrder(
+                        "content-type",
+                        "content-encoding",
+                        "content-language",
+                        "content-disposition",
+                        "location",
+                        "etag",
+                        "last-modified",
+                        "link",
+                        "cache-control");
+        assertThat(c.headersNeverStored())
+                .contains("set-cookie", "authorization", "www-authenticate", "vary")
+                .contains("connection", "transfer-encoding", "upgrade");
+        assertThat(c.heartbeatInterrupt()).isTrue();
+        assertThat(c.memoryMaxSize()).isEqualTo(10_000);
+        assertThat(c.memorySweepInterval()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(c.mongo().connectionString()).isEmpty();
+        assertThat(c.mongo().database()).isEqualTo("idemkit");
+        assertThat(c.mongo().collection()).isEqualTo("idemkit_records");
+        assertThat(c.mongo().timeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(c.mongo().writeConcern()).isNull();
+        assertThat(c.mongo().leaseGrace()).isEqualTo(Duration.ofSeconds(60));
+    }
+
+    @Test
+    void everyKey_isReadFromConfig() {
+        IdemkitConfig c =
+                read(
+                        Map.ofEntries(
+                                Map.entry("idemkit.store", "memory"),
+                                Map.entry("idemkit.compat-mode", "stripe"),
+                                Map.entry("idemkit.scope-mode", "single-tenant"),
+                                Map.entry("idemkit.scope-source", "principal"),
+                                Map.entry("idemkit.require-key", "TRUE"),
+                                Map.entry("idemkit.max-body-bytes", "2048"),
+                                Map.entry("idemkit.max-request-bytes", "4096"),
+                                Map.entry("idemkit.cacheable-status", "2xx, 409"),
+                                Map.entry("idemkit.headers.stored", "Location, X-Request-Id"),
+                                Map.entry("idemkit.headers.never-stored", "Set-Cookie"),
+                                Map.entry("idemkit.heartbeat.interrupt", "false"),
+                                Map.entry("idemkit.memory.max-size", "5"),
+                                Map.entry("idemkit.mongo.uri", "mongodb://db:27017"),
+                                Map.entry("idemkit.mongo.write-concern", "Majority")));
+
+        assertThat(c.store()).isEqualTo(StoreKind.MEMORY);
+        assertThat(c.compatMode()).isEqualTo(CompatMode.STRIPE);
+        assertThat(c.scopeMode()).isEqualTo(ScopeMode.SINGLE_TENANT);
+        assertThat(c.scopeSource()).isEqualTo(ScopeSource.PRINCIPAL);
+        assertThat(c.requireKey()).isTrue();
+        assertThat(c.maxBodyBytes()).isEqualTo(2048);
+        assertThat(c.maxRequestBytes()).isEqualTo(4096);
+        assertThat(c.cacheableStatus().contains(409)).isTrue();
+        assertThat(c.headersStored()).containsExactlyInAnyOrder("location", "x-request-id");
+        assertThat(c.headersNeverStored()).containsExactly("set-cookie");
+        assertThat(c.heartbeatInterrupt()).isFalse();
+        assertThat(c.memoryMaxSize()).isEqualTo(5);
+        assertThat(c.mongo().connectionString()).contains("mongodb://db:27017");
+        assertThat(c.mongo().writeConcern()).isEqualTo("majority");
+    }
+
+    @Test
+    void everyBrokenRule_isReportedAtOnceInTheHouseFormat() {
+        assertThatThrownBy(
+                        () ->
+                                read(
+                                        Map.of(
+                                                "idemkit.lease-ttl", "-5s",
+                                                "idemkit.completed-ttl", "forever",
+                                                "idemkit.wait-timeout", "-1s",
+                                                "idemkit.require-key", "yes",
+                                                "idemkit.max-body-bytes", "99999999",
+                                                "idemkit.memory.max-size", "0",
+                                                "idemkit.headers.stored", "Location, bad header",
+                                                "idemkit.mongo.write-concern", "w2",
+                                                "idemkit.mongo.database", "a$b")))
+                .isInstanceOfSatisfying(
+                        InvalidConfigurationException.class,
+                        e ->
+                                assertThat(e.problems())
+                                        .containsExactlyInAnyOrder(
+                                                "Invalid idemkit.lease-ttl=-5s: must be positive",
+                                                "Invalid idemkit.completed-ttl=forever: must be a"
+                                                        + " duration such as 500ms, 30s, 5m, 24h,"
+                                                        + " 2d or PT30S",
+                                                "Invalid idemkit.wait-timeout=-1s: must not be"
+                                                        + " negative",
+                                                "Invalid idemkit.require-key=yes: must be true or"
+                                                        + " false",
+                                                "Invalid idemkit.max-body-bytes=99999999: must be"
+                                                        + " a whole number from 1 to 15728640",
+                                                "Invalid idemkit.memory.max-size=0: must be a"
+                                                        + " whole number from 1 to 2147483647",
+                                                "Invalid idemkit.headers.stored=Location, bad"
+                                                        + " header: 'bad header' is not a header"
+                                                        + " name",
+                                                "Invalid idemkit.mongo.write-concern=w2: must be"
+                                                        + " majority, acknowledged or a number of"
+                                                        + " nodes",
+                                                "Invalid idemkit.mongo.database=a$b: must be a"
+                                                        + " non-empty name without '$'"));
+    }
+}
