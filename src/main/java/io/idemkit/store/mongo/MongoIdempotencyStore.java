@@ -209,10 +209,10 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
      * {@inheritDoc}
      *
      * <p>One round trip when the key is absent or live; two when an expired or unreadable record is
-     * taken over. See the class comment for the algorithm.
+     * taken over. See the class comment for the algorithm. A claim made with a fingerprint version
+     * this library does not know is written as asked, and reads back as unreadable (C3).
      *
-     * @throws IllegalArgumentException if {@code fingerprintVersion} is not one this library can
-     *     read back, or {@code leaseTtl} is not positive
+     * @throws IllegalArgumentException if {@code key} is empty or {@code leaseTtl} is not positive
      */
     @Override
     public ClaimResult claim(
@@ -220,13 +220,6 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
         requireKey(key);
         Objects.requireNonNull(fingerprint, "fingerprint");
         requirePositive(leaseTtl, "leaseTtl");
-        if (!IdempotencyRecord.isKnownFingerprintVersion(fingerprintVersion)) {
-            // A record written with it would read back as unreadable, and be overwritten.
-            throw new IllegalArgumentException(
-                    "fingerprintVersion "
-                            + fingerprintVersion
-                            + " is not one this library can read back");
-        }
         return call("claim", key, c -> claim(c, key, fingerprint, fingerprintVersion, leaseTtl));
     }
 

@@ -414,13 +414,6 @@ class MongoIdempotencyStoreTest {
     }
 
     @Test
-    void unknownFingerprintVersion_isRefusedBeforeWriting() {
-        assertThatThrownBy(() -> store.claim(key(), FINGERPRINT, 99, LONG))
-                .isInstanceOf(IllegalArgumentException.class);
-        assertThat(mongo.raw(settings.collection()).countDocuments()).isZero();
-    }
-
-    @Test
     void now_isTheServersTime() {
         assertThat(store.now()).isCloseTo(mongo.serverTime(), within(1, ChronoUnit.SECONDS));
     }
