@@ -139,39 +139,41 @@ final class RecordLayout {
     }
 
     /**
-     * Matches the unreadable document {@code read} exactly as far as any writer could have changed
-     * it: its token, state and lease, each by value or by absence. Every claim writes a fresh
-     * random token and complete and renew rewrite the lease, so once anyone has overwritten or
-     * changed the document this filter no longer matches: of two racers, only the first wins.
+     * Matches the unreadable document {@code read} as long as no writer has changed it. Its token,
+     * state and lease are each pinned by value, or by absence; a value whose query equality means
+     * something else (a regex matches strings; undefined is refused) is pinned as "still not of the
+     * type every writer writes there": a string for the token and state, a date for the lease.
+     *
+     * <p>Every claim writes a fresh random string token, and complete and renew, which keep the
+     * token, rewrite the state or the lease. So once one racer has overwritten the document, or its
+     * owner has completed or renewed it, no other racer's filter matches: of two racers, only the
+     * first wins.
      */
     static BsonDocument pinned(String key, BsonDocument read) {
         BsonDocument filter = byKey(key);
-        List<BsonValue> sameValues = new ArrayList<>();
-        for (String field : List.of(CLAIM_TOKEN, STATE, LEASE_UNTIL)) {
-            BsonValue value = read.get(field);
-            if (value == null) {
-                filter.append(field, new BsonDocument("$exists", BsonBoolean.FALSE));
-            } else if (isPlainComparable(value)) {
-                filter.append(field, new BsonDocument("$eq", value));
-            } else {
-                // Query equality on a regex is a regex match, and on an array it also matches an
-                // element: compare such values as aggregation literals instead.
-                sameValues.add(
-                        new BsonDocument(
-                                "$eq",
-                                new BsonArray(
-                                        List.of(
-                                                new BsonString("$" + field),
-                                                new BsonDocument("$literal", value)))));
-            }
-        }
-        if (!sameValues.isEmpty()) {
-            filter.append("$expr", new BsonDocument("$and", new BsonArray(sameValues)));
-        }
+        pin(filter, read, CLAIM_TOKEN, BsonType.STRING);
+        pin(filter, read, STATE, BsonType.STRING);
+        pin(filter, read, LEASE_UNTIL, BsonType.DATE_TIME);
         return filter;
     }
 
-    private static boolean isPlainComparable(BsonValue value) {
+    private static void pin(
+            BsonDocument filter, BsonDocument read, String field, BsonType writtenType) {
+        BsonValue value = read.get(field);
+        if (value == null) {
+            filter.append(field, new BsonDocument("$exists", BsonBoolean.FALSE));
+        } else if (hasPlainEquality(value)) {
+            filter.append(field, new BsonDocument("$eq", value));
+        } else {
+            filter.append(
+                    field,
+                    new BsonDocument(
+                            "$not",
+                            new BsonDocument("$type", new BsonInt32(writtenType.getValue()))));
+        }
+    }
+
+    private static boolean hasPlainEquality(BsonValue value) {
         return switch (value.getBsonType()) {
             case STRING,
                     INT32,
@@ -183,7 +185,9 @@ final class RecordLayout {
                     NULL,
                     OBJECT_ID,
                     TIMESTAMP,
-                    BINARY ->
+                    BINARY,
+                    ARRAY,
+                    DOCUMENT ->
                     true;
             default -> false;
         };

@@ -9,8 +9,6 @@ import static io.idemkit.store.mongo.Fixtures.result;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.MongoClient;
-import com.mongodb.event.CommandListener;
-import com.mongodb.event.CommandSucceededEvent;
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimStatus;
 import io.idemkit.spi.ClaimToken;
@@ -297,25 +295,5 @@ class MongoConcurrencyTest {
                                         "lease_until",
                                         new BsonDateTime(
                                                 mongo.serverTime().plus(LONG).toEpochMilli())));
-    }
-
-    /** Runs an armed action once, on the claimer's thread, right after its first findAndModify. */
-    private static final class AfterFirstFindAndModify implements CommandListener {
-
-        private final AtomicReference<Runnable> armed = new AtomicReference<>();
-
-        void arm(Runnable action) {
-            armed.set(action);
-        }
-
-        @Override
-        public void commandSucceeded(CommandSucceededEvent event) {
-            if ("findAndModify".equals(event.getCommandName())) {
-                Runnable action = armed.getAndSet(null);
-                if (action != null) {
-                    action.run();
-                }
-            }
-        }
     }
 }
