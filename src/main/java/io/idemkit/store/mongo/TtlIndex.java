@@ -43,6 +43,7 @@ final class TtlIndex {
     static void ensure(MongoCollection<BsonDocument> records) {
         MongoNamespace ns = records.getNamespace();
         List<String> conflicts = new ArrayList<>();
+        List<String> names = new ArrayList<>();
         for (BsonDocument index : records.listIndexes(BsonDocument.class)) {
             BsonDocument key = index.getDocument("key", new BsonDocument());
             String name = index.getString("name", new BsonString("?")).getValue();
@@ -52,10 +53,11 @@ final class TtlIndex {
             }
             if (onExpireAt || name.equals(NAME)) {
                 conflicts.add(describe(name, key, index));
+                names.add(name);
             }
         }
         if (!conflicts.isEmpty()) {
-            warnConflict(ns, conflicts);
+            warnConflict(ns, conflicts, names);
             return;
         }
         try {
@@ -69,7 +71,10 @@ final class TtlIndex {
                     || code == INDEX_KEY_SPECS_CONFLICT
                     || "IndexOptionsConflict".equals(e.getErrorCodeName())
                     || "IndexKeySpecsConflict".equals(e.getErrorCodeName())) {
-                warnConflict(ns, List.of(e.getErrorCodeName() + ": " + e.getErrorMessage()));
+                warnConflict(
+                        ns,
+                        List.of(e.getErrorCodeName() + ": " + e.getErrorMessage()),
+                        List.of("<the index on expire_at>"));
             } else {
                 // The server answered but refused (missing createIndex privilege, a view, ...).
                 LOG.log(
@@ -102,14 +107,28 @@ final class TtlIndex {
 
     private static String describe(String name, BsonDocument key, BsonDocument index) {
         BsonValue ttl = index.get("expireAfterSeconds");
-        return "'"
-                + name
-                + "' on "
-                + key.toJson()
-                + (ttl == null ? " without expireAfterSeconds" : " with expireAfterSeconds=" + ttl);
+        String options;
+        if (ttl == null) {
+            options = " without expireAfterSeconds";
+        } else if (ttl.isNumber()) {
+            options = " with expireAfterSeconds=" + ttl.asNumber().longValue();
+        } else {
+            options = " with expireAfterSeconds of type " + ttl.getBsonType();
+        }
+        return "'" + name + "' on " + key.toJson() + options;
     }
 
-    private static void warnConflict(MongoNamespace ns, List<String> conflicts) {
+    private static void warnConflict(
+            MongoNamespace ns, List<String> conflicts, List<String> names) {
+        StringBuilder drops = new StringBuilder();
+        for (String name : names) {
+            drops.append(drops.length() == 0 ? "" : "; ")
+                    .append("db.")
+                    .append(ns.getCollectionName())
+                    .append(".dropIndex(\"")
+                    .append(name)
+                    .append("\")");
+        }
         LOG.log(
                 Level.WARNING,
                 () ->
@@ -122,10 +141,9 @@ final class TtlIndex {
                                 + ". Expired idempotency records are then deleted late or never;"
                                 + " correctness is not affected (expiry is checked on every"
                                 + " read), but the collection grows. Fix: drop the conflicting"
-                                + " index (db."
-                                + ns.getCollectionName()
-                                + ".dropIndex(\"<name>\")) and restart so that idemkit creates"
-                                + " its own, or call MongoIdempotencyStore.purgeExpired() on a"
-                                + " schedule.");
+                                + " index ("
+                                + drops
+                                + ") and restart so that idemkit creates its own, or call"
+                                + " MongoIdempotencyStore.purgeExpired() on a schedule.");
     }
 }
