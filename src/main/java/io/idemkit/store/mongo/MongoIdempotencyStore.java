@@ -262,6 +262,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                                             .updateOne(
                                                     RecordLayout.claimedWith(key, token),
                                                     RecordLayout.complete(
+                                                            token,
                                                             completedAt,
                                                             retainUntil,
                                                             expireAt,

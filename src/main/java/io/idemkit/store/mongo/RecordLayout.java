@@ -19,7 +19,6 @@ import org.bson.BsonBoolean;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
-import org.bson.BsonNull;
 import org.bson.BsonString;
 import org.bson.BsonType;
 import org.bson.BsonValue;
@@ -41,12 +40,18 @@ import org.bson.BsonValue;
  * response_status      int (COMPLETED only)
  * response_headers     [{name, value}, ...] (COMPLETED only; read also as {name: value})
  * response_body        binary (COMPLETED only)
- * response_body_length int, the body's length when written (ours; checked when present)
+ * response_body_check  {claim_token, length}: the body's length, as the claim that
+ *                      completed it wrote it (ours; checked when present)
  * checked_at           date: the server's own time at the last claim attempt (ours)
  * </pre>
  *
  * Because {@code lease_until} is the end of retention for a completed record, one comparison,
  * {@code lease_until > $$NOW}, says "live" for both states.
+ *
+ * <p>The two fields of ours are ignored by the Python store, which may take over and complete a
+ * record after this store did, leaving them behind. So {@code response_body_check} names the claim
+ * it belongs to and counts only for that claim, and {@code checked_at} is only ever read back in
+ * the reply of the operation that set it.
  *
  * <p>Every date is BSON milliseconds, so every instant written is truncated to the millisecond
  * first, and the records returned are equal to what {@code find} later reads.
@@ -65,11 +70,12 @@ final class RecordLayout {
     static final String RESPONSE_STATUS = "response_status";
     static final String RESPONSE_HEADERS = "response_headers";
     static final String RESPONSE_BODY = "response_body";
-    static final String RESPONSE_BODY_LENGTH = "response_body_length";
+    static final String RESPONSE_BODY_CHECK = "response_body_check";
     static final String CHECKED_AT = "checked_at";
 
     private static final String HEADER_NAME = "name";
     private static final String HEADER_VALUE = "value";
+    private static final String BODY_LENGTH = "length";
 
     /**
      * What a completed document holds besides the result: _id, fingerprint, token, the dates and
@@ -214,7 +220,7 @@ final class RecordLayout {
                         RESPONSE_STATUS,
                         RESPONSE_HEADERS,
                         RESPONSE_BODY,
-                        RESPONSE_BODY_LENGTH)) {
+                        RESPONSE_BODY_CHECK)) {
             unset.append(field, new BsonString(""));
         }
         return new BsonDocument("$set", claimFields(claim))
@@ -233,7 +239,11 @@ final class RecordLayout {
     }
 
     static BsonDocument complete(
-            Instant completedAt, Instant retainUntil, Instant expireAt, StoredResult result) {
+            ClaimToken token,
+            Instant completedAt,
+            Instant retainUntil,
+            Instant expireAt,
+            StoredResult result) {
         BsonArray headers = new BsonArray();
         for (StoredHeader header : result.headers()) {
             headers.add(
@@ -248,7 +258,10 @@ final class RecordLayout {
                         .append(RESPONSE_STATUS, new BsonInt32(result.status()))
                         .append(RESPONSE_HEADERS, headers)
                         .append(RESPONSE_BODY, new BsonBinary(result.body()))
-                        .append(RESPONSE_BODY_LENGTH, new BsonInt32(result.bodyLength()));
+                        .append(
+                                RESPONSE_BODY_CHECK,
+                                new BsonDocument(CLAIM_TOKEN, new BsonString(token.value()))
+                                        .append(BODY_LENGTH, new BsonInt32(result.bodyLength())));
         return new BsonDocument("$set", set);
     }
 
@@ -340,7 +353,7 @@ final class RecordLayout {
         }
         Instant completedAt = instant(doc, COMPLETED_AT);
         StoredResult result =
-                new StoredResult(integer(doc, RESPONSE_STATUS), headers(doc), body(doc));
+                new StoredResult(integer(doc, RESPONSE_STATUS), headers(doc), body(doc, token));
         return new IdempotencyRecord(
                 key,
                 RecordState.COMPLETED,
@@ -391,7 +404,7 @@ final class RecordLayout {
         return headers;
     }
 
-    private static byte[] body(BsonDocument doc) {
+    private static byte[] body(BsonDocument doc, String token) {
         BsonValue v = required(doc, RESPONSE_BODY);
         if (!v.isBinary()) {
             throw new Unreadable(RESPONSE_BODY + " is " + v.getBsonType());
@@ -403,9 +416,15 @@ final class RecordLayout {
             throw new Unreadable(RESPONSE_BODY + " has binary subtype " + subtype);
         }
         byte[] bytes = binary.getData();
-        BsonValue length = doc.get(RESPONSE_BODY_LENGTH);
-        if (length != null && !(length instanceof BsonNull)) {
-            if (integer(doc, RESPONSE_BODY_LENGTH) != bytes.length) {
+        BsonValue check = doc.get(RESPONSE_BODY_CHECK);
+        if (check != null) {
+            if (!check.isDocument()) {
+                throw new Unreadable(RESPONSE_BODY_CHECK + " is " + check.getBsonType());
+            }
+            BsonDocument written = check.asDocument();
+            // A check left by an earlier claim says nothing about this body.
+            if (string(written, CLAIM_TOKEN).equals(token)
+                    && integer(written, BODY_LENGTH) != bytes.length) {
                 throw new Unreadable(RESPONSE_BODY + " is truncated");
             }
         }

@@ -156,7 +156,14 @@ class MongoCorruptRecordTest {
                                                 UUID.randomUUID(), UuidRepresentation.STANDARD))),
                 corrupt(
                         "a truncated body",
-                        d -> d.put("response_body_length", new BsonInt32(1_000))));
+                        d ->
+                                d.put(
+                                        "response_body_check",
+                                        new BsonDocument("claim_token", d.get("claim_token"))
+                                                .append("length", new BsonInt32(1_000)))),
+                corrupt(
+                        "a body check of a wrong type",
+                        d -> d.put("response_body_check", new BsonInt32(8))));
     }
 
     private static Arguments corrupt(String what, Consumer<BsonDocument> change) {
@@ -172,6 +179,21 @@ class MongoCorruptRecordTest {
 
         assertThat(claim.status()).isEqualTo(ClaimStatus.ALREADY_COMPLETED);
         assertThat(claim.record().result()).isEqualTo(result("{\"id\":1}"));
+    }
+
+    @Test
+    void bodyCheckLeftByAnEarlierClaim_isIgnored() {
+        // The Python store completing a record this store completed before keeps our check.
+        String key = key();
+        BsonDocument doc = completedDocument(key);
+        doc.put(
+                "response_body_check",
+                new BsonDocument("claim_token", new BsonString("0".repeat(32)))
+                        .append("length", new BsonInt32(1_000)));
+        mongo.raw(settings.collection()).insertOne(doc);
+
+        assertThat(store.claim(key, FINGERPRINT, VERSION, LONG).status())
+                .isEqualTo(ClaimStatus.ALREADY_COMPLETED);
     }
 
     @ParameterizedTest(name = "a record with {0}")
@@ -197,7 +219,7 @@ class MongoCorruptRecordTest {
                         "response_status",
                         "response_headers",
                         "response_body",
-                        "response_body_length");
+                        "response_body_check");
         assertThat(store.claim(key, FINGERPRINT, VERSION, LONG).status())
                 .isEqualTo(ClaimStatus.ALREADY_CLAIMED);
         assertThat(store.complete(key, claim.token(), result("ok"), LONG)).isTrue();
@@ -254,6 +276,9 @@ class MongoCorruptRecordTest {
                 .append("response_status", new BsonInt32(201))
                 .append("response_headers", headers)
                 .append("response_body", new BsonBinary(body))
-                .append("response_body_length", new BsonInt32(body.length));
+                .append(
+                        "response_body_check",
+                        new BsonDocument("claim_token", new BsonString("ab".repeat(16)))
+                                .append("length", new BsonInt32(body.length)));
     }
 }

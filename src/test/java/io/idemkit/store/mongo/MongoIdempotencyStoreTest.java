@@ -279,7 +279,11 @@ class MongoIdempotencyStoreTest {
         BsonDocument doc = mongo.raw(settings.collection()).find().first();
         assertThat(doc.keySet())
                 .doesNotContain(
-                        "completed_at", "response_status", "response_headers", "response_body");
+                        "completed_at",
+                        "response_status",
+                        "response_headers",
+                        "response_body",
+                        "response_body_check");
     }
 
     @Test
