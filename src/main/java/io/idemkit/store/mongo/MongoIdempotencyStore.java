@@ -53,8 +53,8 @@ import org.bson.BsonValue;
  * round trip, on that path only. {@link #complete complete} and {@link #renew renew} are one {@code
  * updateOne}, {@link #release release} and {@link #delete delete} one {@code deleteOne}. The first
  * use of a store also lists (and if needed creates) the TTL index and measures the server clock;
- * that measurement is repeated every {@link ServerTimeEstimate#REFRESH_EVERY 30 s}, on the call
- * that finds it due.
+ * that measurement is repeated every 30 s by the injected clock, on the call that finds it due, and
+ * at once after the client clock steps or a server stamp disagrees with the estimate.
  *
  * <h2>The claim, step by step</h2>
  *
@@ -75,10 +75,10 @@ import org.bson.BsonValue;
  *       claim ({@link ClaimStatus#LEASE_RECLAIMED LEASE_RECLAIMED}), a lapsed result ({@code NEW})
  *       or an unreadable document ({@code NEW}, recovered from corrupt).
  *   <li>An unreadable document, live-looking or not, is overwritten with the same update, but
- *       filtered on its token, state and lease exactly as read (each by value or absence). Every
- *       claim writes a fresh random token and complete and renew rewrite the lease, so once one
- *       racer has overwritten it, no other racer's filter matches. The result is {@code NEW} with
- *       {@code recoveredFromCorrupt}.
+ *       filtered on its token, state and lease as read (each by value, by absence, or for a regex
+ *       by "still not a string / date"). Every claim writes a fresh random token, and complete and
+ *       renew rewrite the state or lease, so once one racer has overwritten it, no other racer's
+ *       filter matches. The result is {@code NEW} with {@code recoveredFromCorrupt}.
  *   <li>A takeover that matches nothing means the document changed meanwhile; the claim starts
  *       again from step 1, a bounded number of times.
  * </ol>
@@ -94,12 +94,14 @@ import org.bson.BsonValue;
  *       {@code _id} alone and gets the server's clock from a {@code $currentDate} stamp instead of
  *       a {@code $$NOW} filter. Filters without upsert (steps 3 and 4, reads, purge) use {@code
  *       $expr} with {@code $$NOW}, which MongoDB supports from 4.2.
- *   <li>An upsert whose filter is an equality on {@code _id} is retried by the server itself when
- *       two inserts race on the unique index, from MongoDB 4.2 on (the manual, {@code
- *       db.collection.findAndModify()} and {@code update}: "Upsert with Duplicate Values"; JIRA
- *       SERVER-14322, SERVER-37124). Its insert contains the filter's {@code _id} plus the {@code
- *       $setOnInsert} fields (the manual, "Upsert Behavior"). Should a duplicate-key error still
- *       come back (older servers, mongo-java-server), step 1 is simply run again.
+ *   <li>An upsert whose filter is only equality predicates on the unique index's fields (here
+ *       {@code _id}) is retried by the server itself when two inserts race on it, from MongoDB 4.2
+ *       on (the manual's upsert sections of {@code db.collection.update()} and {@code
+ *       findAndModify}, and its "Retryable Writes" page: "MongoDB 4.2 will retry certain
+ *       single-document upserts ... that encounter a duplicate key exception"; JIRA SERVER-14322,
+ *       SERVER-37124, SERVER-47212 for findAndModify). Its insert holds the filter's equality
+ *       fields plus the {@code $setOnInsert} fields (the manual, "upsert behavior"). Should a
+ *       duplicate-key error still come back (mongo-java-server may), step 1 is run again.
  *   <li>Duplicate key is recognized as {@code ErrorCategory.DUPLICATE_KEY} on a {@code
  *       MongoWriteException} or a {@code MongoCommandException}: {@code findAndModify} reports it
  *       as the latter (JIRA CSHARP-971 shows the same in another driver).
@@ -112,10 +114,11 @@ import org.bson.BsonValue;
  *
  * Every lease and expiry decision compares against the server's clock. What the store writes
  * ({@code claimed_at}, {@code lease_until}, {@code expire_at}, {@code completed_at}) is stamped
- * with the server's time estimated from the injected {@link Clock} and a measured offset (see
- * {@link ServerTimeEstimate}), because a {@code $currentDate} on those fields would also rewrite a
- * live record that the claim must leave alone. A JVM clock that is off by any constant amount
- * changes neither a decision nor a stamp. The JVM clock is never read directly.
+ * with the server's time estimated from the injected {@link Clock} and an offset measured with
+ * {@code isMaster}'s {@code localTime} (at the midpoint of the round trip), because a {@code
+ * $currentDate} on those fields would also rewrite a live record that the claim must leave alone. A
+ * JVM clock that is off by any constant amount changes neither a decision nor a stamp. The JVM
+ * clock is never read directly.
  *
  * <h2>Failures</h2>
  *
@@ -174,8 +177,9 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
 
     /**
      * A store on an application's own {@code MongoClient}, which the store never closes. The
-     * client's write concern applies unless {@link MongoStoreSettings#writeConcern()} is set;
-     * {@link MongoStoreSettings#uri()} is ignored.
+     * client's write concern applies unless {@link MongoStoreSettings#writeConcern()} is set. The
+     * store reads from the primary whatever the client's read preference, bounds each operation by
+     * {@link MongoStoreSettings#timeout()}, and ignores {@link MongoStoreSettings#uri()}.
      *
      * @param client the client to use
      * @param settings the settings; {@code database} and {@code collection} name the collection
@@ -190,7 +194,9 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
 
     /**
      * A store on an application's own {@code MongoDatabase}, whose client the store never closes.
-     * {@link MongoStoreSettings#uri()} and {@link MongoStoreSettings#database()} are ignored.
+     * As with a client, reads go to the primary and each operation is bounded by {@link
+     * MongoStoreSettings#timeout()}; {@link MongoStoreSettings#uri()} and {@link
+     * MongoStoreSettings#database()} are ignored.
      *
      * @param database the database holding the collection
      * @param settings the settings; {@code collection} names the collection
@@ -338,7 +344,8 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("timeout must not be negative");
         }
-        long deadline = System.nanoTime() + saturatedNanos(timeout);
+        long started = System.nanoTime();
+        long limit = saturatedNanos(timeout);
         try (CompletionSignals.Subscription wakeUp = signals.subscribe(key)) {
             long pause = FIRST_POLL_NANOS;
             while (true) {
@@ -346,7 +353,8 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                 if (record.isEmpty() || record.get().state() == RecordState.COMPLETED) {
                     return record;
                 }
-                long remaining = deadline - System.nanoTime();
+                // A difference of nanoTime readings cannot overflow, a deadline could.
+                long remaining = limit - (System.nanoTime() - started);
                 if (remaining <= 0) {
                     return Optional.empty();
                 }
@@ -467,7 +475,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                 throw e;
             }
             if (doc == null) {
-                continue;
+                continue; // an upsert returning after never yields nothing; be safe anyway
             }
             Instant serverNow =
                     RecordLayout.checkedAt(doc)
@@ -748,7 +756,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
         try {
             return d.toNanos();
         } catch (ArithmeticException e) {
-            return Long.MAX_VALUE / 2;
+            return Long.MAX_VALUE;
         }
     }
 }
