@@ -1,5 +1,7 @@
 package io.idemkit.cdi;
 
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoDatabase;
 import io.idemkit.IdempotencyKey;
 import io.idemkit.IdempotencyScopeProvider;
 import io.idemkit.Idempotent;
@@ -8,6 +10,7 @@ import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.IdempotentPolicy;
 import io.idemkit.config.InvalidConfigurationException;
 import io.idemkit.config.ScopeSource;
+import io.idemkit.config.StoreKind;
 import io.idemkit.core.CacheableStatuses;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
@@ -150,6 +153,15 @@ public class IdemkitExtension implements Extension {
                             "idemkit.scope-mode=strict requires a scope source: provide an"
                                     + " IdempotencyScopeProvider bean or set"
                                     + " idemkit.scope-source=principal."));
+        }
+        if (read.store() == StoreKind.MONGO
+                && read.mongo().uri() == null
+                && beans.getBeans(MongoDatabase.class).isEmpty()
+                && beans.getBeans(MongoClient.class).isEmpty()) {
+            event.addDeploymentProblem(
+                    new DeploymentException(
+                            "idemkit.store=mongo needs idemkit.mongo.uri, or a MongoClient or"
+                                    + " MongoDatabase bean; none is there."));
         }
         config = read;
     }

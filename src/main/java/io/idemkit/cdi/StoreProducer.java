@@ -1,12 +1,16 @@
 package io.idemkit.cdi;
 
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoDatabase;
 import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.StoreKind;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.store.memory.InMemoryIdempotencyStore;
+import io.idemkit.store.mongo.MongoIdempotencyStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -14,8 +18,16 @@ import java.util.Set;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
- * Produces the application's {@link IdempotencyStore}, chosen by {@code idemkit.store}. An
- * application that brings its own store declares it as an enabled alternative
+ * Produces the application's {@link IdempotencyStore}, chosen by {@code idemkit.store}:
+ *
+ * <ul>
+ *   <li>MongoDB on {@code idemkit.mongo.uri}, with a client the store creates and closes;
+ *   <li>otherwise MongoDB on the application's own {@link MongoDatabase} or {@link MongoClient}
+ *       bean, which the store uses and never closes;
+ *   <li>otherwise (or with {@code idemkit.store=memory}) the in-memory store, with a warning.
+ * </ul>
+ *
+ * An application that brings its own store declares it as an enabled alternative
  * ({@code @Alternative @Priority(...)}), which takes precedence over this producer.
  */
 @ApplicationScoped
@@ -26,13 +38,36 @@ public class StoreProducer {
 
     @Produces
     @ApplicationScoped
-    IdempotencyStore store(IdemkitConfig config) {
-        if (config.store() == StoreKind.MEMORY || config.mongo().connectionString().isEmpty()) {
-            warnAboutMemory(config);
-            return new InMemoryIdempotencyStore(
-                    Clock.systemUTC(), config.memoryMaxSize(), config.memorySweepInterval());
+    IdempotencyStore store(
+            IdemkitConfig config,
+            Instance<MongoDatabase> databases,
+            Instance<MongoClient> clients) {
+        if (config.store() != StoreKind.MEMORY) {
+            if (config.mongo().uri() != null) {
+                LOG.log(Level.INFO, "idemkit uses the MongoDB store on " + ConfigKeys.MONGO_URI);
+                return new MongoIdempotencyStore(config.mongo(), Clock.systemUTC());
+            }
+            if (databases.isResolvable()) {
+                LOG.log(Level.INFO, "idemkit uses the MongoDB store on the MongoDatabase bean");
+                return new MongoIdempotencyStore(
+                        databases.get(), config.mongo(), Clock.systemUTC());
+            }
+            if (clients.isResolvable()) {
+                LOG.log(Level.INFO, "idemkit uses the MongoDB store on the MongoClient bean");
+                return new MongoIdempotencyStore(clients.get(), config.mongo(), Clock.systemUTC());
+            }
+            if (databases.isAmbiguous() || clients.isAmbiguous()) {
+                LOG.log(
+                        Level.WARNING,
+                        "idemkit found several MongoClient or MongoDatabase beans and cannot tell"
+                                + " which to use; set "
+                                + ConfigKeys.MONGO_URI
+                                + " to choose.");
+            }
         }
-        throw new IllegalStateException("the MongoDB store is not wired yet");
+        warnAboutMemory(config);
+        return new InMemoryIdempotencyStore(
+                Clock.systemUTC(), config.memoryMaxSize(), config.memorySweepInterval());
     }
 
     void close(@Disposes IdempotencyStore store) {

@@ -1,5 +1,7 @@
 package io.idemkit.config;
 
+import io.idemkit.store.mongo.MongoStoreSettings;
+
 /**
  * Every configuration key of the library, with its default. Keys are read through MicroProfile
  * Config, so they can be set in {@code microprofile-config.properties}, as Liberty {@code
@@ -131,13 +133,13 @@ public final class ConfigKeys {
     public static final String MONGO_DATABASE = PREFIX + "mongo.database";
 
     /** Default of {@link #MONGO_DATABASE}. */
-    public static final String MONGO_DATABASE_DEFAULT = "idemkit";
+    public static final String MONGO_DATABASE_DEFAULT = MongoStoreSettings.DEFAULT_DATABASE;
 
     /** The MongoDB collection. */
     public static final String MONGO_COLLECTION = PREFIX + "mongo.collection";
 
     /** Default of {@link #MONGO_COLLECTION}. */
-    public static final String MONGO_COLLECTION_DEFAULT = "idemkit_records";
+    public static final String MONGO_COLLECTION_DEFAULT = MongoStoreSettings.DEFAULT_COLLECTION;
 
     /** The bound on each MongoDB operation (a duration). */
     public static final String MONGO_TIMEOUT = PREFIX + "mongo.timeout";

@@ -4,6 +4,7 @@ import io.idemkit.core.CacheableStatuses;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
+import io.idemkit.store.mongo.MongoStoreSettings;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.eclipse.microprofile.config.Config;
 
@@ -96,7 +98,7 @@ public final class ConfigReader {
         Duration sweep =
                 positive(
                         ConfigKeys.MEMORY_SWEEP_INTERVAL, ConfigKeys.MEMORY_SWEEP_INTERVAL_DEFAULT);
-        MongoConfig mongo = mongo();
+        MongoStoreSettings mongo = mongo();
 
         if (!problems.isEmpty()) {
             throw new InvalidConfigurationException(problems);
@@ -119,45 +121,57 @@ public final class ConfigReader {
                 mongo);
     }
 
-    private MongoConfig mongo() {
-        String uri = config.getOptionalValue(ConfigKeys.MONGO_URI, String.class).orElse(null);
-        if (uri != null && !(uri.startsWith("mongodb://") || uri.startsWith("mongodb+srv://"))) {
-            // The URI may hold a password: never echo it.
-            problems.add(
-                    "Invalid "
-                            + ConfigKeys.MONGO_URI
-                            + ": must start with mongodb:// or mongodb+srv://");
-            uri = null;
-        }
-        String database =
-                value(
-                        ConfigKeys.MONGO_DATABASE,
+    private MongoStoreSettings mongo() {
+        // MongoStoreSettings validates each component in the house format; applying one key at a
+        // time reports every broken one, not just the first.
+        MongoStoreSettings settings =
+                new MongoStoreSettings(
+                        null,
                         ConfigKeys.MONGO_DATABASE_DEFAULT,
-                        ConfigReader::mongoName);
-        String collection =
-                value(
-                        ConfigKeys.MONGO_COLLECTION,
                         ConfigKeys.MONGO_COLLECTION_DEFAULT,
-                        ConfigReader::mongoName);
+                        DurationFormat.parse(ConfigKeys.MONGO_TIMEOUT_DEFAULT),
+                        null,
+                        DurationFormat.parse(ConfigKeys.MONGO_LEASE_GRACE_DEFAULT));
+        settings = mongoKey(settings, ConfigKeys.MONGO_URI, MongoStoreSettings::withUri);
+        settings = mongoKey(settings, ConfigKeys.MONGO_DATABASE, MongoStoreSettings::withDatabase);
+        settings =
+                mongoKey(settings, ConfigKeys.MONGO_COLLECTION, MongoStoreSettings::withCollection);
+        settings =
+                mongoKey(
+                        settings,
+                        ConfigKeys.MONGO_WRITE_CONCERN,
+                        MongoStoreSettings::withWriteConcern);
         Duration timeout = positive(ConfigKeys.MONGO_TIMEOUT, ConfigKeys.MONGO_TIMEOUT_DEFAULT);
-        String writeConcern =
-                config.getOptionalValue(ConfigKeys.MONGO_WRITE_CONCERN, String.class)
-                        .map(
-                                text ->
-                                        checked(
-                                                ConfigKeys.MONGO_WRITE_CONCERN,
-                                                text,
-                                                ConfigReader::writeConcern))
-                        .orElse(null);
+        if (timeout != null) {
+            settings = mongoValue(settings, timeout, MongoStoreSettings::withTimeout);
+        }
         Duration grace =
                 notNegative(ConfigKeys.MONGO_LEASE_GRACE, ConfigKeys.MONGO_LEASE_GRACE_DEFAULT);
-        return new MongoConfig(
-                uri,
-                database == null ? ConfigKeys.MONGO_DATABASE_DEFAULT : database,
-                collection == null ? ConfigKeys.MONGO_COLLECTION_DEFAULT : collection,
-                timeout == null ? Duration.ofSeconds(5) : timeout,
-                writeConcern,
-                grace == null ? Duration.ZERO : grace);
+        if (grace != null) {
+            settings = mongoValue(settings, grace, MongoStoreSettings::withLeaseGrace);
+        }
+        return settings;
+    }
+
+    private MongoStoreSettings mongoKey(
+            MongoStoreSettings settings,
+            String key,
+            BiFunction<MongoStoreSettings, String, MongoStoreSettings> apply) {
+        return config.getOptionalValue(key, String.class)
+                .map(text -> mongoValue(settings, text.strip(), apply))
+                .orElse(settings);
+    }
+
+    private <T> MongoStoreSettings mongoValue(
+            MongoStoreSettings settings,
+            T value,
+            BiFunction<MongoStoreSettings, T, MongoStoreSettings> apply) {
+        try {
+            return apply.apply(settings, value);
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+            return settings;
+        }
     }
 
     private <T> T value(String key, String defaultText, Function<String, T> parse) {
@@ -255,22 +269,6 @@ public final class ConfigReader {
                             return set;
                         });
         return names == null ? Set.of() : names;
-    }
-
-    private static String mongoName(String text) {
-        String name = text.strip();
-        if (name.isEmpty() || name.contains("$") || name.contains("\0")) {
-            throw new IllegalArgumentException("must be a non-empty name without '$'");
-        }
-        return name;
-    }
-
-    private static String writeConcern(String text) {
-        String value = text.strip().toLowerCase(Locale.ROOT);
-        if (value.equals("majority") || value.equals("acknowledged") || value.matches("\\d{1,2}")) {
-            return value;
-        }
-        throw new IllegalArgumentException("must be majority, acknowledged or a number of nodes");
     }
 
     private void warnAboutUnknownKeys() {

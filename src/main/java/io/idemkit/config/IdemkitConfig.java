@@ -3,6 +3,7 @@ package io.idemkit.config;
 import io.idemkit.core.CacheableStatuses;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
+import io.idemkit.store.mongo.MongoStoreSettings;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
@@ -42,7 +43,7 @@ public record IdemkitConfig(
         boolean heartbeatInterrupt,
         int memoryMaxSize,
         Duration memorySweepInterval,
-        MongoConfig mongo) {
+        MongoStoreSettings mongo) {
 
     /** Validates and copies the components. */
     public IdemkitConfig {

@@ -25,16 +25,12 @@ import jakarta.enterprise.inject.spi.DefinitionException;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,7 +39,7 @@ import org.junit.jupiter.api.Test;
 /** The CDI wiring on Weld: what a deployment gets, and which mistakes fail it (C5, C8). */
 class CdiWiringTest {
 
-    private final Map<String, String> properties = new HashMap<>();
+    private final TestDeployment deployment = new TestDeployment();
     private final List<LogRecord> logged = new CopyOnWriteArrayList<>();
     private final Handler capture =
             new Handler() {
@@ -58,8 +54,6 @@ class CdiWiringTest {
                 @Override
                 public void close() {}
             };
-    private TestConfig config;
-    private WeldContainer container;
 
     @BeforeEach
     void captureLogs() {
@@ -70,33 +64,11 @@ class CdiWiringTest {
     @AfterEach
     void shutDown() {
         Logger.getLogger("io.idemkit").removeHandler(capture);
-        if (container != null && container.isRunning()) {
-            container.shutdown();
-        }
-        if (config != null) {
-            config.close();
-        }
+        deployment.close();
     }
 
     private WeldContainer start(Class<?>... extra) {
-        config = TestConfig.of(properties);
-        List<Class<?>> classes =
-                new ArrayList<>(
-                        List.of(
-                                ConfigProducer.class,
-                                StoreProducer.class,
-                                EngineProducer.class,
-                                ScopeProducer.class,
-                                IdemkitStartup.class));
-        classes.addAll(List.of(extra));
-        Weld weld =
-                new Weld()
-                        .disableDiscovery()
-                        .containerId(null)
-                        .addExtension(new IdemkitExtension())
-                        .addBeanClasses(classes.toArray(Class<?>[]::new));
-        container = weld.initialize();
-        return container;
+        return deployment.start(extra);
     }
 
     private String logText() {
@@ -129,9 +101,9 @@ class CdiWiringTest {
 
     @Test
     void acknowledgedSingleTenantAndDevProfile_deployWithoutWarnings() {
-        properties.put("idemkit.scope-mode", "single-tenant");
-        properties.put("idemkit.store", "memory");
-        properties.put("mp.config.profile", "dev");
+        deployment.set("idemkit.scope-mode", "single-tenant");
+        deployment.set("idemkit.store", "memory");
+        deployment.set("mp.config.profile", "dev");
 
         start();
 
@@ -160,10 +132,10 @@ class CdiWiringTest {
 
     @Test
     void configuredDefaults_reachTheOperationPolicy() {
-        properties.put("idemkit.lease-ttl", "PT45S");
-        properties.put("idemkit.completed-ttl", "2d");
-        properties.put("idemkit.wait-timeout", "0s");
-        properties.put("idemkit.on-storage-error", "fail-open");
+        deployment.set("idemkit.lease-ttl", "PT45S");
+        deployment.set("idemkit.completed-ttl", "2d");
+        deployment.set("idemkit.wait-timeout", "0s");
+        deployment.set("idemkit.on-storage-error", "fail-open");
 
         IdemkitConfig cfg = start().select(IdemkitConfig.class).get();
 
@@ -175,9 +147,9 @@ class CdiWiringTest {
 
     @Test
     void invalidConfigurationValues_failTheDeploymentNamingEachKeyValueAndRule() {
-        properties.put("idemkit.lease-ttl", "-5s");
-        properties.put("idemkit.on-storage-error", "fail-sometimes");
-        properties.put("idemkit.cacheable-status", "2xx,700");
+        deployment.set("idemkit.lease-ttl", "-5s");
+        deployment.set("idemkit.on-storage-error", "fail-sometimes");
+        deployment.set("idemkit.cacheable-status", "2xx,700");
 
         assertThatThrownBy(this::start)
                 .isInstanceOf(DeploymentException.class)
@@ -190,17 +162,19 @@ class CdiWiringTest {
 
     @Test
     void mongoUriThatIsNoUri_failsTheDeploymentWithoutEchoingIt() {
-        properties.put("idemkit.mongo.uri", "secret-password@host");
+        deployment.set("idemkit.mongo.uri", "secret-password@host");
 
         assertThatThrownBy(this::start)
                 .isInstanceOf(DeploymentException.class)
-                .hasMessageContaining("Invalid idemkit.mongo.uri: must start with mongodb://")
+                .hasMessageContaining(
+                        "Invalid idemkit.mongo.uri (value not shown, it may hold a password): must"
+                                + " start with mongodb://")
                 .hasMessageNotContaining("secret-password");
     }
 
     @Test
     void unknownIdemkitKey_isReportedAsAWarning() {
-        properties.put("idemkit.lease_ttl", "5s");
+        deployment.set("idemkit.lease_ttl", "5s");
 
         start();
 
@@ -210,7 +184,7 @@ class CdiWiringTest {
 
     @Test
     void strictScopeModeWithoutScopeSource_failsTheDeployment() {
-        properties.put("idemkit.scope-mode", "strict");
+        deployment.set("idemkit.scope-mode", "strict");
 
         assertThatThrownBy(this::start)
                 .isInstanceOf(DeploymentException.class)
@@ -219,7 +193,7 @@ class CdiWiringTest {
 
     @Test
     void strictScopeModeWithProvider_deploysAndUsesTheProvidersScope() {
-        properties.put("idemkit.scope-mode", "strict");
+        deployment.set("idemkit.scope-mode", "strict");
         TenantScope.current = Optional.of("tenant-A");
 
         ScopeResolver scope = start(TenantScope.class).select(ScopeResolver.class).get();
@@ -240,7 +214,7 @@ class CdiWiringTest {
 
     @Test
     void principalScopeSourceWithoutAPrincipal_failsTheCallClosed() {
-        properties.put("idemkit.scope-source", "principal");
+        deployment.set("idemkit.scope-source", "principal");
 
         ScopeResolver scope = start().select(ScopeResolver.class).get();
 
@@ -249,7 +223,7 @@ class CdiWiringTest {
 
     @Test
     void principalScopeSourceBesideAProvider_failsTheDeployment() {
-        properties.put("idemkit.scope-source", "principal");
+        deployment.set("idemkit.scope-source", "principal");
 
         assertThatThrownBy(() -> start(TenantScope.class))
                 .isInstanceOf(DeploymentException.class)

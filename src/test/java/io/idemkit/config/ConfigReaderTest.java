@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
+import io.idemkit.store.mongo.MongoStoreSettings;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.time.Duration;
@@ -61,7 +62,7 @@ class ConfigReaderTest {
         assertThat(c.heartbeatInterrupt()).isTrue();
         assertThat(c.memoryMaxSize()).isEqualTo(10_000);
         assertThat(c.memorySweepInterval()).isEqualTo(Duration.ofSeconds(60));
-        assertThat(c.mongo().connectionString()).isEmpty();
+        assertThat(c.mongo().uri()).isNull();
         assertThat(c.mongo().database()).isEqualTo("idemkit");
         assertThat(c.mongo().collection()).isEqualTo("idemkit_records");
         assertThat(c.mongo().timeout()).isEqualTo(Duration.ofSeconds(5));
@@ -101,8 +102,19 @@ class ConfigReaderTest {
         assertThat(c.headersNeverStored()).containsExactly("set-cookie");
         assertThat(c.heartbeatInterrupt()).isFalse();
         assertThat(c.memoryMaxSize()).isEqualTo(5);
-        assertThat(c.mongo().connectionString()).contains("mongodb://db:27017");
-        assertThat(c.mongo().writeConcern()).isEqualTo("majority");
+        assertThat(c.mongo().uri()).isEqualTo("mongodb://db:27017");
+        assertThat(c.mongo().driverWriteConcern()).contains(com.mongodb.WriteConcern.MAJORITY);
+    }
+
+    @Test
+    void mongoDefaultsOfTheKeys_agreeWithTheStoresOwnDefaults() {
+        MongoStoreSettings defaults = MongoStoreSettings.defaults();
+
+        assertThat(DurationFormat.parse(ConfigKeys.MONGO_TIMEOUT_DEFAULT))
+                .isEqualTo(defaults.timeout());
+        assertThat(DurationFormat.parse(ConfigKeys.MONGO_LEASE_GRACE_DEFAULT))
+                .isEqualTo(defaults.leaseGrace());
+        assertThat(read(Map.of()).mongo()).isEqualTo(defaults);
     }
 
     @Test
@@ -141,9 +153,10 @@ class ConfigReaderTest {
                                                         + " header: 'bad header' is not a header"
                                                         + " name",
                                                 "Invalid idemkit.mongo.write-concern=w2: must be"
-                                                        + " majority, acknowledged or a number of"
-                                                        + " nodes",
-                                                "Invalid idemkit.mongo.database=a$b: must be a"
-                                                        + " non-empty name without '$'"));
+                                                        + " majority, acknowledged or a number of 1"
+                                                        + " or more",
+                                                "Invalid idemkit.mongo.database=a$b: must not"
+                                                        + " contain a space, a NUL or any of / \\ ."
+                                                        + " \" $ * < > : | ?"));
     }
 }

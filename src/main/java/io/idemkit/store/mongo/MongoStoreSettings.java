@@ -193,10 +193,15 @@ public record MongoStoreSettings(
     }
 
     private static void validateUri(String uri) {
-        String shown = redact(uri);
         if (!uri.startsWith("mongodb://") && !uri.startsWith("mongodb+srv://")) {
-            throw invalid("uri", shown, "must start with mongodb:// or mongodb+srv://");
+            // Without a scheme there is no telling where a password would be: show nothing.
+            throw new IllegalArgumentException(
+                    "Invalid "
+                            + KEY_PREFIX
+                            + "uri (value not shown, it may hold a password): must start with"
+                            + " mongodb:// or mongodb+srv://");
         }
+        String shown = redact(uri);
         try {
             new ConnectionString(uri);
         } catch (IllegalArgumentException e) {

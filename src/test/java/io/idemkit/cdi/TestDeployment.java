@@ -1,0 +1,55 @@
+package io.idemkit.cdi;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jboss.weld.environment.se.Weld;
+import org.jboss.weld.environment.se.WeldContainer;
+
+/**
+ * One Weld deployment of the library's beans plus a test's own, under a MicroProfile Config that
+ * holds exactly the test's properties.
+ */
+final class TestDeployment implements AutoCloseable {
+
+    private final Map<String, String> properties = new HashMap<>();
+    private TestConfig config;
+    private WeldContainer container;
+
+    TestDeployment set(String key, String value) {
+        properties.put(key, value);
+        return this;
+    }
+
+    WeldContainer start(Class<?>... extra) {
+        config = TestConfig.of(properties);
+        List<Class<?>> classes =
+                new ArrayList<>(
+                        List.of(
+                                ConfigProducer.class,
+                                StoreProducer.class,
+                                EngineProducer.class,
+                                ScopeProducer.class,
+                                IdemkitStartup.class));
+        classes.addAll(List.of(extra));
+        container =
+                new Weld()
+                        .disableDiscovery()
+                        .containerId(null)
+                        .addExtension(new IdemkitExtension())
+                        .addBeanClasses(classes.toArray(Class<?>[]::new))
+                        .initialize();
+        return container;
+    }
+
+    @Override
+    public void close() {
+        if (container != null && container.isRunning()) {
+            container.shutdown();
+        }
+        if (config != null) {
+            config.close();
+        }
+    }
+}
