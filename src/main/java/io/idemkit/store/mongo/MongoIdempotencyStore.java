@@ -54,54 +54,60 @@ import org.bson.BsonValue;
  * updateOne}, {@link #release release} and {@link #delete delete} one {@code deleteOne}. The first
  * use of a store also lists (and if needed creates) the TTL index and measures the server clock;
  * that measurement is repeated every 30 s by the injected clock, on the call that finds it due, and
- * at once after the client clock steps or a server stamp disagrees with the estimate.
+ * at once after the client clock steps or the server disagrees with the estimate. A replay writes
+ * nothing.
  *
  * <h2>The claim, step by step</h2>
  *
  * <ol>
- *   <li>{@code findOneAndUpdate({_id: key}, {$setOnInsert: <new claim>, $currentDate: {checked_at:
- *       true}}, upsert, return after)}. An absent key is inserted with the new claim: the returned
- *       token is ours, {@link ClaimStatus#NEW NEW}. An existing document is left as it is except
- *       for {@code checked_at}, which the server sets to its own current time, and is returned with
- *       it.
- *   <li>The existing document is judged against that server stamp: {@code lease_until > checked_at}
- *       means it is live, and a readable live record is returned untouched as {@link
- *       ClaimStatus#ALREADY_CLAIMED ALREADY_CLAIMED} or {@link ClaimStatus#ALREADY_COMPLETED
- *       ALREADY_COMPLETED}. Both instants come from the server; the JVM clock plays no part.
- *   <li>A readable record that is not live is taken over with {@code findOneAndUpdate({_id: key,
- *       $expr: {$not: {$gt: ["$lease_until", "$$NOW"]}}}, {$set: <new claim>, $unset: <result>},
- *       return before)}: the server decides again, at the moment of the write, and of racing
- *       claimers only the first still matches. The document returned tells what was replaced: a
- *       claim ({@link ClaimStatus#LEASE_RECLAIMED LEASE_RECLAIMED}), a lapsed result ({@code NEW})
- *       or an unreadable document ({@code NEW}, recovered from corrupt).
- *   <li>An unreadable document, live-looking or not, is overwritten with the same update, but
+ *   <li>{@code findOneAndUpdate({_id: key, lease_until: {$gt: T}}, {$setOnInsert: <new claim>},
+ *       upsert, return after)}, where T is the estimated server time plus {@link #LIVE_MARGIN}. A
+ *       record whose lease (or, completed, whose retention) reaches beyond T is returned untouched:
+ *       readable, it is {@link ClaimStatus#ALREADY_CLAIMED ALREADY_CLAIMED} or {@link
+ *       ClaimStatus#ALREADY_COMPLETED ALREADY_COMPLETED}. An absent key is inserted with the new
+ *       claim: the returned token is ours, {@link ClaimStatus#NEW NEW}.
+ *   <li>Any other existing document (lapsed, about to lapse, or without a usable lease) makes the
+ *       insert fail with a duplicate key, and so does an insert that lost a race. Then {@code
+ *       findOneAndUpdate({_id: key, $expr: {$not: {$gt: ["$lease_until", "$$NOW"]}}}, {$set: <new
+ *       claim>, $unset: <result>}, return before)} takes it over if, and only if, the server's own
+ *       clock finds it not live, at the moment of the write; of racing claimers only the first
+ *       still matches. The document returned tells what was replaced: a claim ({@link
+ *       ClaimStatus#LEASE_RECLAIMED LEASE_RECLAIMED}), a lapsed result ({@code NEW}) or an
+ *       unreadable document ({@code NEW}, recovered from corrupt).
+ *   <li>A takeover that matches nothing means the record is live by the server's clock (it was
+ *       about to lapse, or a racer's claim is in it): one {@code find({_id: key, $expr: live})}
+ *       returns it, and it is answered as in step 1.
+ *   <li>An unreadable document that looks live is overwritten with the takeover's update, but
  *       filtered on its token, state and lease as read (each by value, by absence, or for a regex
  *       by "still not a string / date"). Every claim writes a fresh random token, and complete and
  *       renew rewrite the state or lease, so once one racer has overwritten it, no other racer's
  *       filter matches. The result is {@code NEW} with {@code recoveredFromCorrupt}.
- *   <li>A takeover that matches nothing means the document changed meanwhile; the claim starts
- *       again from step 1, a bounded number of times.
+ *   <li>A step that finds the document gone or changed starts the claim again, a bounded number of
+ *       times.
  * </ol>
+ *
+ * So a fresh claim and a replay take one round trip; an expired lease or result two (the failed
+ * insert, the takeover); a record in its last {@link #LIVE_MARGIN} and the loser of a race on a new
+ * key three.
  *
  * <h2>What this relies on from MongoDB, and why it is built this way</h2>
  *
  * <ul>
- *   <li>MongoDB refuses {@code $expr} in the filter of any upsert, with error 224
- *       QueryFeatureNotAllowed, "$expr is not allowed in the query predicate for an upsert"
- *       (MongoDB server source, {@code parsed_update.cpp} / {@code canonical_update.cpp}; MongoDB
- *       JIRA DOCS-14158, which had it documented, and SERVER-59704 / SERVER-65883, still open).
- *       mongo-java-server accepts such an upsert, but the store cannot use it: step 1 upserts on
- *       {@code _id} alone and gets the server's clock from a {@code $currentDate} stamp instead of
- *       a {@code $$NOW} filter. Filters without upsert (steps 3 and 4, reads, purge) use {@code
- *       $expr} with {@code $$NOW}, which MongoDB supports from 4.2.
- *   <li>An upsert whose filter is only equality predicates on the unique index's fields (here
- *       {@code _id}) is retried by the server itself when two inserts race on it, from MongoDB 4.2
- *       on (the manual's upsert sections of {@code db.collection.update()} and {@code
- *       findAndModify}, and its "Retryable Writes" page: "MongoDB 4.2 will retry certain
- *       single-document upserts ... that encounter a duplicate key exception"; JIRA SERVER-14322,
- *       SERVER-37124, SERVER-47212 for findAndModify). Its insert holds the filter's equality
- *       fields plus the {@code $setOnInsert} fields (the manual, "upsert behavior"). Should a
- *       duplicate-key error still come back (mongo-java-server may), step 1 is run again.
+ *   <li>MongoDB refuses {@code $expr} in the filter of any upsert ("$expr is not allowed in the
+ *       query when upsert=true", the server's own {@code jstests/core/expr.js}; error 224
+ *       QueryFeatureNotAllowed; JIRA DOCS-14158). mongo-java-server accepts such an upsert, but the
+ *       store cannot use it. Step 1 therefore compares {@code lease_until} with a plain {@code $gt}
+ *       on the estimated server time, which an upsert allows; its insert holds the filter's
+ *       equality fields ({@code _id}) plus the {@code $setOnInsert} fields (the manual, "upsert
+ *       behavior"). The margin makes a record it takes as live live by the server's clock too,
+ *       unless the estimate is off by more than the margin; it can never make the store take a
+ *       record over, which only the server's {@code $$NOW} does (MongoDB 4.2+ supports {@code
+ *       $expr} with {@code $$NOW} in filters that do not upsert). A constant JVM clock skew cancels
+ *       out of the estimate.
+ *   <li>Because step 1's filter is not equality alone, the server does not retry its duplicate-key
+ *       failure itself (it does so, from 4.2, only for upserts whose filter is equality on the
+ *       unique index: JIRA SERVER-14322, SERVER-37124, SERVER-47212): the failure reaches the
+ *       store, which is what starts step 2.
  *   <li>Duplicate key is recognized as {@code ErrorCategory.DUPLICATE_KEY} on a {@code
  *       MongoWriteException} or a {@code MongoCommandException}: {@code findAndModify} reports it
  *       as the latter (JIRA CSHARP-971 shows the same in another driver).
@@ -112,13 +118,12 @@ import org.bson.BsonValue;
  *
  * <h2>Time</h2>
  *
- * Every lease and expiry decision compares against the server's clock. What the store writes
- * ({@code claimed_at}, {@code lease_until}, {@code expire_at}, {@code completed_at}) is stamped
- * with the server's time estimated from the injected {@link Clock} and an offset measured with
- * {@code isMaster}'s {@code localTime} (at the midpoint of the round trip), because a {@code
- * $currentDate} on those fields would also rewrite a live record that the claim must leave alone. A
- * JVM clock that is off by any constant amount changes neither a decision nor a stamp. The JVM
- * clock is never read directly.
+ * Every takeover, read and purge compares against the server's clock ({@code $$NOW}). What the
+ * store writes ({@code claimed_at}, {@code lease_until}, {@code expire_at}, {@code completed_at})
+ * is stamped with the server's time estimated from the injected {@link Clock} and a measured offset
+ * (see {@link ServerTimeEstimate}), because a {@code $currentDate} on those fields would also
+ * rewrite a live record that a claim must leave alone. A JVM clock that is off by any constant
+ * amount changes neither a decision nor a stamp. The JVM clock is never read directly.
  *
  * <h2>Failures</h2>
  *
@@ -137,6 +142,15 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
 
     private static final String NAME = "mongodb";
     private static final int MAX_CLAIM_ATTEMPTS = 5;
+
+    /**
+     * How far beyond the estimated server time a lease must reach for the first step of a claim to
+     * take the record as live without asking the server's clock. It covers the estimate's error
+     * (half a round trip, and a clock step too small to be noticed at once); a record closer to its
+     * end than this goes to the server-decided takeover instead.
+     */
+    static final Duration LIVE_MARGIN = Duration.ofSeconds(2);
+
     private static final long FIRST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     private static final System.Logger LOG =
@@ -348,11 +362,18 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
         long limit = saturatedNanos(timeout);
         try (CompletionSignals.Subscription wakeUp = signals.subscribe(key)) {
             long pause = FIRST_POLL_NANOS;
+            boolean first = true;
             while (true) {
                 Optional<IdempotencyRecord> record = readLive(key);
+                if (record.isEmpty() && first) {
+                    // The claim just found this record live; if the server finds it lapsed at
+                    // once, its clock may be ahead of the estimate: measure before the next claim.
+                    call("awaitCompletion", key, c -> c.time()).suspect();
+                }
                 if (record.isEmpty() || record.get().state() == RecordState.COMPLETED) {
                     return record;
                 }
+                first = false;
                 // A difference of nanoTime readings cannot overflow, a deadline could.
                 long remaining = limit - (System.nanoTime() - started);
                 if (remaining <= 0) {
@@ -458,39 +479,38 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
             RecordLayout.Claim claim =
                     RecordLayout.Claim.at(
                             estimate, fingerprint, version, leaseTtl, settings.leaseGrace());
-            BsonDocument doc;
+            BsonDocument found;
             try {
-                doc =
+                found =
                         c.records()
                                 .findOneAndUpdate(
-                                        RecordLayout.byKey(key),
+                                        RecordLayout.liveBeyond(key, estimate.plus(LIVE_MARGIN)),
                                         RecordLayout.insertClaim(claim),
                                         new FindOneAndUpdateOptions()
                                                 .upsert(true)
                                                 .returnDocument(ReturnDocument.AFTER));
             } catch (MongoException e) {
-                if (isDuplicateKey(e)) {
-                    continue; // a racing insert won; the next attempt reads it
+                if (!isDuplicateKey(e)) {
+                    throw e;
                 }
-                throw e;
+                // A document exists that is not surely live, or a racing claim inserted one:
+                // the server's clock decides whether it may be taken over.
+                Optional<ClaimResult> taken =
+                        takeOver(c, key, RecordLayout.notLive(key), fingerprint, version, leaseTtl);
+                if (taken.isPresent()) {
+                    return taken.get();
+                }
+                found = c.records().find(RecordLayout.live(key)).first();
             }
+            BsonDocument doc = found;
             if (doc == null) {
-                continue; // an upsert returning after never yields nothing; be safe anyway
+                continue; // deleted, or lapsed, between two steps: start again
             }
-            Instant serverNow =
-                    RecordLayout.checkedAt(doc)
-                            .orElseThrow(
-                                    () ->
-                                            new IdempotencyStorageException(
-                                                    "MongoDB claim failed: the server did not"
-                                                            + " stamp checked_at with"
-                                                            + " $currentDate"));
-            c.time().observe(serverNow, estimate);
             if (RecordLayout.carriesToken(doc, claim.token())) {
                 return ClaimResult.of(ClaimStatus.NEW, claim.record(key));
             }
             Optional<IdempotencyRecord> existing = RecordLayout.read(doc);
-            if (existing.isPresent() && existing.get().leaseUntil().isAfter(serverNow)) {
+            if (existing.isPresent()) {
                 IdempotencyRecord live = existing.get();
                 return ClaimResult.of(
                         live.state() == RecordState.COMPLETED
@@ -498,21 +518,16 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                                 : ClaimStatus.ALREADY_CLAIMED,
                         live);
             }
-            BsonDocument filter;
-            if (existing.isPresent()) {
-                filter = RecordLayout.notLive(key);
-            } else {
-                LOG.log(
-                        Level.DEBUG,
-                        () ->
-                                "Record "
-                                        + key
-                                        + " is unreadable ("
-                                        + RecordLayout.unreadableReason(doc).orElse("?")
-                                        + "); overwriting it");
-                filter = RecordLayout.pinned(key, doc);
-            }
-            Optional<ClaimResult> taken = takeOver(c, key, filter, fingerprint, version, leaseTtl);
+            LOG.log(
+                    Level.DEBUG,
+                    () ->
+                            "Record "
+                                    + key
+                                    + " is unreadable ("
+                                    + RecordLayout.unreadableReason(doc).orElse("?")
+                                    + "); overwriting it");
+            Optional<ClaimResult> taken =
+                    takeOver(c, key, RecordLayout.pinned(key, doc), fingerprint, version, leaseTtl);
             if (taken.isPresent()) {
                 return taken.get();
             }

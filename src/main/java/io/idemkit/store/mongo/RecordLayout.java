@@ -42,16 +42,14 @@ import org.bson.BsonValue;
  * response_body        binary (COMPLETED only)
  * response_body_check  {claim_token, length}: the body's length, as the claim that
  *                      completed it wrote it (ours; checked when present)
- * checked_at           date: the server's own time at the last claim attempt (ours)
  * </pre>
  *
  * Because {@code lease_until} is the end of retention for a completed record, one comparison,
  * {@code lease_until > $$NOW}, says "live" for both states.
  *
- * <p>The two fields of ours are ignored by the Python store, which may take over and complete a
- * record after this store did, leaving them behind. So {@code response_body_check} names the claim
- * it belongs to and counts only for that claim, and {@code checked_at} is only ever read back in
- * the reply of the operation that set it.
+ * <p>The field of ours is ignored by the Python store, which may take over and complete a record
+ * after this store did, leaving it behind. So {@code response_body_check} names the claim it
+ * belongs to and counts only for that claim.
  *
  * <p>Every date is BSON milliseconds, so every instant written is truncated to the millisecond
  * first, and the records returned are equal to what {@code find} later reads.
@@ -71,7 +69,6 @@ final class RecordLayout {
     static final String RESPONSE_HEADERS = "response_headers";
     static final String RESPONSE_BODY = "response_body";
     static final String RESPONSE_BODY_CHECK = "response_body_check";
-    static final String CHECKED_AT = "checked_at";
 
     private static final String HEADER_NAME = "name";
     private static final String HEADER_VALUE = "value";
@@ -95,6 +92,14 @@ final class RecordLayout {
     static BsonDocument liveExpression() {
         return new BsonDocument(
                 "$gt", new BsonArray(List.of(new BsonString("$" + LEASE_UNTIL), now())));
+    }
+
+    /**
+     * {@code lease_until} later than {@code instant}, as a plain query operator: the one kind of
+     * time condition MongoDB allows in an upsert's filter ({@code $expr} is refused there).
+     */
+    static BsonDocument liveBeyond(String key, Instant instant) {
+        return byKey(key).append(LEASE_UNTIL, new BsonDocument("$gt", date(instant)));
     }
 
     static BsonDocument live(String key) {
@@ -202,13 +207,11 @@ final class RecordLayout {
     // --- updates -----------------------------------------------------------------------------
 
     /**
-     * The first step of a claim: inserts the claim when the key is absent and leaves an existing
-     * document as it is, except that the server stamps its own time into {@code checked_at}. That
-     * stamp, returned with the document, is the server's clock reading the claim decides on.
+     * The first step of a claim: inserts the claim when the key is absent, and changes nothing in a
+     * document the filter matched, so that a replay writes nothing.
      */
     static BsonDocument insertClaim(Claim claim) {
-        return new BsonDocument("$setOnInsert", claimFields(claim))
-                .append("$currentDate", new BsonDocument(CHECKED_AT, BsonBoolean.TRUE));
+        return new BsonDocument("$setOnInsert", claimFields(claim));
     }
 
     /** Overwrites whatever the document held with a new claim. */
@@ -223,9 +226,7 @@ final class RecordLayout {
                         RESPONSE_BODY_CHECK)) {
             unset.append(field, new BsonString(""));
         }
-        return new BsonDocument("$set", claimFields(claim))
-                .append("$unset", unset)
-                .append("$currentDate", new BsonDocument(CHECKED_AT, BsonBoolean.TRUE));
+        return new BsonDocument("$set", claimFields(claim)).append("$unset", unset);
     }
 
     private static BsonDocument claimFields(Claim claim) {
@@ -294,14 +295,6 @@ final class RecordLayout {
     }
 
     // --- reading -----------------------------------------------------------------------------
-
-    /** The server's stamp written by {@link #insertClaim} or {@link #takeOver}. */
-    static Optional<Instant> checkedAt(BsonDocument doc) {
-        BsonValue v = doc.get(CHECKED_AT);
-        return v != null && v.isDateTime()
-                ? Optional.of(Instant.ofEpochMilli(v.asDateTime().getValue()))
-                : Optional.empty();
-    }
 
     static boolean carriesToken(BsonDocument doc, ClaimToken token) {
         BsonValue v = doc.get(CLAIM_TOKEN);

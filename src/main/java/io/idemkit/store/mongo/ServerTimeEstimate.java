@@ -10,8 +10,9 @@ import java.util.function.Supplier;
 
 /**
  * The MongoDB server's current time, estimated as the injected client clock plus a measured offset.
- * It only stamps what the store writes ({@code claimed_at}, {@code lease_until}, ...) and answers
- * {@code now()}; no lease or expiry decision is taken on it, those compare against the server's own
+ * It stamps what the store writes ({@code claimed_at}, {@code lease_until}, ...), answers {@code
+ * now()}, and lets a claim take a record as live without a second round trip when its lease reaches
+ * well beyond the estimate. It never decides a takeover: that compares against the server's own
  * clock.
  *
  * <p>The offset is measured with one command that reports the server's {@code localTime}, taking
@@ -38,7 +39,7 @@ final class ServerTimeEstimate {
     /** A client clock reading this much below one already seen counts as a backward step. */
     static final long STEP_TOLERANCE_MILLIS = 1_000;
 
-    /** A server stamp this far from the estimate marks the offset stale. */
+    /** A new measurement this far from the previous one is logged as a clock step. */
     static final long DRIFT_TOLERANCE_MILLIS = 2_000;
 
     private static final System.Logger LOG = System.getLogger(ServerTimeEstimate.class.getName());
@@ -71,19 +72,15 @@ final class ServerTimeEstimate {
     }
 
     /**
-     * Compares a time the server stamped during an operation with the estimate taken just before
-     * sending it; a disagreement beyond the tolerance makes the next use measure again.
+     * Makes the next use measure the offset again, because the server just disagreed with the
+     * estimate: a record the estimate took as live was not live by the server's clock.
      */
-    void observe(Instant serverStamp, Instant estimateBeforeSending) {
-        long drift = serverStamp.toEpochMilli() - estimateBeforeSending.toEpochMilli();
-        if (Math.abs(drift) > DRIFT_TOLERANCE_MILLIS && !stale) {
+    void suspect() {
+        if (!stale) {
             stale = true;
             LOG.log(
                     Level.DEBUG,
-                    () ->
-                            "MongoDB server stamped a time "
-                                    + drift
-                                    + " ms from the estimate; measuring again");
+                    "MongoDB server disagreed with the estimated time; measuring again");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.idemkit.store.mongo;
 
+import com.mongodb.event.CommandFailedEvent;
 import com.mongodb.event.CommandListener;
 import com.mongodb.event.CommandSucceededEvent;
 import java.util.concurrent.atomic.AtomicReference;
@@ -18,7 +19,18 @@ final class AfterFirstFindAndModify implements CommandListener {
 
     @Override
     public void commandSucceeded(CommandSucceededEvent event) {
-        if ("findAndModify".equals(event.getCommandName())) {
+        fireAfter(event.getCommandName());
+    }
+
+    // A claim's first findAndModify fails with a duplicate key whenever the record exists and is
+    // not surely live: that failure is the claim's read of the record, and a race lands after it.
+    @Override
+    public void commandFailed(CommandFailedEvent event) {
+        fireAfter(event.getCommandName());
+    }
+
+    private void fireAfter(String commandName) {
+        if ("findAndModify".equals(commandName)) {
             Runnable action = armed.getAndSet(null);
             if (action != null) {
                 action.run();

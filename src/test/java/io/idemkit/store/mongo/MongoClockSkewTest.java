@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimStatus;
+import io.idemkit.spi.ClaimToken;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -112,6 +113,31 @@ class MongoClockSkewTest {
             clock.jump(Duration.ofSeconds(-5));
             assertStampedNow(store.claim(key(), FINGERPRINT, VERSION, LONG).record().claimedAt());
             assertStampedNow(store.now());
+        }
+    }
+
+    @Test
+    void clientClockJumpingAheadUnnoticed_neverTakesOverALiveLease() {
+        JumpingClock clock = new JumpingClock();
+        MongoStoreSettings settings = InProcessMongo.freshSettings();
+        try (MongoIdempotencyStore owner =
+                        new MongoIdempotencyStore(
+                                mongo.sharedClient(), settings, Clock.systemUTC());
+                MongoIdempotencyStore skewed =
+                        new MongoIdempotencyStore(mongo.sharedClient(), settings, clock)) {
+            skewed.now(); // measure the offset before the jump
+            String key = key();
+            ClaimToken held =
+                    owner.claim(key, FINGERPRINT, VERSION, Duration.ofSeconds(20)).token();
+
+            // Forward by less than the refresh period: the estimate now runs 25 s ahead, and by
+            // it the 20 s lease has run out. Only the server's clock may decide a takeover.
+            clock.jump(Duration.ofSeconds(25));
+            ClaimResult claim = skewed.claim(key, FINGERPRINT, VERSION, LONG);
+
+            assertThat(claim.status()).isEqualTo(ClaimStatus.ALREADY_CLAIMED);
+            assertThat(claim.record().token()).isEqualTo(held);
+            assertThat(owner.complete(key, held, result("owner"), LONG)).isTrue();
         }
     }
 

@@ -13,6 +13,7 @@ import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimStatus;
 import io.idemkit.spi.ClaimToken;
 import java.time.Clock;
+import org.bson.BsonDocument;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,6 +31,7 @@ class MongoRoundTripTest {
 
     private final CommandCounter commands = new CommandCounter();
     private MongoClient client;
+    private MongoStoreSettings settings;
     private MongoIdempotencyStore store;
 
     @BeforeAll
@@ -45,9 +47,8 @@ class MongoRoundTripTest {
     @BeforeEach
     void warmStore() {
         client = mongo.client(commands);
-        store =
-                new MongoIdempotencyStore(
-                        client, InProcessMongo.freshSettings(), Clock.systemUTC());
+        settings = InProcessMongo.freshSettings();
+        store = new MongoIdempotencyStore(client, settings, Clock.systemUTC());
         store.find(key());
         commands.reset();
     }
@@ -153,6 +154,36 @@ class MongoRoundTripTest {
         assertThat(store.renew(key, token, LONG)).isTrue();
 
         assertThat(commands.sent()).containsExactly("update");
+    }
+
+    @Test
+    void replay_writesNothing() {
+        String key = key();
+        ClaimToken token = store.claim(key, FINGERPRINT, VERSION, LONG).token();
+        store.complete(key, token, result("x"), LONG);
+        BsonDocument before = mongo.raw(settings.collection()).find().first();
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(store.claim(key, FINGERPRINT, VERSION, LONG).status())
+                    .isEqualTo(ClaimStatus.ALREADY_COMPLETED);
+        }
+
+        assertThat(mongo.raw(settings.collection()).find().first()).isEqualTo(before);
+    }
+
+    @Test
+    void claimOnALeaseInItsLastMargin_asksTheServerAndFindsItLive() {
+        String key = key();
+        ClaimToken owner =
+                store.claim(key, FINGERPRINT, VERSION, MongoIdempotencyStore.LIVE_MARGIN).token();
+        commands.reset();
+
+        ClaimResult second = store.claim(key, FINGERPRINT, VERSION, LONG);
+
+        assertThat(second.status()).isEqualTo(ClaimStatus.ALREADY_CLAIMED);
+        assertThat(second.record().token()).isEqualTo(owner);
+        // The insert that finds the key taken, the takeover the server refuses, the read.
+        assertThat(commands.sent()).containsExactly("findAndModify", "findAndModify", "find");
     }
 
     @Test
