@@ -122,6 +122,8 @@ public final class LeaseHeartbeat implements AutoCloseable {
                     return;
                 }
                 running = false;
+                // The flag first: a thread woken by the interrupt must already see it.
+                onLoss.run();
                 if (interruptOnLoss) {
                     interrupted = true;
                     owner.interrupt();
@@ -131,7 +133,6 @@ public final class LeaseHeartbeat implements AutoCloseable {
             if (f != null) {
                 f.cancel(false);
             }
-            onLoss.run();
         }
 
         /**

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * The canonical form of a JSON body (contract C6.9). Mirrors the reference's {@code
@@ -48,9 +47,6 @@ public final class CanonicalJson {
     /** Python 3.11's {@code sys.get_int_max_str_digits()} default. */
     private static final int MAX_INT_DIGITS = 4300;
 
-    private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
-    private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
-    private static final byte[] NULL = {'n', 'u', 'l', 'l'};
     private static final byte[] HEX_DIGITS = {
         '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'
     };
@@ -105,28 +101,31 @@ public final class CanonicalJson {
         }
     }
 
-    /** A number or literal, already in its canonical text. */
-    private record Literal(byte[] text) {}
+    /** A number or literal, already in its canonical (ASCII) text. */
+    private record Literal(String text) {}
 
-    private static final Literal TRUE_LITERAL = new Literal(TRUE);
-    private static final Literal FALSE_LITERAL = new Literal(FALSE);
-    private static final Literal NULL_LITERAL = new Literal(NULL);
+    private static final Literal TRUE_LITERAL = new Literal("true");
+    private static final Literal FALSE_LITERAL = new Literal("false");
+    private static final Literal NULL_LITERAL = new Literal("null");
+
+    /** An object member, kept in arrival order until the object is written. */
+    private record Member(String key, Object value) {}
 
     private static Object read(JsonParser parser, JsonParser.Event event, int depth) {
         switch (event) {
             case START_OBJECT:
                 {
                     checkDepth(depth);
-                    TreeMap<String, Object> members = new TreeMap<>(CodePointOrder::compare);
+                    List<Member> members = new ArrayList<>();
                     JsonParser.Event next;
                     while ((next = parser.next()) == JsonParser.Event.KEY_NAME) {
                         String key = parser.getString();
-                        members.put(key, read(parser, parser.next(), depth + 1));
+                        members.add(new Member(key, read(parser, parser.next(), depth + 1)));
                     }
                     if (next != JsonParser.Event.END_OBJECT) {
                         throw NotCanonical.INSTANCE;
                     }
-                    return members;
+                    return members.toArray(new Member[0]);
                 }
             case START_ARRAY:
                 {
@@ -193,13 +192,13 @@ public final class CanonicalJson {
             throw NotCanonical.INSTANCE;
         }
         if (isFloat) {
-            return new Literal(ascii(floatText(Double.parseDouble(lexeme))));
+            return new Literal(floatText(lexeme));
         }
         if (intDigits > MAX_INT_DIGITS) {
             throw NotCanonical.INSTANCE;
         }
         // Python reads "-0" as the integer 0.
-        return new Literal(ascii(lexeme.equals("-0") ? "0" : lexeme));
+        return new Literal(lexeme.equals("-0") ? "0" : lexeme);
     }
 
     private static int requireDigits(String lexeme, int from) {
@@ -217,42 +216,39 @@ public final class CanonicalJson {
         return c >= '0' && c <= '9';
     }
 
-    private static String floatText(double value) {
+    private static String floatText(String lexeme) {
+        double value = Double.parseDouble(lexeme);
         if (value == Double.POSITIVE_INFINITY) {
             return "Infinity";
         }
         if (value == Double.NEGATIVE_INFINITY) {
             return "-Infinity";
         }
-        return PythonFloatRepr.format(value);
-    }
-
-    private static byte[] ascii(String s) {
-        byte[] bytes = new byte[s.length()];
-        for (int i = 0; i < bytes.length; i++) {
-            bytes[i] = (byte) s.charAt(i);
-        }
-        return bytes;
+        return PythonFloatRepr.format(value, lexeme);
     }
 
     @SuppressWarnings("unchecked")
     private static void write(Object value, Output out) {
         if (value instanceof Literal literal) {
-            out.write(literal.text());
+            out.writeAscii(literal.text());
         } else if (value instanceof String string) {
             writeString(string, out);
-        } else if (value instanceof TreeMap<?, ?> members) {
+        } else if (value instanceof Member[] members) {
+            // A stable sort keeps duplicates in arrival order: the last of each run wins.
+            CodePointOrder.sort(members, Member::key);
             out.write('{');
             boolean first = true;
-            for (Map.Entry<String, Object> member :
-                    ((TreeMap<String, Object>) members).entrySet()) {
+            for (int i = 0; i < members.length; i++) {
+                if (i + 1 < members.length && members[i + 1].key().equals(members[i].key())) {
+                    continue;
+                }
                 if (!first) {
                     out.write(',');
                 }
                 first = false;
-                writeString(member.getKey(), out);
+                writeString(members[i].key(), out);
                 out.write(':');
-                write(member.getValue(), out);
+                write(members[i].value(), out);
             }
             out.write('}');
         } else {
@@ -338,12 +334,14 @@ public final class CanonicalJson {
             bytes[size++] = (byte) b;
         }
 
-        void write(byte[] b) {
-            if (size + b.length > bytes.length) {
-                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + b.length));
+        void writeAscii(String s) {
+            int length = s.length();
+            if (size + length > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + length));
             }
-            System.arraycopy(b, 0, bytes, size, b.length);
-            size += b.length;
+            for (int i = 0; i < length; i++) {
+                bytes[size++] = (byte) s.charAt(i);
+            }
         }
 
         byte[] toByteArray() {

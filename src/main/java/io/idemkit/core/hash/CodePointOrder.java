@@ -1,5 +1,9 @@
 package io.idemkit.core.hash;
 
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.function.Function;
+
 /**
  * Orders strings by Unicode code point, as Python compares {@code str} values. {@link
  * String#compareTo} compares UTF-16 units instead, which puts supplementary characters (stored as
@@ -30,6 +34,33 @@ final class CodePointOrder {
             }
         }
         return a.length() - b.length();
+    }
+
+    /**
+     * Sorts items by a string key in code point order. The sort is stable: items with equal keys
+     * keep their order.
+     *
+     * @param items the items to sort in place
+     * @param key the key of an item
+     */
+    static <T> void sort(T[] items, Function<? super T, String> key) {
+        for (T item : items) {
+            if (hasSurrogateOrAbove(key.apply(item))) {
+                Arrays.sort(items, (a, b) -> compare(key.apply(a), key.apply(b)));
+                return;
+            }
+        }
+        // Below U+D800, UTF-16 order is code point order, and String.compareTo is intrinsic.
+        Arrays.sort(items, Comparator.comparing(key));
+    }
+
+    private static boolean hasSurrogateOrAbove(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) >= Character.MIN_SURROGATE) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static int fixUp(char c) {

@@ -20,7 +20,8 @@ public final class EffectiveKey {
      * CanonicalPath canonical path}.
      *
      * @param idempotencyKey the client's key, as parsed from the header
-     * @param scope the caller's identity; empty in single-tenant mode
+     * @param scope the caller's identity ({@code ScopeResolver} yields {@code _idemkit_anonymous}
+     *     in single-tenant mode)
      * @param method the HTTP method, in any case
      * @param rawPath the request path as sent, not decoded
      * @return 64 lowercase hex characters
@@ -44,7 +45,8 @@ public final class EffectiveKey {
      * The effective key of a method call: key, scope, bean class and method signature.
      *
      * @param key the explicit or derived idempotency key
-     * @param scope the caller's identity; empty in single-tenant mode
+     * @param scope the caller's identity ({@code ScopeResolver} yields {@code _idemkit_anonymous}
+     *     in single-tenant mode)
      * @param beanClass the bean class name
      * @param methodSignature the method's signature
      * @return 64 lowercase hex characters

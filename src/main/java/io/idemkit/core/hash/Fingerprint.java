@@ -1,5 +1,6 @@
 package io.idemkit.core.hash;
 
+import io.idemkit.spi.IdempotencyRecord;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
@@ -14,7 +15,7 @@ import java.util.Objects;
 public final class Fingerprint {
 
     /** The fingerprint version stored with every record; this construction is version 1. */
-    public static final int VERSION = 1;
+    public static final int VERSION = IdempotencyRecord.CURRENT_FINGERPRINT_VERSION;
 
     private Fingerprint() {}
 

@@ -16,6 +16,13 @@ import java.math.RoundingMode;
  */
 final class PythonFloatRepr {
 
+    /**
+     * Distinct decimals of at most 15 significant digits are farther apart than two adjacent normal
+     * doubles, so at most one of them reads back as a given normal double: when one does, it is the
+     * shortest and the closest.
+     */
+    private static final int UNIQUE_DIGITS = 15;
+
     /** A double needs at most 17 significant digits to read back exactly. */
     private static final int MAX_DIGITS = 17;
 
@@ -29,6 +36,20 @@ final class PythonFloatRepr {
      * @throws IllegalArgumentException for NaN or an infinity
      */
     static String format(double value) {
+        return format(value, null);
+    }
+
+    /**
+     * Formats a finite double read from a decimal, as Python's {@code repr(float(decimal))} does.
+     * The decimal's own digits are used when they are provably the shortest, which saves the search
+     * for most numbers seen in requests.
+     *
+     * @param value {@code Double.parseDouble(decimal)}, finite
+     * @param decimal a JSON number ({@code -?int(.frac)?([eE][+-]?exp)?}) or null
+     * @return the repr text
+     * @throws IllegalArgumentException for NaN or an infinity
+     */
+    static String format(double value, String decimal) {
         if (!Double.isFinite(value)) {
             throw new IllegalArgumentException("not a finite double");
         }
@@ -37,26 +58,101 @@ final class PythonFloatRepr {
             return negative ? "-0.0" : "0.0";
         }
         double magnitude = Math.abs(value);
-        BigDecimal shortest = shortest(magnitude).stripTrailingZeros();
-        String digits = shortest.unscaledValue().toString();
-        // value = 0.digits * 10^pointPosition
-        int pointPosition = digits.length() - shortest.scale();
-        StringBuilder out = new StringBuilder(digits.length() + 8);
+        boolean normal = magnitude >= Double.MIN_NORMAL;
+        Digits digits = normal && decimal != null ? Digits.ofShortDecimal(decimal) : null;
+        if (digits == null) {
+            digits = Digits.of(shortest(magnitude, normal));
+        }
+        StringBuilder out = new StringBuilder(digits.digits().length() + 8);
         if (negative) {
             out.append('-');
         }
-        int exponent = pointPosition - 1;
+        int exponent = digits.pointPosition() - 1;
         if (exponent >= -4 && exponent < 16) {
-            appendFixed(digits, pointPosition, out);
+            appendFixed(digits.digits(), digits.pointPosition(), out);
         } else {
-            appendScientific(digits, exponent, out);
+            appendScientific(digits.digits(), exponent, out);
         }
         return out.toString();
     }
 
-    private static BigDecimal shortest(double magnitude) {
+    /**
+     * Significant digits without leading or trailing zeros, and the value as {@code 0.digits *
+     * 10^pointPosition}.
+     */
+    private record Digits(String digits, int pointPosition) {
+
+        static Digits of(BigDecimal value) {
+            BigDecimal stripped = value.stripTrailingZeros();
+            String digits = stripped.unscaledValue().toString();
+            return new Digits(digits, digits.length() - stripped.scale());
+        }
+
+        /** The digits of a JSON number, or null when it has more than 15 significant digits. */
+        static Digits ofShortDecimal(String decimal) {
+            StringBuilder digits = new StringBuilder(UNIQUE_DIGITS + 1);
+            int length = decimal.length();
+            int i = decimal.charAt(0) == '-' ? 1 : 0;
+            int pointPosition = 0;
+            boolean inFraction = false;
+            for (; i < length; i++) {
+                char c = decimal.charAt(i);
+                if (c == '.') {
+                    inFraction = true;
+                    continue;
+                }
+                if (c == 'e' || c == 'E') {
+                    break;
+                }
+                if (digits.length() == 0 && c == '0') {
+                    if (inFraction) {
+                        pointPosition--;
+                    }
+                    continue;
+                }
+                digits.append(c);
+                if (!inFraction) {
+                    pointPosition++;
+                }
+            }
+            int end = digits.length();
+            while (end > 0 && digits.charAt(end - 1) == '0') {
+                end--;
+            }
+            if (end == 0 || end > UNIQUE_DIGITS) {
+                return null;
+            }
+            long exponent = 0;
+            if (i < length) {
+                i++;
+                boolean negativeExponent = decimal.charAt(i) == '-';
+                if (decimal.charAt(i) == '-' || decimal.charAt(i) == '+') {
+                    i++;
+                }
+                for (; i < length; i++) {
+                    // The value is a normal double, so a real exponent is small; saturate.
+                    exponent = Math.min(exponent * 10 + (decimal.charAt(i) - '0'), 1_000_000);
+                }
+                if (negativeExponent) {
+                    exponent = -exponent;
+                }
+            }
+            return new Digits(digits.substring(0, end), (int) (pointPosition + exponent));
+        }
+    }
+
+    private static BigDecimal shortest(double magnitude, boolean normal) {
         BigDecimal exact = new BigDecimal(magnitude);
-        for (int precision = 1; precision <= MAX_DIGITS; precision++) {
+        int precision = 1;
+        if (normal) {
+            BigDecimal rounded =
+                    exact.round(new MathContext(UNIQUE_DIGITS, RoundingMode.HALF_EVEN));
+            if (rounded.doubleValue() == magnitude) {
+                return rounded;
+            }
+            precision = UNIQUE_DIGITS + 1;
+        }
+        for (; precision <= MAX_DIGITS; precision++) {
             // Only the two neighbours at this precision can read back as the double; when the
             // rounding interval is lopsided (at a power of two), the nearer one may miss it.
             BigDecimal down = exact.round(new MathContext(precision, RoundingMode.DOWN));

@@ -1,0 +1,762 @@
+package io.idemkit.store.mongo;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.ErrorCategory;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.MongoCommandException;
+import com.mongodb.MongoException;
+import com.mongodb.MongoInterruptedException;
+import com.mongodb.MongoOperationTimeoutException;
+import com.mongodb.MongoSocketException;
+import com.mongodb.MongoTimeoutException;
+import com.mongodb.MongoWriteException;
+import com.mongodb.ReadPreference;
+import com.mongodb.WriteConcern;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.FindOneAndUpdateOptions;
+import com.mongodb.client.model.ReturnDocument;
+import io.idemkit.IdempotencyException;
+import io.idemkit.IdempotencyStorageException;
+import io.idemkit.spi.ClaimResult;
+import io.idemkit.spi.ClaimStatus;
+import io.idemkit.spi.ClaimToken;
+import io.idemkit.spi.IdempotencyRecord;
+import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.spi.RecordState;
+import io.idemkit.spi.StoredResult;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonValue;
+
+/**
+ * The production idempotency store (contract C9): one MongoDB document per effective key, {@code
+ * _id} = the key, laid out as idemkit's Python store lays it out so that both can share a
+ * collection. Works on MongoDB 4.4 to 8.x, standalone, replica set (use {@code majority} write
+ * concern) and sharded with {@code _id} as the shard key, and on mongo-java-server.
+ *
+ * <h2>Round trips</h2>
+ *
+ * A fresh claim and a replay are one round trip each; a fresh request in total is two (claim and
+ * complete). Taking over an expired lease, a lapsed result or an unreadable document takes a second
+ * round trip, on that path only. {@link #complete complete} and {@link #renew renew} are one {@code
+ * updateOne}, {@link #release release} and {@link #delete delete} one {@code deleteOne}. The first
+ * use of a store also lists (and if needed creates) the TTL index and measures the server clock;
+ * that measurement is repeated every 30 s by the injected clock, on the call that finds it due, and
+ * at once after the client clock steps or a server stamp disagrees with the estimate.
+ *
+ * <h2>The claim, step by step</h2>
+ *
+ * <ol>
+ *   <li>{@code findOneAndUpdate({_id: key}, {$setOnInsert: <new claim>, $currentDate: {checked_at:
+ *       true}}, upsert, return after)}. An absent key is inserted with the new claim: the returned
+ *       token is ours, {@link ClaimStatus#NEW NEW}. An existing document is left as it is except
+ *       for {@code checked_at}, which the server sets to its own current time, and is returned with
+ *       it.
+ *   <li>The existing document is judged against that server stamp: {@code lease_until > checked_at}
+ *       means it is live, and a readable live record is returned untouched as {@link
+ *       ClaimStatus#ALREADY_CLAIMED ALREADY_CLAIMED} or {@link ClaimStatus#ALREADY_COMPLETED
+ *       ALREADY_COMPLETED}. Both instants come from the server; the JVM clock plays no part.
+ *   <li>A readable record that is not live is taken over with {@code findOneAndUpdate({_id: key,
+ *       $expr: {$not: {$gt: ["$lease_until", "$$NOW"]}}}, {$set: <new claim>, $unset: <result>},
+ *       return before)}: the server decides again, at the moment of the write, and of racing
+ *       claimers only the first still matches. The document returned tells what was replaced: a
+ *       claim ({@link ClaimStatus#LEASE_RECLAIMED LEASE_RECLAIMED}), a lapsed result ({@code NEW})
+ *       or an unreadable document ({@code NEW}, recovered from corrupt).
+ *   <li>An unreadable document, live-looking or not, is overwritten with the same update, but
+ *       filtered on its token, state and lease as read (each by value, by absence, or for a regex
+ *       by "still not a string / date"). Every claim writes a fresh random token, and complete and
+ *       renew rewrite the state or lease, so once one racer has overwritten it, no other racer's
+ *       filter matches. The result is {@code NEW} with {@code recoveredFromCorrupt}.
+ *   <li>A takeover that matches nothing means the document changed meanwhile; the claim starts
+ *       again from step 1, a bounded number of times.
+ * </ol>
+ *
+ * <h2>What this relies on from MongoDB, and why it is built this way</h2>
+ *
+ * <ul>
+ *   <li>MongoDB refuses {@code $expr} in the filter of any upsert, with error 224
+ *       QueryFeatureNotAllowed, "$expr is not allowed in the query predicate for an upsert"
+ *       (MongoDB server source, {@code parsed_update.cpp} / {@code canonical_update.cpp}; MongoDB
+ *       JIRA DOCS-14158, which had it documented, and SERVER-59704 / SERVER-65883, still open).
+ *       mongo-java-server accepts such an upsert, but the store cannot use it: step 1 upserts on
+ *       {@code _id} alone and gets the server's clock from a {@code $currentDate} stamp instead of
+ *       a {@code $$NOW} filter. Filters without upsert (steps 3 and 4, reads, purge) use {@code
+ *       $expr} with {@code $$NOW}, which MongoDB supports from 4.2.
+ *   <li>An upsert whose filter is only equality predicates on the unique index's fields (here
+ *       {@code _id}) is retried by the server itself when two inserts race on it, from MongoDB 4.2
+ *       on (the manual's upsert sections of {@code db.collection.update()} and {@code
+ *       findAndModify}, and its "Retryable Writes" page: "MongoDB 4.2 will retry certain
+ *       single-document upserts ... that encounter a duplicate key exception"; JIRA SERVER-14322,
+ *       SERVER-37124, SERVER-47212 for findAndModify). Its insert holds the filter's equality
+ *       fields plus the {@code $setOnInsert} fields (the manual, "upsert behavior"). Should a
+ *       duplicate-key error still come back (mongo-java-server may), step 1 is run again.
+ *   <li>Duplicate key is recognized as {@code ErrorCategory.DUPLICATE_KEY} on a {@code
+ *       MongoWriteException} or a {@code MongoCommandException}: {@code findAndModify} reports it
+ *       as the latter (JIRA CSHARP-971 shows the same in another driver).
+ *   <li>{@code isMaster} is an alias of {@code hello} on every supported server (JIRA SERVER-49985;
+ *       deprecated since 4.4.2, still served); {@code hello} is tried when a server refuses it (a
+ *       strict Stable API client). Both report {@code localTime}.
+ * </ul>
+ *
+ * <h2>Time</h2>
+ *
+ * Every lease and expiry decision compares against the server's clock. What the store writes
+ * ({@code claimed_at}, {@code lease_until}, {@code expire_at}, {@code completed_at}) is stamped
+ * with the server's time estimated from the injected {@link Clock} and an offset measured with
+ * {@code isMaster}'s {@code localTime} (at the midpoint of the round trip), because a {@code
+ * $currentDate} on those fields would also rewrite a live record that the claim must leave alone. A
+ * JVM clock that is off by any constant amount changes neither a decision nor a stamp. The JVM
+ * clock is never read directly.
+ *
+ * <h2>Failures</h2>
+ *
+ * Each operation is bounded by {@link MongoStoreSettings#timeout()} (the driver's client-side
+ * operation timeout, covering server selection and connecting). Every failure surfaces as {@link
+ * IdempotencyStorageException} with the driver's message, never a raw driver exception and never
+ * the key. A store recovers by itself when the server comes back: nothing is cached that a restart
+ * would need to reset.
+ *
+ * <p>Instances are thread-safe; one serves a whole application. Constructing one does not connect.
+ */
+public final class MongoIdempotencyStore implements IdempotencyStore {
+
+    /** MongoDB's document size limit, 16 MiB, on every supported version. */
+    static final long MAX_DOCUMENT_BYTES = 16L * 1024 * 1024;
+
+    private static final String NAME = "mongodb";
+    private static final int MAX_CLAIM_ATTEMPTS = 5;
+    private static final long FIRST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    private static final System.Logger LOG =
+            System.getLogger(MongoIdempotencyStore.class.getName());
+
+    private final MongoStoreSettings settings;
+    private final Clock clock;
+    private final Supplier<MongoDatabase> database;
+    private final CompletionSignals signals = new CompletionSignals();
+    private final ReentrantLock starting = new ReentrantLock();
+
+    private volatile Connection connection;
+    private volatile boolean closed;
+
+    /** Guarded by {@link #starting}; only set when this store created the client. */
+    private MongoClient ownClient;
+
+    private MongoDatabase resolvedDatabase;
+
+    /**
+     * A store that creates its own {@code MongoClient} from {@link MongoStoreSettings#uri()} on
+     * first use, and closes it in {@link #close()}.
+     *
+     * @param settings the settings; {@code uri} must be set
+     * @param clock the clock the server time is estimated from; only stamps depend on it
+     * @throws IllegalArgumentException if {@code settings} has no URI
+     */
+    public MongoIdempotencyStore(MongoStoreSettings settings, Clock clock) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        if (settings.uri() == null) {
+            throw new IllegalArgumentException(
+                    "idemkit.mongo.uri is not set: give the store a connection string, or a"
+                            + " MongoClient or MongoDatabase");
+        }
+        this.database = this::ownDatabase;
+    }
+
+    /**
+     * A store on an application's own {@code MongoClient}, which the store never closes. The
+     * client's write concern applies unless {@link MongoStoreSettings#writeConcern()} is set. The
+     * store reads from the primary whatever the client's read preference, bounds each operation by
+     * {@link MongoStoreSettings#timeout()}, and ignores {@link MongoStoreSettings#uri()}.
+     *
+     * @param client the client to use
+     * @param settings the settings; {@code database} and {@code collection} name the collection
+     * @param clock the clock the server time is estimated from; only stamps depend on it
+     */
+    public MongoIdempotencyStore(MongoClient client, MongoStoreSettings settings, Clock clock) {
+        Objects.requireNonNull(client, "client");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.database = () -> client.getDatabase(settings.database());
+    }
+
+    /**
+     * A store on an application's own {@code MongoDatabase}, whose client the store never closes.
+     * As with a client, reads go to the primary and each operation is bounded by {@link
+     * MongoStoreSettings#timeout()}; {@link MongoStoreSettings#uri()} and {@link
+     * MongoStoreSettings#database()} are ignored.
+     *
+     * @param database the database holding the collection
+     * @param settings the settings; {@code collection} names the collection
+     * @param clock the clock the server time is estimated from; only stamps depend on it
+     */
+    public MongoIdempotencyStore(MongoDatabase database, MongoStoreSettings settings, Clock clock) {
+        Objects.requireNonNull(database, "database");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.database = () -> database;
+    }
+
+    // --- the SPI -------------------------------------------------------------------------------
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One round trip when the key is absent or live; two when an expired or unreadable record is
+     * taken over. See the class comment for the algorithm. A claim made with a fingerprint version
+     * this library does not know is written as asked, and reads back as unreadable (C3).
+     *
+     * @throws IllegalArgumentException if {@code key} is empty or {@code leaseTtl} is not positive
+     */
+    @Override
+    public ClaimResult claim(
+            String key, String fingerprint, int fingerprintVersion, Duration leaseTtl) {
+        requireKey(key);
+        Objects.requireNonNull(fingerprint, "fingerprint");
+        requirePositive(leaseTtl, "leaseTtl");
+        return call("claim", key, c -> claim(c, key, fingerprint, fingerprintVersion, leaseTtl));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One {@code updateOne} on {@code {_id, state: CLAIMED, claim_token}}. A result whose stored
+     * document would exceed MongoDB's 16 MiB limit is refused before anything is sent; the claim is
+     * then still held.
+     */
+    @Override
+    public boolean complete(
+            String key, ClaimToken token, StoredResult result, Duration completedTtl) {
+        requireKey(key);
+        Objects.requireNonNull(token, "token");
+        Objects.requireNonNull(result, "result");
+        requirePositive(completedTtl, "completedTtl");
+        long size = RecordLayout.completedSizeBound(result);
+        if (size > MAX_DOCUMENT_BYTES) {
+            throw new IdempotencyStorageException(
+                    "MongoDB store refused to store a result of about "
+                            + size
+                            + " bytes ("
+                            + result.bodyLength()
+                            + " body bytes): MongoDB documents are limited to 16 MiB. Lower"
+                            + " idemkit.max-body-bytes so that such results are delivered"
+                            + " without being stored.");
+        }
+        boolean stored =
+                call(
+                        "complete",
+                        key,
+                        c -> {
+                            Instant now = c.time().now();
+                            Instant completedAt = RecordLayout.millis(now);
+                            Instant retainUntil = RecordLayout.plus(completedAt, completedTtl);
+                            Instant expireAt =
+                                    RecordLayout.plus(retainUntil, settings.leaseGrace());
+                            return c.records()
+                                            .updateOne(
+                                                    RecordLayout.claimedWith(key, token),
+                                                    RecordLayout.complete(
+                                                            token,
+                                                            completedAt,
+                                                            retainUntil,
+                                                            expireAt,
+                                                            result))
+                                            .getMatchedCount()
+                                    == 1;
+                        });
+        if (stored) {
+            signals.signal(key);
+        } else {
+            LOG.log(Level.DEBUG, () -> "complete lost its claim on " + key);
+        }
+        return stored;
+    }
+
+    /** {@inheritDoc} One {@code deleteOne} on {@code {_id, state: CLAIMED, claim_token}}. */
+    @Override
+    public boolean release(String key, ClaimToken token) {
+        requireKey(key);
+        Objects.requireNonNull(token, "token");
+        boolean released =
+                call(
+                        "release",
+                        key,
+                        c ->
+                                c.records()
+                                                .deleteOne(RecordLayout.claimedWith(key, token))
+                                                .getDeletedCount()
+                                        == 1);
+        if (released) {
+            signals.signal(key);
+        }
+        return released;
+    }
+
+    /** {@inheritDoc} One {@code updateOne} on {@code {_id, state: CLAIMED, claim_token}}. */
+    @Override
+    public boolean renew(String key, ClaimToken token, Duration leaseTtl) {
+        requireKey(key);
+        Objects.requireNonNull(token, "token");
+        requirePositive(leaseTtl, "leaseTtl");
+        return call(
+                "renew",
+                key,
+                c -> {
+                    Instant leaseUntil =
+                            RecordLayout.plus(RecordLayout.millis(c.time().now()), leaseTtl);
+                    return c.records()
+                                    .updateOne(
+                                            RecordLayout.claimedWith(key, token),
+                                            RecordLayout.renew(
+                                                    leaseUntil,
+                                                    RecordLayout.plus(
+                                                            leaseUntil, settings.leaseGrace())))
+                                    .getMatchedCount()
+                            == 1;
+                });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Polls with {@code find({_id, $expr: live})}, first after 10 ms, doubling up to 500 ms,
+     * never past the deadline; a completion, release or delete through this instance ends the
+     * current pause at once. Polling is the correctness floor: change streams would need a replica
+     * set.
+     */
+    @Override
+    public Optional<IdempotencyRecord> awaitCompletion(String key, Duration timeout)
+            throws InterruptedException {
+        requireKey(key);
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative");
+        }
+        long started = System.nanoTime();
+        long limit = saturatedNanos(timeout);
+        try (CompletionSignals.Subscription wakeUp = signals.subscribe(key)) {
+            long pause = FIRST_POLL_NANOS;
+            while (true) {
+                Optional<IdempotencyRecord> record = readLive(key);
+                if (record.isEmpty() || record.get().state() == RecordState.COMPLETED) {
+                    return record;
+                }
+                // A difference of nanoTime readings cannot overflow, a deadline could.
+                long remaining = limit - (System.nanoTime() - started);
+                if (remaining <= 0) {
+                    return Optional.empty();
+                }
+                wakeUp.await(Math.min(pause, remaining));
+                pause = Math.min(pause * 2, MAX_POLL_NANOS);
+            }
+        }
+    }
+
+    /** {@inheritDoc} One {@code find}; expiry is checked by the server ({@code $$NOW}). */
+    @Override
+    public Optional<IdempotencyRecord> find(String key) {
+        requireKey(key);
+        return call(
+                "find",
+                key,
+                c -> readable(key, c.records().find(RecordLayout.visible(key)).first()));
+    }
+
+    /** {@inheritDoc} One {@code deleteOne({_id})}. */
+    @Override
+    public boolean delete(String key) {
+        requireKey(key);
+        boolean deleted =
+                call(
+                        "delete",
+                        key,
+                        c -> c.records().deleteOne(RecordLayout.byKey(key)).getDeletedCount() == 1);
+        if (deleted) {
+            signals.signal(key);
+        }
+        return deleted;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The injected clock plus the measured offset; measures it first on first use.
+     */
+    @Override
+    public Instant now() {
+        return call("now", null, c -> c.time().now());
+    }
+
+    /**
+     * @return {@code mongodb}
+     */
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /**
+     * Deletes every record past its {@code expire_at} (lease or retention end plus the grace) that
+     * is not live, as the server's clock sees it: what the TTL index deletes, for deployments where
+     * TTL deletion lags, is disabled, or (mongo-java-server) never happens. Never deletes a live
+     * record. Safe to run at any time, from any number of instances.
+     *
+     * @return how many records were deleted
+     * @throws IdempotencyStorageException if the store fails
+     */
+    public long purgeExpired() {
+        return call(
+                "purgeExpired",
+                null,
+                c -> c.records().deleteMany(RecordLayout.purgeable()).getDeletedCount());
+    }
+
+    /**
+     * Closes the client this store created, if any; a client or database given to the store is left
+     * open. Wakes every waiter. Afterwards every operation fails with {@link
+     * IdempotencyStorageException}. Idempotent.
+     */
+    @Override
+    public void close() {
+        starting.lock();
+        try {
+            closed = true;
+            connection = null;
+            if (ownClient != null) {
+                ownClient.close();
+                ownClient = null;
+            }
+        } finally {
+            starting.unlock();
+        }
+        signals.signalAll();
+    }
+
+    @Override
+    public String toString() {
+        return "MongoIdempotencyStore[" + settings + "]";
+    }
+
+    // --- the claim -----------------------------------------------------------------------------
+
+    private ClaimResult claim(
+            Connection c, String key, String fingerprint, int version, Duration leaseTtl) {
+        for (int attempt = 1; attempt <= MAX_CLAIM_ATTEMPTS; attempt++) {
+            Instant estimate = c.time().now();
+            RecordLayout.Claim claim =
+                    RecordLayout.Claim.at(
+                            estimate, fingerprint, version, leaseTtl, settings.leaseGrace());
+            BsonDocument doc;
+            try {
+                doc =
+                        c.records()
+                                .findOneAndUpdate(
+                                        RecordLayout.byKey(key),
+                                        RecordLayout.insertClaim(claim),
+                                        new FindOneAndUpdateOptions()
+                                                .upsert(true)
+                                                .returnDocument(ReturnDocument.AFTER));
+            } catch (MongoException e) {
+                if (isDuplicateKey(e)) {
+                    continue; // a racing insert won; the next attempt reads it
+                }
+                throw e;
+            }
+            if (doc == null) {
+                continue; // an upsert returning after never yields nothing; be safe anyway
+            }
+            Instant serverNow =
+                    RecordLayout.checkedAt(doc)
+                            .orElseThrow(
+                                    () ->
+                                            new IdempotencyStorageException(
+                                                    "MongoDB claim failed: the server did not"
+                                                            + " stamp checked_at with"
+                                                            + " $currentDate"));
+            c.time().observe(serverNow, estimate);
+            if (RecordLayout.carriesToken(doc, claim.token())) {
+                return ClaimResult.of(ClaimStatus.NEW, claim.record(key));
+            }
+            Optional<IdempotencyRecord> existing = RecordLayout.read(doc);
+            if (existing.isPresent() && existing.get().leaseUntil().isAfter(serverNow)) {
+                IdempotencyRecord live = existing.get();
+                return ClaimResult.of(
+                        live.state() == RecordState.COMPLETED
+                                ? ClaimStatus.ALREADY_COMPLETED
+                                : ClaimStatus.ALREADY_CLAIMED,
+                        live);
+            }
+            BsonDocument filter;
+            if (existing.isPresent()) {
+                filter = RecordLayout.notLive(key);
+            } else {
+                LOG.log(
+                        Level.DEBUG,
+                        () ->
+                                "Record "
+                                        + key
+                                        + " is unreadable ("
+                                        + RecordLayout.unreadableReason(doc).orElse("?")
+                                        + "); overwriting it");
+                filter = RecordLayout.pinned(key, doc);
+            }
+            Optional<ClaimResult> taken = takeOver(c, key, filter, fingerprint, version, leaseTtl);
+            if (taken.isPresent()) {
+                return taken.get();
+            }
+        }
+        throw new IdempotencyStorageException(
+                "MongoDB claim gave up after "
+                        + MAX_CLAIM_ATTEMPTS
+                        + " attempts: the record kept changing under concurrent claims. Retry"
+                        + " the operation.");
+    }
+
+    private Optional<ClaimResult> takeOver(
+            Connection c,
+            String key,
+            BsonDocument filter,
+            String fingerprint,
+            int version,
+            Duration leaseTtl) {
+        RecordLayout.Claim claim =
+                RecordLayout.Claim.at(
+                        c.time().now(), fingerprint, version, leaseTtl, settings.leaseGrace());
+        BsonDocument before =
+                c.records()
+                        .findOneAndUpdate(
+                                filter,
+                                RecordLayout.takeOver(claim),
+                                new FindOneAndUpdateOptions()
+                                        .returnDocument(ReturnDocument.BEFORE));
+        if (before == null) {
+            return Optional.empty();
+        }
+        IdempotencyRecord mine = claim.record(key);
+        Optional<IdempotencyRecord> replaced = RecordLayout.read(before);
+        if (replaced.isEmpty()) {
+            return Optional.of(new ClaimResult(ClaimStatus.NEW, mine, true));
+        }
+        LOG.log(Level.DEBUG, () -> "Took over the lapsed record " + key);
+        return Optional.of(
+                ClaimResult.of(
+                        replaced.get().state() == RecordState.CLAIMED
+                                ? ClaimStatus.LEASE_RECLAIMED
+                                : ClaimStatus.NEW,
+                        mine));
+    }
+
+    private Optional<IdempotencyRecord> readLive(String key) throws InterruptedException {
+        try {
+            return call(
+                    "awaitCompletion",
+                    key,
+                    c -> readable(key, c.records().find(RecordLayout.live(key)).first()));
+        } catch (IdempotencyStorageException e) {
+            if (e.getCause() instanceof MongoInterruptedException) {
+                // InterruptedException carries the interrupt; the flag is cleared as usual.
+                Thread.interrupted();
+                throw new InterruptedException("interrupted while waiting for a completion");
+            }
+            throw e;
+        }
+    }
+
+    private static Optional<IdempotencyRecord> readable(String key, BsonDocument doc) {
+        if (doc == null) {
+            return Optional.empty();
+        }
+        Optional<IdempotencyRecord> record = RecordLayout.read(doc);
+        if (record.isEmpty()) {
+            LOG.log(
+                    Level.DEBUG,
+                    () ->
+                            "Record "
+                                    + key
+                                    + " is unreadable ("
+                                    + RecordLayout.unreadableReason(doc).orElse("?")
+                                    + "); treated as absent");
+        }
+        return record;
+    }
+
+    // --- connecting --------------------------------------------------------------------------
+
+    /** What a started store works with. */
+    private record Connection(MongoCollection<BsonDocument> records, ServerTimeEstimate time) {}
+
+    private interface Operation<T> {
+        T run(Connection connection);
+    }
+
+    private <T> T call(String operation, String key, Operation<T> body) {
+        try {
+            return body.run(connection());
+        } catch (IdempotencyException e) {
+            throw e;
+        } catch (MongoInterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failure(operation, key, e);
+        } catch (RuntimeException e) {
+            throw failure(operation, key, e);
+        }
+    }
+
+    private Connection connection() {
+        Connection c = connection;
+        if (c != null) {
+            return c;
+        }
+        starting.lock();
+        try {
+            if (closed) {
+                throw new IdempotencyStorageException("MongoDB store is closed");
+            }
+            if (connection == null) {
+                connection = start();
+            }
+            return connection;
+        } finally {
+            starting.unlock();
+        }
+    }
+
+    /** Runs under {@link #starting}. Raises when the server cannot be reached; retried next use. */
+    private Connection start() {
+        if (resolvedDatabase == null) {
+            long timeoutMillis = settings.timeout().toMillis();
+            MongoDatabase db =
+                    database.get()
+                            // The driver's client-side operation timeout (CSOT), @Alpha in
+                            // driver 5.x, bounds server selection, connecting and the command.
+                            .withTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
+                            .withCodecRegistry(MongoClientSettings.getDefaultCodecRegistry())
+                            // Every decision must see the latest write: read the primary.
+                            .withReadPreference(ReadPreference.primary());
+            Optional<WriteConcern> wc = settings.driverWriteConcern();
+            if (wc.isPresent()) {
+                db = db.withWriteConcern(wc.get());
+            }
+            resolvedDatabase = db;
+        }
+        MongoDatabase db = resolvedDatabase;
+        MongoCollection<BsonDocument> records =
+                db.getCollection(settings.collection(), BsonDocument.class);
+        TtlIndex.ensure(records);
+        ServerTimeEstimate time = new ServerTimeEstimate(clock, () -> serverTime(db));
+        time.now();
+        LOG.log(Level.DEBUG, () -> "MongoDB store ready on " + records.getNamespace());
+        return new Connection(records, time);
+    }
+
+    private MongoDatabase ownDatabase() {
+        if (ownClient == null) {
+            ConnectionString uri = new ConnectionString(settings.uri());
+            ownClient =
+                    MongoClients.create(
+                            MongoClientSettings.builder()
+                                    .applyConnectionString(uri)
+                                    .timeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)
+                                    .build());
+        }
+        return ownClient.getDatabase(settings.database());
+    }
+
+    private static Instant serverTime(MongoDatabase db) {
+        BsonDocument reply;
+        try {
+            reply =
+                    db.runCommand(
+                            new BsonDocument("isMaster", new BsonInt32(1)), BsonDocument.class);
+        } catch (MongoCommandException e) {
+            reply = db.runCommand(new BsonDocument("hello", new BsonInt32(1)), BsonDocument.class);
+        }
+        BsonValue localTime = reply.get("localTime");
+        if (localTime == null || !localTime.isDateTime()) {
+            throw new IdempotencyStorageException(
+                    "MongoDB store cannot estimate the server's clock: isMaster reported no"
+                            + " localTime");
+        }
+        return Instant.ofEpochMilli(localTime.asDateTime().getValue());
+    }
+
+    // --- helpers -------------------------------------------------------------------------------
+
+    private static boolean isDuplicateKey(MongoException e) {
+        int code =
+                e instanceof MongoWriteException w
+                        ? w.getError().getCode()
+                        : e instanceof MongoCommandException c ? c.getErrorCode() : e.getCode();
+        return ErrorCategory.fromErrorCode(code) == ErrorCategory.DUPLICATE_KEY;
+    }
+
+    private static IdempotencyStorageException failure(
+            String operation, String key, RuntimeException e) {
+        StringBuilder message =
+                new StringBuilder("MongoDB ")
+                        .append(operation)
+                        .append(" failed (")
+                        .append(e.getClass().getSimpleName());
+        if (e instanceof MongoException m && m.getCode() != -1) {
+            message.append(", code ").append(m.getCode());
+        }
+        String detail = e.getMessage() == null ? "" : e.getMessage();
+        if (key != null) {
+            // The effective key is a hash, but it belongs in debug logs only.
+            detail = detail.replace(key, "<key>");
+        }
+        message.append("): ").append(MongoStoreSettings.redact(detail));
+        if (e instanceof MongoTimeoutException
+                || e instanceof MongoOperationTimeoutException
+                || e instanceof MongoSocketException) {
+            message.append(" MongoDB is unreachable or slower than idemkit.mongo.timeout.");
+        }
+        // The cause is kept for its stack trace, unless its messages name the key.
+        return key != null && mentions(e, key)
+                ? new IdempotencyStorageException(message.toString())
+                : new IdempotencyStorageException(message.toString(), e);
+    }
+
+    private static boolean mentions(Throwable e, String key) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().contains(key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void requireKey(String key) {
+        Objects.requireNonNull(key, "key");
+        if (key.isEmpty()) {
+            throw new IllegalArgumentException("key must not be empty");
+        }
+    }
+
+    private static void requirePositive(Duration d, String name) {
+        Objects.requireNonNull(d, name);
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive");
+        }
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+}

@@ -1,0 +1,532 @@
+package io.idemkit.store.mongo;
+
+import io.idemkit.spi.ClaimToken;
+import io.idemkit.spi.IdempotencyRecord;
+import io.idemkit.spi.RecordState;
+import io.idemkit.spi.StoredHeader;
+import io.idemkit.spi.StoredResult;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.bson.BsonArray;
+import org.bson.BsonBinary;
+import org.bson.BsonBinarySubType;
+import org.bson.BsonBoolean;
+import org.bson.BsonDateTime;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonString;
+import org.bson.BsonType;
+import org.bson.BsonValue;
+
+/**
+ * The one document per effective key, as idemkit's Python store lays it out, so that both can share
+ * a collection:
+ *
+ * <pre>
+ * _id                  the effective key
+ * state                "CLAIMED" | "COMPLETED"
+ * fingerprint          string
+ * fingerprint_version  int
+ * claim_token          string, new on every claim
+ * claimed_at           date
+ * lease_until          date: the lease end; for a COMPLETED record, the end of retention
+ * expire_at            date: lease_until + lease grace, the TTL index's field
+ * completed_at         date (COMPLETED only)
+ * response_status      int (COMPLETED only)
+ * response_headers     [{name, value}, ...] (COMPLETED only; read also as {name: value})
+ * response_body        binary (COMPLETED only)
+ * response_body_check  {claim_token, length}: the body's length, as the claim that
+ *                      completed it wrote it (ours; checked when present)
+ * checked_at           date: the server's own time at the last claim attempt (ours)
+ * </pre>
+ *
+ * Because {@code lease_until} is the end of retention for a completed record, one comparison,
+ * {@code lease_until > $$NOW}, says "live" for both states.
+ *
+ * <p>The two fields of ours are ignored by the Python store, which may take over and complete a
+ * record after this store did, leaving them behind. So {@code response_body_check} names the claim
+ * it belongs to and counts only for that claim, and {@code checked_at} is only ever read back in
+ * the reply of the operation that set it.
+ *
+ * <p>Every date is BSON milliseconds, so every instant written is truncated to the millisecond
+ * first, and the records returned are equal to what {@code find} later reads.
+ */
+final class RecordLayout {
+
+    static final String ID = "_id";
+    static final String STATE = "state";
+    static final String FINGERPRINT = "fingerprint";
+    static final String FINGERPRINT_VERSION = "fingerprint_version";
+    static final String CLAIM_TOKEN = "claim_token";
+    static final String CLAIMED_AT = "claimed_at";
+    static final String LEASE_UNTIL = "lease_until";
+    static final String EXPIRE_AT = "expire_at";
+    static final String COMPLETED_AT = "completed_at";
+    static final String RESPONSE_STATUS = "response_status";
+    static final String RESPONSE_HEADERS = "response_headers";
+    static final String RESPONSE_BODY = "response_body";
+    static final String RESPONSE_BODY_CHECK = "response_body_check";
+    static final String CHECKED_AT = "checked_at";
+
+    private static final String HEADER_NAME = "name";
+    private static final String HEADER_VALUE = "value";
+    private static final String BODY_LENGTH = "length";
+
+    /**
+     * What a completed document holds besides the result: _id, fingerprint, token, the dates and
+     * the field names. A generous bound, so that the size check errs on the side of refusing.
+     */
+    private static final int COMPLETED_OVERHEAD_BYTES = 4096;
+
+    private RecordLayout() {}
+
+    // --- filters -----------------------------------------------------------------------------
+
+    static BsonDocument byKey(String key) {
+        return new BsonDocument(ID, new BsonString(key));
+    }
+
+    /** {@code lease_until > $$NOW}: the record holds its key, whatever its state. */
+    static BsonDocument liveExpression() {
+        return new BsonDocument(
+                "$gt", new BsonArray(List.of(new BsonString("$" + LEASE_UNTIL), now())));
+    }
+
+    static BsonDocument live(String key) {
+        return byKey(key).append("$expr", liveExpression());
+    }
+
+    /**
+     * Not live by the server's clock. A missing or non-date {@code lease_until} sorts below every
+     * date in BSON order, so an unreadable record without a usable lease also matches.
+     */
+    static BsonDocument notLive(String key) {
+        return byKey(key).append("$expr", not(liveExpression()));
+    }
+
+    /** What {@code find} may return: any claim, and a completed record only while it is live. */
+    static BsonDocument visible(String key) {
+        BsonDocument claimed =
+                new BsonDocument(
+                        "$ne",
+                        new BsonArray(
+                                List.of(
+                                        new BsonString("$" + STATE),
+                                        new BsonString(RecordState.COMPLETED.name()))));
+        return byKey(key)
+                .append(
+                        "$expr",
+                        new BsonDocument("$or", new BsonArray(List.of(claimed, liveExpression()))));
+    }
+
+    /**
+     * Past {@code expire_at} and not live: what the TTL index would delete, never a live record.
+     */
+    static BsonDocument purgeable() {
+        BsonDocument pastExpireAt =
+                new BsonDocument(
+                        "$lte", new BsonArray(List.of(new BsonString("$" + EXPIRE_AT), now())));
+        return new BsonDocument(
+                "$expr",
+                new BsonDocument(
+                        "$and", new BsonArray(List.of(pastExpireAt, not(liveExpression())))));
+    }
+
+    /** Fenced operations match only a claim that still carries the caller's token. */
+    static BsonDocument claimedWith(String key, ClaimToken token) {
+        return byKey(key)
+                .append(STATE, new BsonString(RecordState.CLAIMED.name()))
+                .append(CLAIM_TOKEN, new BsonString(token.value()));
+    }
+
+    /**
+     * Matches the unreadable document {@code read} as long as no writer has changed it. Its token,
+     * state and lease are each pinned by value, or by absence; a value whose query equality means
+     * something else (a regex matches strings; undefined is refused) is pinned as "still not of the
+     * type every writer writes there": a string for the token and state, a date for the lease.
+     *
+     * <p>Every claim writes a fresh random string token, and complete and renew, which keep the
+     * token, rewrite the state or the lease. So once one racer has overwritten the document, or its
+     * owner has completed or renewed it, no other racer's filter matches: of two racers, only the
+     * first wins.
+     */
+    static BsonDocument pinned(String key, BsonDocument read) {
+        BsonDocument filter = byKey(key);
+        pin(filter, read, CLAIM_TOKEN, BsonType.STRING);
+        pin(filter, read, STATE, BsonType.STRING);
+        pin(filter, read, LEASE_UNTIL, BsonType.DATE_TIME);
+        return filter;
+    }
+
+    private static void pin(
+            BsonDocument filter, BsonDocument read, String field, BsonType writtenType) {
+        BsonValue value = read.get(field);
+        if (value == null) {
+            filter.append(field, new BsonDocument("$exists", BsonBoolean.FALSE));
+        } else if (hasPlainEquality(value)) {
+            filter.append(field, new BsonDocument("$eq", value));
+        } else {
+            filter.append(
+                    field,
+                    new BsonDocument(
+                            "$not",
+                            new BsonDocument("$type", new BsonInt32(writtenType.getValue()))));
+        }
+    }
+
+    private static boolean hasPlainEquality(BsonValue value) {
+        return switch (value.getBsonType()) {
+            case STRING,
+                    INT32,
+                    INT64,
+                    DOUBLE,
+                    DECIMAL128,
+                    DATE_TIME,
+                    BOOLEAN,
+                    NULL,
+                    OBJECT_ID,
+                    TIMESTAMP,
+                    BINARY,
+                    ARRAY,
+                    DOCUMENT ->
+                    true;
+            default -> false;
+        };
+    }
+
+    // --- updates -----------------------------------------------------------------------------
+
+    /**
+     * The first step of a claim: inserts the claim when the key is absent and leaves an existing
+     * document as it is, except that the server stamps its own time into {@code checked_at}. That
+     * stamp, returned with the document, is the server's clock reading the claim decides on.
+     */
+    static BsonDocument insertClaim(Claim claim) {
+        return new BsonDocument("$setOnInsert", claimFields(claim))
+                .append("$currentDate", new BsonDocument(CHECKED_AT, BsonBoolean.TRUE));
+    }
+
+    /** Overwrites whatever the document held with a new claim. */
+    static BsonDocument takeOver(Claim claim) {
+        BsonDocument unset = new BsonDocument();
+        for (String field :
+                List.of(
+                        COMPLETED_AT,
+                        RESPONSE_STATUS,
+                        RESPONSE_HEADERS,
+                        RESPONSE_BODY,
+                        RESPONSE_BODY_CHECK)) {
+            unset.append(field, new BsonString(""));
+        }
+        return new BsonDocument("$set", claimFields(claim))
+                .append("$unset", unset)
+                .append("$currentDate", new BsonDocument(CHECKED_AT, BsonBoolean.TRUE));
+    }
+
+    private static BsonDocument claimFields(Claim claim) {
+        return new BsonDocument(STATE, new BsonString(RecordState.CLAIMED.name()))
+                .append(FINGERPRINT, new BsonString(claim.fingerprint()))
+                .append(FINGERPRINT_VERSION, new BsonInt32(claim.fingerprintVersion()))
+                .append(CLAIM_TOKEN, new BsonString(claim.token().value()))
+                .append(CLAIMED_AT, date(claim.claimedAt()))
+                .append(LEASE_UNTIL, date(claim.leaseUntil()))
+                .append(EXPIRE_AT, date(claim.expireAt()));
+    }
+
+    static BsonDocument complete(
+            ClaimToken token,
+            Instant completedAt,
+            Instant retainUntil,
+            Instant expireAt,
+            StoredResult result) {
+        BsonArray headers = new BsonArray();
+        for (StoredHeader header : result.headers()) {
+            headers.add(
+                    new BsonDocument(HEADER_NAME, new BsonString(header.name()))
+                            .append(HEADER_VALUE, new BsonString(header.value())));
+        }
+        BsonDocument set =
+                new BsonDocument(STATE, new BsonString(RecordState.COMPLETED.name()))
+                        .append(COMPLETED_AT, date(completedAt))
+                        .append(LEASE_UNTIL, date(retainUntil))
+                        .append(EXPIRE_AT, date(expireAt))
+                        .append(RESPONSE_STATUS, new BsonInt32(result.status()))
+                        .append(RESPONSE_HEADERS, headers)
+                        .append(RESPONSE_BODY, new BsonBinary(result.body()))
+                        .append(
+                                RESPONSE_BODY_CHECK,
+                                new BsonDocument(CLAIM_TOKEN, new BsonString(token.value()))
+                                        .append(BODY_LENGTH, new BsonInt32(result.bodyLength())));
+        return new BsonDocument("$set", set);
+    }
+
+    static BsonDocument renew(Instant leaseUntil, Instant expireAt) {
+        return new BsonDocument(
+                "$set",
+                new BsonDocument(LEASE_UNTIL, date(leaseUntil)).append(EXPIRE_AT, date(expireAt)));
+    }
+
+    /**
+     * An upper bound on the BSON size of the completed document, computed without encoding the
+     * body: the body, the headers as they are laid out, and a generous allowance for the rest.
+     */
+    static long completedSizeBound(StoredResult result) {
+        long size = COMPLETED_OVERHEAD_BYTES + (long) result.bodyLength();
+        int index = 0;
+        for (StoredHeader header : result.headers()) {
+            // element: type byte, index as a C string, then the {name, value} document with its
+            // length prefix, two string elements (type, key, length prefix, bytes, NUL) and a NUL.
+            size += 1 + String.valueOf(index++).length() + 1;
+            size += 4 + 1;
+            size += 1 + HEADER_NAME.length() + 1 + 4 + utf8Length(header.name()) + 1;
+            size += 1 + HEADER_VALUE.length() + 1 + 4 + utf8Length(header.value()) + 1;
+        }
+        return size;
+    }
+
+    private static long utf8Length(String s) {
+        return s.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    // --- reading -----------------------------------------------------------------------------
+
+    /** The server's stamp written by {@link #insertClaim} or {@link #takeOver}. */
+    static Optional<Instant> checkedAt(BsonDocument doc) {
+        BsonValue v = doc.get(CHECKED_AT);
+        return v != null && v.isDateTime()
+                ? Optional.of(Instant.ofEpochMilli(v.asDateTime().getValue()))
+                : Optional.empty();
+    }
+
+    static boolean carriesToken(BsonDocument doc, ClaimToken token) {
+        BsonValue v = doc.get(CLAIM_TOKEN);
+        return v != null && v.isString() && v.asString().getValue().equals(token.value());
+    }
+
+    /**
+     * Reads a stored document.
+     *
+     * @return the record, or empty if the document is unreadable: a wrong type, a missing field, an
+     *     unknown fingerprint version, an unknown state, or a body that is not generic binary or
+     *     not as long as it was written. Unreadable is absent (contract C3).
+     */
+    static Optional<IdempotencyRecord> read(BsonDocument doc) {
+        try {
+            return Optional.of(readOrThrow(doc));
+        } catch (Unreadable | IllegalArgumentException | ArithmeticException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Why {@link #read} finds {@code doc} unreadable, for debug logs; empty if it is readable. */
+    static Optional<String> unreadableReason(BsonDocument doc) {
+        try {
+            readOrThrow(doc);
+            return Optional.empty();
+        } catch (Unreadable | IllegalArgumentException | ArithmeticException e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
+    private static IdempotencyRecord readOrThrow(BsonDocument doc) {
+        String key = string(doc, ID);
+        RecordState state = state(doc);
+        String fingerprint = string(doc, FINGERPRINT);
+        int version = integer(doc, FINGERPRINT_VERSION);
+        if (!IdempotencyRecord.isKnownFingerprintVersion(version)) {
+            throw new Unreadable("unknown " + FINGERPRINT_VERSION + " " + version);
+        }
+        String token = string(doc, CLAIM_TOKEN);
+        if (token.isBlank()) {
+            throw new Unreadable("blank " + CLAIM_TOKEN);
+        }
+        Instant claimedAt = instant(doc, CLAIMED_AT);
+        Instant leaseUntil = instant(doc, LEASE_UNTIL);
+        if (state == RecordState.CLAIMED) {
+            return IdempotencyRecord.claimed(
+                    key, fingerprint, version, new ClaimToken(token), claimedAt, leaseUntil);
+        }
+        Instant completedAt = instant(doc, COMPLETED_AT);
+        StoredResult result =
+                new StoredResult(integer(doc, RESPONSE_STATUS), headers(doc), body(doc, token));
+        return new IdempotencyRecord(
+                key,
+                RecordState.COMPLETED,
+                fingerprint,
+                version,
+                new ClaimToken(token),
+                claimedAt,
+                leaseUntil,
+                completedAt,
+                leaseUntil,
+                result);
+    }
+
+    private static RecordState state(BsonDocument doc) {
+        String state = string(doc, STATE);
+        for (RecordState s : RecordState.values()) {
+            if (s.name().equals(state)) {
+                return s;
+            }
+        }
+        throw new Unreadable("unknown " + STATE);
+    }
+
+    private static List<StoredHeader> headers(BsonDocument doc) {
+        BsonValue v = required(doc, RESPONSE_HEADERS);
+        List<StoredHeader> headers = new ArrayList<>();
+        if (v.isArray()) {
+            for (BsonValue element : v.asArray()) {
+                if (!element.isDocument()) {
+                    throw new Unreadable(RESPONSE_HEADERS + " element is not a document");
+                }
+                headers.add(
+                        new StoredHeader(
+                                string(element.asDocument(), HEADER_NAME),
+                                string(element.asDocument(), HEADER_VALUE)));
+            }
+        } else if (v.isDocument()) {
+            // The Python store's form: one field per header.
+            for (Map.Entry<String, BsonValue> e : v.asDocument().entrySet()) {
+                if (!e.getValue().isString()) {
+                    throw new Unreadable(RESPONSE_HEADERS + " value is not a string");
+                }
+                headers.add(new StoredHeader(e.getKey(), e.getValue().asString().getValue()));
+            }
+        } else {
+            throw new Unreadable(RESPONSE_HEADERS + " is " + v.getBsonType());
+        }
+        return headers;
+    }
+
+    private static byte[] body(BsonDocument doc, String token) {
+        BsonValue v = required(doc, RESPONSE_BODY);
+        if (!v.isBinary()) {
+            throw new Unreadable(RESPONSE_BODY + " is " + v.getBsonType());
+        }
+        BsonBinary binary = v.asBinary();
+        byte subtype = binary.getType();
+        if (subtype != BsonBinarySubType.BINARY.getValue()
+                && subtype != BsonBinarySubType.OLD_BINARY.getValue()) {
+            throw new Unreadable(RESPONSE_BODY + " has binary subtype " + subtype);
+        }
+        byte[] bytes = binary.getData();
+        BsonValue check = doc.get(RESPONSE_BODY_CHECK);
+        if (check != null) {
+            if (!check.isDocument()) {
+                throw new Unreadable(RESPONSE_BODY_CHECK + " is " + check.getBsonType());
+            }
+            BsonDocument written = check.asDocument();
+            // A check left by an earlier claim says nothing about this body.
+            if (string(written, CLAIM_TOKEN).equals(token)
+                    && integer(written, BODY_LENGTH) != bytes.length) {
+                throw new Unreadable(RESPONSE_BODY + " is truncated");
+            }
+        }
+        return bytes;
+    }
+
+    private static BsonValue required(BsonDocument doc, String field) {
+        BsonValue v = doc.get(field);
+        if (v == null || v.isNull()) {
+            throw new Unreadable("missing " + field);
+        }
+        return v;
+    }
+
+    private static String string(BsonDocument doc, String field) {
+        BsonValue v = required(doc, field);
+        if (!v.isString()) {
+            throw new Unreadable(field + " is " + v.getBsonType());
+        }
+        return v.asString().getValue();
+    }
+
+    private static int integer(BsonDocument doc, String field) {
+        BsonValue v = required(doc, field);
+        if (v.getBsonType() == BsonType.INT32) {
+            return v.asInt32().getValue();
+        }
+        if (v.getBsonType() == BsonType.INT64) {
+            return Math.toIntExact(v.asInt64().getValue());
+        }
+        throw new Unreadable(field + " is " + v.getBsonType());
+    }
+
+    private static Instant instant(BsonDocument doc, String field) {
+        BsonValue v = required(doc, field);
+        if (!v.isDateTime()) {
+            throw new Unreadable(field + " is " + v.getBsonType());
+        }
+        return Instant.ofEpochMilli(v.asDateTime().getValue());
+    }
+
+    // --- values ------------------------------------------------------------------------------
+
+    static Instant millis(Instant instant) {
+        return Instant.ofEpochMilli(instant.toEpochMilli());
+    }
+
+    /** {@code from + d}, to the millisecond, refusing a date BSON cannot hold. */
+    static Instant plus(Instant from, Duration d) {
+        return Instant.ofEpochMilli(Math.addExact(from.toEpochMilli(), d.toMillis()));
+    }
+
+    private static BsonDateTime date(Instant instant) {
+        return new BsonDateTime(instant.toEpochMilli());
+    }
+
+    private static BsonString now() {
+        return new BsonString("$$NOW");
+    }
+
+    private static BsonDocument not(BsonDocument expression) {
+        return new BsonDocument("$not", new BsonArray(List.of(expression)));
+    }
+
+    /** A claim about to be written: every instant already truncated to the millisecond. */
+    record Claim(
+            String fingerprint,
+            int fingerprintVersion,
+            ClaimToken token,
+            Instant claimedAt,
+            Instant leaseUntil,
+            Instant expireAt) {
+
+        static Claim at(
+                Instant serverNow,
+                String fingerprint,
+                int fingerprintVersion,
+                Duration leaseTtl,
+                Duration leaseGrace) {
+            Instant claimedAt = millis(serverNow);
+            Instant leaseUntil = plus(claimedAt, leaseTtl);
+            return new Claim(
+                    fingerprint,
+                    fingerprintVersion,
+                    ClaimToken.random(),
+                    claimedAt,
+                    leaseUntil,
+                    plus(leaseUntil, leaseGrace));
+        }
+
+        IdempotencyRecord record(String key) {
+            return IdempotencyRecord.claimed(
+                    key, fingerprint, fingerprintVersion, token, claimedAt, leaseUntil);
+        }
+    }
+
+    /** A document that cannot be read as a record. Never leaves this class. */
+    private static final class Unreadable extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Unreadable(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.idemkit.store.mongo;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoCollection;
+import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.testkit.IdempotencyStoreContract;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import org.awaitility.Awaitility;
+import org.bson.BsonDateTime;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonString;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * The store contract suite (C3) run against {@link MongoIdempotencyStore} on some MongoDB-wire
+ * server; each subclass names the server. Every test gets a store on a collection of its own,
+ * dropped afterwards, so the suite can also run against a shared real server.
+ *
+ * <p>{@link #elapse} waits in real time until the server's own clock, which takes every lease
+ * decision, has moved that far: no server here can be given a manual clock (mongo-java-server
+ * evaluates {@code $$NOW} with {@code Instant.now()}).
+ */
+abstract class MongoStoreContract extends IdempotencyStoreContract {
+
+    private MongoStoreSettings settings;
+    private MongoIdempotencyStore store;
+
+    /**
+     * @return a client of the server under test, shared by the tests of the class
+     */
+    protected abstract MongoClient client();
+
+    /**
+     * @return the settings of the store under test, before its collection is chosen
+     */
+    protected MongoStoreSettings baseSettings() {
+        return MongoStoreSettings.defaults();
+    }
+
+    @BeforeEach
+    void openStore() {
+        settings =
+                baseSettings()
+                        .withDatabase(InProcessMongo.DATABASE)
+                        .withCollection(InProcessMongo.freshSettings().collection());
+        store = new MongoIdempotencyStore(client(), settings, Clock.systemUTC());
+    }
+
+    @AfterEach
+    void dropCollection() {
+        store.close();
+        raw().drop();
+    }
+
+    @Override
+    protected IdempotencyStore store() {
+        return store;
+    }
+
+    @Override
+    protected void elapse(Duration amount) {
+        Instant target = serverTime().plus(amount);
+        Awaitility.await()
+                .atMost(amount.plusSeconds(10))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> !serverTime().isBefore(target));
+    }
+
+    @Override
+    protected void plantUnreadableRecord(String key) {
+        Instant now = serverTime();
+        raw().insertOne(
+                        new BsonDocument("_id", new BsonString(key))
+                                .append("state", new BsonInt32(42))
+                                .append("fingerprint", new BsonString("f".repeat(64)))
+                                .append("claim_token", new BsonString("0".repeat(32)))
+                                .append(
+                                        "lease_until",
+                                        new BsonDateTime(now.toEpochMilli() + 600_000)));
+    }
+
+    private MongoCollection<BsonDocument> raw() {
+        return client().getDatabase(settings.database())
+                .getCollection(settings.collection(), BsonDocument.class);
+    }
+
+    private Instant serverTime() {
+        BsonDocument reply =
+                client().getDatabase("admin")
+                        .runCommand(
+                                new BsonDocument("isMaster", new BsonInt32(1)), BsonDocument.class);
+        return Instant.ofEpochMilli(reply.getDateTime("localTime").getValue());
+    }
+}
