@@ -46,7 +46,13 @@ public final class BenchMain {
             List.of(
                     new Case("EngineBenchmark.bareHashing", 1),
                     new Case("EngineBenchmark.freshPath", 1),
-                    new Case("EngineBenchmark.replayPath", 1));
+                    new Case("EngineBenchmark.replayPath", 1),
+                    new Case("MongoBenchmark.mongoFresh", 1),
+                    new Case("MongoBenchmark.mongoReplay", 1),
+                    new Case("MongoBenchmark.rawInsertOne", 1),
+                    new Case("MongoBenchmark.mongoFresh", 8),
+                    new Case("MongoBenchmark.mongoReplay", 8),
+                    new Case("MongoBenchmark.rawInsertOne", 8));
 
     /** The targets, each checked at every thread count both sides were measured at. */
     private static final List<Ratio> RATIOS =
@@ -54,7 +60,12 @@ public final class BenchMain {
                     Ratio.costAtMost(
                             "EngineBenchmark.freshPath", "EngineBenchmark.bareHashing", 3.0),
                     Ratio.costAtMost(
-                            "EngineBenchmark.replayPath", "EngineBenchmark.bareHashing", 2.0));
+                            "EngineBenchmark.replayPath", "EngineBenchmark.bareHashing", 2.0),
+                    Ratio.rateAtLeast(
+                            "MongoBenchmark.mongoReplay", "MongoBenchmark.rawInsertOne", 0.8),
+                    // A fresh request is two round trips (claim, complete) to the raw one.
+                    Ratio.rateAtLeast(
+                            "MongoBenchmark.mongoFresh", "MongoBenchmark.rawInsertOne", 0.4));
 
     private BenchMain() {}
 
@@ -239,6 +250,10 @@ public final class BenchMain {
 
         static Ratio costAtMost(String numerator, String denominator, double bound) {
             return new Ratio(numerator, denominator, bound, false);
+        }
+
+        static Ratio rateAtLeast(String numerator, String denominator, double bound) {
+            return new Ratio(numerator, denominator, bound, true);
         }
 
         String line(Case top, List<Sample> tops, List<Sample> bottoms) {
