@@ -41,6 +41,18 @@ final class InProcessMongo implements AutoCloseable {
         this.client = client();
     }
 
+    /**
+     * The memory-backed server the store tests share, started on first use and left running for the
+     * test JVM. Tests keep apart by using a fresh collection each ({@link #freshSettings()}).
+     */
+    static InProcessMongo shared() {
+        return Shared.SERVER;
+    }
+
+    private static final class Shared {
+        static final InProcessMongo SERVER = start();
+    }
+
     /** A memory-backed server on a free port. */
     static InProcessMongo start() {
         return new InProcessMongo(new MemoryBackend(), "127.0.0.1", 0);

@@ -19,8 +19,6 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import org.assertj.core.data.TemporalUnitOffset;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -35,17 +33,7 @@ class MongoClockSkewTest {
     private static final long MILLION_SECONDS = 1_000_000;
     private static final TemporalUnitOffset CLOSE = within(1, ChronoUnit.SECONDS);
 
-    private static InProcessMongo mongo;
-
-    @BeforeAll
-    static void startServer() {
-        mongo = InProcessMongo.start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        mongo.close();
-    }
+    private static final InProcessMongo mongo = InProcessMongo.shared();
 
     @ParameterizedTest(name = "client clock skewed by {0} s")
     @ValueSource(longs = {-MILLION_SECONDS, 0, MILLION_SECONDS})

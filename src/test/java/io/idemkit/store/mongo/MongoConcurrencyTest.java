@@ -31,9 +31,7 @@ import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonString;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -44,23 +42,13 @@ import org.junit.jupiter.api.Test;
  */
 class MongoConcurrencyTest {
 
-    private static InProcessMongo mongo;
+    private static final InProcessMongo mongo = InProcessMongo.shared();
 
     private MongoStoreSettings settings;
     private MongoIdempotencyStore store;
     private MongoClient hookedClient;
     private MongoIdempotencyStore hookedStore;
     private final AfterFirstFindAndModify hook = new AfterFirstFindAndModify();
-
-    @BeforeAll
-    static void startServer() {
-        mongo = InProcessMongo.start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        mongo.close();
-    }
 
     @BeforeEach
     void newStores() {

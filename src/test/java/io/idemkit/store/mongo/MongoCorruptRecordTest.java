@@ -28,9 +28,7 @@ import org.bson.BsonRegularExpression;
 import org.bson.BsonString;
 import org.bson.BsonTimestamp;
 import org.bson.UuidRepresentation;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,20 +42,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class MongoCorruptRecordTest {
 
-    private static InProcessMongo mongo;
+    private static final InProcessMongo mongo = InProcessMongo.shared();
 
     private MongoStoreSettings settings;
     private MongoIdempotencyStore store;
-
-    @BeforeAll
-    static void startServer() {
-        mongo = InProcessMongo.start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        mongo.close();
-    }
 
     @BeforeEach
     void newStore() {

@@ -33,29 +33,17 @@ import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonInt64;
 import org.bson.BsonString;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The store's behaviour over the real driver against mongo-java-server (contracts C2, C3, C9). */
 class MongoIdempotencyStoreTest {
 
-    private static InProcessMongo mongo;
+    private static final InProcessMongo mongo = InProcessMongo.shared();
 
     private MongoStoreSettings settings;
     private MongoIdempotencyStore store;
-
-    @BeforeAll
-    static void startServer() {
-        mongo = InProcessMongo.start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        mongo.close();
-    }
 
     @BeforeEach
     void newStore() {

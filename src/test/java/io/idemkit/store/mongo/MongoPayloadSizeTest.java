@@ -21,9 +21,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,21 +30,11 @@ class MongoPayloadSizeTest {
 
     private static final int MIB = 1024 * 1024;
 
-    private static InProcessMongo mongo;
+    private static final InProcessMongo mongo = InProcessMongo.shared();
 
     private final CommandCounter commands = new CommandCounter();
     private MongoClient client;
     private MongoIdempotencyStore store;
-
-    @BeforeAll
-    static void startServer() {
-        mongo = InProcessMongo.start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        mongo.close();
-    }
 
     @BeforeEach
     void newStore() {

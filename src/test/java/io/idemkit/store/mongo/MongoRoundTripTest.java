@@ -14,9 +14,7 @@ import io.idemkit.spi.ClaimStatus;
 import io.idemkit.spi.ClaimToken;
 import java.time.Clock;
 import org.bson.BsonDocument;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,22 +25,12 @@ import org.junit.jupiter.api.Test;
  */
 class MongoRoundTripTest {
 
-    private static InProcessMongo mongo;
+    private static final InProcessMongo mongo = InProcessMongo.shared();
 
     private final CommandCounter commands = new CommandCounter();
     private MongoClient client;
     private MongoStoreSettings settings;
     private MongoIdempotencyStore store;
-
-    @BeforeAll
-    static void startServer() {
-        mongo = InProcessMongo.start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        mongo.close();
-    }
 
     @BeforeEach
     void warmStore() {

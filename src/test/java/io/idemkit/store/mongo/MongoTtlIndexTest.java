@@ -23,9 +23,7 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +36,7 @@ import org.junit.jupiter.api.Test;
  */
 class MongoTtlIndexTest {
 
-    private static InProcessMongo mongo;
+    private static final InProcessMongo mongo = InProcessMongo.shared();
 
     /** Held strongly: java.util.logging keeps loggers only weakly. */
     private static final Logger STORE_LOGS = Logger.getLogger("io.idemkit.store.mongo");
@@ -62,16 +60,6 @@ class MongoTtlIndexTest {
 
     private MongoStoreSettings settings;
     private MongoCollection<BsonDocument> raw;
-
-    @BeforeAll
-    static void startServer() {
-        mongo = InProcessMongo.start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        mongo.close();
-    }
 
     @BeforeEach
     void captureWarnings() {
