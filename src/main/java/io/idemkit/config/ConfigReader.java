@@ -106,7 +106,6 @@ public final class ConfigReader {
         return new IdemkitConfig(
                 store,
                 new OperationPolicy(leaseTtl, completedTtl, waitTimeout, onStorageError, cacheable),
-                cacheable,
                 compat,
                 scopeMode,
                 scopeSource,

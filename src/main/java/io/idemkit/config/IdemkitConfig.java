@@ -1,6 +1,5 @@
 package io.idemkit.config;
 
-import io.idemkit.core.CacheableStatuses;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.store.mongo.MongoStoreSettings;
@@ -14,7 +13,6 @@ import java.util.Set;
  *
  * @param store which store to use
  * @param defaults the operation policy for methods that override nothing
- * @param cacheableStatus the configured cacheable statuses (also inside {@code defaults})
  * @param compatMode the HTTP dialect
  * @param scopeMode what to do without a scope source
  * @param scopeSource where scope comes from
@@ -31,7 +29,6 @@ import java.util.Set;
 public record IdemkitConfig(
         StoreKind store,
         OperationPolicy defaults,
-        CacheableStatuses cacheableStatus,
         CompatMode compatMode,
         ScopeMode scopeMode,
         ScopeSource scopeSource,
@@ -49,7 +46,6 @@ public record IdemkitConfig(
     public IdemkitConfig {
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(defaults, "defaults");
-        Objects.requireNonNull(cacheableStatus, "cacheableStatus");
         Objects.requireNonNull(compatMode, "compatMode");
         Objects.requireNonNull(scopeMode, "scopeMode");
         Objects.requireNonNull(scopeSource, "scopeSource");

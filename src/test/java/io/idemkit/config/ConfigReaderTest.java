@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
+import io.idemkit.spi.StoredResult;
 import io.idemkit.store.mongo.MongoStoreSettings;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
@@ -20,6 +22,12 @@ class ConfigReaderTest {
         return new SmallRyeConfigBuilder()
                 .withSources(new PropertiesConfigSource(properties, "test", 500))
                 .build();
+    }
+
+    private static boolean cacheable(IdemkitConfig config, int status) {
+        return config.defaults()
+                .cacheable()
+                .isCacheable(new StoredResult(status, List.of(), new byte[0]));
     }
 
     private static IdemkitConfig read(Map<String, String> properties) {
@@ -35,10 +43,10 @@ class ConfigReaderTest {
         assertThat(c.defaults().completedTtl()).isEqualTo(Duration.ofHours(24));
         assertThat(c.defaults().waitTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(c.defaults().onStorageError()).isEqualTo(StorageErrorMode.FAIL_CLOSED);
-        assertThat(c.cacheableStatus().contains(200)).isTrue();
-        assertThat(c.cacheableStatus().contains(299)).isTrue();
-        assertThat(c.cacheableStatus().contains(404)).isFalse();
-        assertThat(c.cacheableStatus().contains(500)).isFalse();
+        assertThat(cacheable(c, 200)).isTrue();
+        assertThat(cacheable(c, 299)).isTrue();
+        assertThat(cacheable(c, 404)).isFalse();
+        assertThat(cacheable(c, 500)).isFalse();
         assertThat(c.compatMode()).isEqualTo(CompatMode.NONE);
         assertThat(c.scopeMode()).isEqualTo(ScopeMode.WARN);
         assertThat(c.scopeSource()).isEqualTo(ScopeSource.AUTO);
@@ -97,7 +105,7 @@ class ConfigReaderTest {
         assertThat(c.requireKey()).isTrue();
         assertThat(c.maxBodyBytes()).isEqualTo(2048);
         assertThat(c.maxRequestBytes()).isEqualTo(4096);
-        assertThat(c.cacheableStatus().contains(409)).isTrue();
+        assertThat(cacheable(c, 409)).isTrue();
         assertThat(c.headersStored()).containsExactlyInAnyOrder("location", "x-request-id");
         assertThat(c.headersNeverStored()).containsExactly("set-cookie");
         assertThat(c.heartbeatInterrupt()).isFalse();
