@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
  * Keeps records in this JVM (contract C10): the zero-configuration default, for development and
@@ -171,53 +172,41 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean complete(
             String key, ClaimToken token, StoredResult result, Duration completedTtl) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(token, "token");
         Objects.requireNonNull(result, "result");
         requirePositive(completedTtl, "completedTtl");
-        boolean[] done = new boolean[1];
-        records.computeIfPresent(
+        return fenced(
                 key,
-                (k, existing) -> {
-                    if (!ownedBy(existing, token)) {
-                        return existing;
-                    }
+                token,
+                true,
+                owned -> {
                     Instant now = clock.instant();
-                    done[0] = true;
-                    return existing.complete(now, now.plus(completedTtl), result);
+                    return owned.complete(now, now.plus(completedTtl), result);
                 });
-        if (done[0]) {
-            signal(key);
-        }
-        return done[0];
     }
 
     @Override
     public boolean release(String key, ClaimToken token) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(token, "token");
-        boolean[] done = new boolean[1];
-        records.computeIfPresent(
-                key,
-                (k, existing) -> {
-                    if (!ownedBy(existing, token)) {
-                        return existing;
-                    }
-                    done[0] = true;
-                    size.decrementAndGet();
-                    return null;
-                });
-        if (done[0]) {
-            signal(key);
-        }
-        return done[0];
+        return fenced(key, token, true, owned -> null);
     }
 
     @Override
     public boolean renew(String key, ClaimToken token, Duration leaseTtl) {
+        requirePositive(leaseTtl, "leaseTtl");
+        return fenced(
+                key, token, false, owned -> owned.withLeaseUntil(clock.instant().plus(leaseTtl)));
+    }
+
+    /**
+     * Applies {@code change} to the record only while it is claimed with {@code token}; a change to
+     * {@code null} deletes the record. Waiters are woken when {@code wakeWaiters} is set.
+     */
+    private boolean fenced(
+            String key,
+            ClaimToken token,
+            boolean wakeWaiters,
+            UnaryOperator<IdempotencyRecord> change) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(token, "token");
-        requirePositive(leaseTtl, "leaseTtl");
         boolean[] done = new boolean[1];
         records.computeIfPresent(
                 key,
@@ -226,8 +215,15 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
                         return existing;
                     }
                     done[0] = true;
-                    return existing.withLeaseUntil(clock.instant().plus(leaseTtl));
+                    IdempotencyRecord changed = change.apply(existing);
+                    if (changed == null) {
+                        size.decrementAndGet();
+                    }
+                    return changed;
                 });
+        if (done[0] && wakeWaiters) {
+            signal(key);
+        }
         return done[0];
     }
 
