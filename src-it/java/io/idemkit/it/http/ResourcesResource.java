@@ -87,6 +87,16 @@ public class ResourcesResource {
     }
 
     @POST
+    @Path("crashable")
+    @Idempotent(leaseTtl = "30s", waitTimeout = "0s")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response crashable(
+            Item item, @HeaderParam(TAG) String tag, @HeaderParam(DELAY) long delayMs) {
+        return answer(item, tag, delayMs, 201, false);
+    }
+
+    @POST
     @Path("quick")
     @Idempotent(waitTimeout = "0s")
     @Consumes(MediaType.APPLICATION_JSON)
