@@ -1,0 +1,87 @@
+package io.idemkit.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idemkit.IdempotencyKeyMissingException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The Idempotency-Key header rules of contract C6.1. */
+class IdempotencyKeyHeaderTest {
+
+    /** What a servlet container hands over: one char per byte of the wire. */
+    private static String wire(String text) {
+        return new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+    }
+
+    @Test
+    void absentHeader_isNoKey() {
+        assertThat(IdempotencyKeyHeader.parse(null)).isEmpty();
+        assertThat(IdempotencyKeyHeader.parse(List.of())).isEmpty();
+    }
+
+    @Test
+    void bareAndQuotedForms_areTheSameKey() {
+        assertThat(IdempotencyKeyHeader.parse(List.of("abc"))).contains("abc");
+        assertThat(IdempotencyKeyHeader.parse(List.of("\"abc\""))).contains("abc");
+        assertThat(IdempotencyKeyHeader.parse(List.of("  abc\t"))).contains("abc");
+    }
+
+    @Test
+    void quotedForm_unescapesQuotesAndBackslashes() {
+        assertThat(IdempotencyKeyHeader.parse(List.of("\"a\\\"b\\\\c\""))).contains("a\"b\\c");
+    }
+
+    @Test
+    void multiByteKey_isDecodedFromItsUtf8Bytes() {
+        assertThat(IdempotencyKeyHeader.parse(List.of(wire("zahlung-€-ü"))))
+                .contains("zahlung-€-ü");
+    }
+
+    @Test
+    void limit_is255BytesOfUtf8_notCharacters() {
+        String euro85 = "€".repeat(85); // 255 bytes
+        assertThat(IdempotencyKeyHeader.parse(List.of(wire(euro85)))).contains(euro85);
+        assertThatThrownBy(() -> IdempotencyKeyHeader.parse(List.of(wire(euro85 + "a"))))
+                .isInstanceOf(IdempotencyKeyMissingException.class)
+                .hasMessageContaining("256 bytes");
+        assertThat(IdempotencyKeyHeader.parse(List.of("k"))).contains("k");
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "",
+                "   ",
+                "\"\"",
+                "\"open",
+                "\"a\"b\"",
+                "\"a\\x\"",
+                "\"a\\\"",
+                "a\u0001b",
+                "a\u007fb",
+                "\u00ff\u00fe"
+            })
+    void malformedKeys_areRefused(String value) {
+        assertThatThrownBy(() -> IdempotencyKeyHeader.parse(List.of(value)))
+                .isInstanceOf(IdempotencyKeyMissingException.class);
+    }
+
+    @Test
+    void headerSentTwice_isRefused() {
+        assertThatThrownBy(() -> IdempotencyKeyHeader.parse(List.of("a", "a")))
+                .isInstanceOf(IdempotencyKeyMissingException.class)
+                .hasMessageContaining("2 times");
+    }
+
+    @Test
+    void refusal_neverContainsTheKey() {
+        String secret = "s3cr3t-".repeat(40);
+        assertThatThrownBy(() -> IdempotencyKeyHeader.parse(List.of(secret)))
+                .hasMessageNotContaining("s3cr3t");
+    }
+}

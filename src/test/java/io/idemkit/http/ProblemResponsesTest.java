@@ -1,0 +1,25 @@
+package io.idemkit.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Retry-After values (C6.4): whole seconds, rounded up, never 0. */
+class ProblemResponsesTest {
+
+    @Test
+    void retryAfter_roundsUpToWholeSeconds_andIsAtLeastOne() {
+        assertThat(ProblemResponses.seconds(Duration.ZERO)).isEqualTo("1");
+        assertThat(ProblemResponses.seconds(Duration.ofMillis(1))).isEqualTo("1");
+        assertThat(ProblemResponses.seconds(Duration.ofMillis(1000))).isEqualTo("1");
+        assertThat(ProblemResponses.seconds(Duration.ofMillis(1001))).isEqualTo("2");
+        assertThat(ProblemResponses.seconds(Duration.ofSeconds(29, 1))).isEqualTo("30");
+    }
+
+    @Test
+    void imfFixdate_hasTwoDigitDaysAndGmt() {
+        assertThat(HttpSurface.imfFixdate(java.time.Instant.parse("2026-12-03T09:05:07Z")))
+                .isEqualTo("Thu, 03 Dec 2026 09:05:07 GMT");
+    }
+}
