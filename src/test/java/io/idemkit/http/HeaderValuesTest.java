@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** Retry-After values (C6.4): whole seconds, rounded up, never 0. */
-class ProblemResponsesTest {
+/**
+ * Header values: Retry-After (C6.4: whole seconds, rounded up, never 0), Idempotency-Key-Expires
+ * (C6.8).
+ */
+class HeaderValuesTest {
 
     @Test
     void retryAfter_roundsUpToWholeSeconds_andIsAtLeastOne() {
