@@ -26,6 +26,7 @@ import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.spi.RecordState;
+import io.idemkit.spi.StoreArguments;
 import io.idemkit.spi.StoredResult;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -231,15 +232,14 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
      * <p>One round trip when the key is absent or live; two when an expired or unreadable record is
      * taken over. See the class comment for the algorithm. A claim made with a fingerprint version
      * this library does not know is written as asked, and reads back as unreadable (C3).
-     *
-     * @throws IllegalArgumentException if {@code key} is empty or {@code leaseTtl} is not positive
      */
     @Override
     public ClaimResult claim(
             String key, String fingerprint, int fingerprintVersion, Duration leaseTtl) {
-        requireKey(key);
-        Objects.requireNonNull(fingerprint, "fingerprint");
-        requirePositive(leaseTtl, "leaseTtl");
+        StoreArguments.requireKey(key);
+        StoreArguments.requireFingerprint(fingerprint);
+        StoreArguments.requireFingerprintVersion(fingerprintVersion);
+        StoreArguments.requireTtl(leaseTtl, "leaseTtl");
         return call("claim", key, c -> claim(c, key, fingerprint, fingerprintVersion, leaseTtl));
     }
 
@@ -253,10 +253,10 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean complete(
             String key, ClaimToken token, StoredResult result, Duration completedTtl) {
-        requireKey(key);
-        Objects.requireNonNull(token, "token");
-        Objects.requireNonNull(result, "result");
-        requirePositive(completedTtl, "completedTtl");
+        StoreArguments.requireKey(key);
+        StoreArguments.requireToken(token);
+        StoreArguments.requireResult(result);
+        StoreArguments.requireTtl(completedTtl, "completedTtl");
         long size = RecordLayout.completedSizeBound(result);
         if (size > MAX_DOCUMENT_BYTES) {
             throw new IdempotencyStorageException(
@@ -301,8 +301,8 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     /** {@inheritDoc} One {@code deleteOne} on {@code {_id, state: CLAIMED, claim_token}}. */
     @Override
     public boolean release(String key, ClaimToken token) {
-        requireKey(key);
-        Objects.requireNonNull(token, "token");
+        StoreArguments.requireKey(key);
+        StoreArguments.requireToken(token);
         boolean released =
                 call(
                         "release",
@@ -321,9 +321,9 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     /** {@inheritDoc} One {@code updateOne} on {@code {_id, state: CLAIMED, claim_token}}. */
     @Override
     public boolean renew(String key, ClaimToken token, Duration leaseTtl) {
-        requireKey(key);
-        Objects.requireNonNull(token, "token");
-        requirePositive(leaseTtl, "leaseTtl");
+        StoreArguments.requireKey(key);
+        StoreArguments.requireToken(token);
+        StoreArguments.requireTtl(leaseTtl, "leaseTtl");
         return call(
                 "renew",
                 key,
@@ -353,13 +353,10 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     @Override
     public Optional<IdempotencyRecord> awaitCompletion(String key, Duration timeout)
             throws InterruptedException {
-        requireKey(key);
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must not be negative");
-        }
+        StoreArguments.requireKey(key);
+        StoreArguments.requireTimeout(timeout);
         long started = System.nanoTime();
-        long limit = saturatedNanos(timeout);
+        long limit = StoreArguments.saturatedNanos(timeout);
         try (CompletionSignals.Subscription wakeUp = signals.subscribe(key)) {
             long pause = FIRST_POLL_NANOS;
             boolean first = true;
@@ -388,7 +385,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     /** {@inheritDoc} One {@code find}; expiry is checked by the server ({@code $$NOW}). */
     @Override
     public Optional<IdempotencyRecord> find(String key) {
-        requireKey(key);
+        StoreArguments.requireKey(key);
         return call(
                 "find",
                 key,
@@ -398,7 +395,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     /** {@inheritDoc} One {@code deleteOne({_id})}. */
     @Override
     public boolean delete(String key) {
-        requireKey(key);
+        StoreArguments.requireKey(key);
         boolean deleted =
                 call(
                         "delete",
@@ -751,27 +748,5 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
             }
         }
         return false;
-    }
-
-    private static void requireKey(String key) {
-        Objects.requireNonNull(key, "key");
-        if (key.isEmpty()) {
-            throw new IllegalArgumentException("key must not be empty");
-        }
-    }
-
-    private static void requirePositive(Duration d, String name) {
-        Objects.requireNonNull(d, name);
-        if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(name + " must be positive");
-        }
-    }
-
-    private static long saturatedNanos(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException e) {
-            return Long.MAX_VALUE;
-        }
     }
 }

@@ -3,10 +3,15 @@ package io.idemkit.store.mongo;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.spi.StoredResult;
 import io.idemkit.testkit.IdempotencyStoreContract;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import net.jqwik.api.lifecycle.AfterProperty;
+import net.jqwik.api.lifecycle.BeforeProperty;
 import org.awaitility.Awaitility;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
@@ -41,7 +46,10 @@ abstract class MongoStoreContract extends IdempotencyStoreContract {
         return MongoStoreSettings.defaults();
     }
 
+    // jqwik runs the contract's random-argument property and ignores JUnit's lifecycle: the same
+    // set-up and tear-down run around it too.
     @BeforeEach
+    @BeforeProperty
     void openStore() {
         settings =
                 baseSettings()
@@ -51,6 +59,7 @@ abstract class MongoStoreContract extends IdempotencyStoreContract {
     }
 
     @AfterEach
+    @AfterProperty
     void dropCollection() {
         store.close();
         raw().drop();
@@ -68,6 +77,13 @@ abstract class MongoStoreContract extends IdempotencyStoreContract {
                 .atMost(amount.plusSeconds(10))
                 .pollInterval(Duration.ofMillis(10))
                 .until(() -> !serverTime().isBefore(target));
+    }
+
+    @Override
+    protected Optional<StoredResult> resultTooLargeToStore() {
+        return Optional.of(
+                new StoredResult(
+                        200, List.of(), new byte[(int) MongoIdempotencyStore.MAX_DOCUMENT_BYTES]));
     }
 
     @Override
