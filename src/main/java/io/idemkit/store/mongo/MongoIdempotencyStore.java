@@ -2,6 +2,7 @@ package io.idemkit.store.mongo;
 
 import com.mongodb.ConnectionString;
 import com.mongodb.ErrorCategory;
+import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoClientSettings;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
@@ -9,6 +10,7 @@ import com.mongodb.MongoInterruptedException;
 import com.mongodb.MongoOperationTimeoutException;
 import com.mongodb.MongoSocketException;
 import com.mongodb.MongoTimeoutException;
+import com.mongodb.MongoWriteConcernException;
 import com.mongodb.MongoWriteException;
 import com.mongodb.ReadPreference;
 import com.mongodb.WriteConcern;
@@ -18,6 +20,7 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.ReturnDocument;
+import com.mongodb.connection.ClusterDescription;
 import io.idemkit.IdempotencyException;
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.spi.ClaimResult;
@@ -38,8 +41,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.bson.BsonDocument;
-import org.bson.BsonInt32;
-import org.bson.BsonValue;
 
 /**
  * The production idempotency store (contract C9): one MongoDB document per effective key, {@code
@@ -143,6 +144,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
 
     private static final String NAME = "mongodb";
     private static final int MAX_CLAIM_ATTEMPTS = 5;
+    private static final int WRITE_CONCERN_FAILED = 64;
 
     /**
      * How far beyond the estimated server time a lease must reach for the first step of a claim to
@@ -162,6 +164,10 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     private final Supplier<MongoDatabase> database;
     private final CompletionSignals signals = new CompletionSignals();
     private final ReentrantLock starting = new ReentrantLock();
+    private final PrimaryWatch primaryWatch = new PrimaryWatch(this::onNewPrimary);
+
+    /** An application client's cluster, polled on each use; {@code null} where none is known. */
+    private final Supplier<ClusterDescription> cluster;
 
     private volatile Connection connection;
     private volatile boolean closed;
@@ -170,6 +176,8 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     private MongoClient ownClient;
 
     private MongoDatabase resolvedDatabase;
+
+    private ServerClockCommand clockCommand;
 
     /**
      * A store that creates its own {@code MongoClient} from {@link MongoStoreSettings#uri()} on
@@ -188,6 +196,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                             + " MongoClient or MongoDatabase");
         }
         this.database = this::ownDatabase;
+        this.cluster = null; // the store's own client reports to primaryWatch as a listener
     }
 
     /**
@@ -205,6 +214,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.database = () -> client.getDatabase(settings.database());
+        this.cluster = client::getClusterDescription;
     }
 
     /**
@@ -222,6 +232,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.database = () -> database;
+        this.cluster = null;
     }
 
     // --- the SPI -------------------------------------------------------------------------------
@@ -426,10 +437,12 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     }
 
     /**
-     * Deletes every record past its {@code expire_at} (lease or retention end plus the grace) that
-     * is not live, as the server's clock sees it: what the TTL index deletes, for deployments where
-     * TTL deletion lags, is disabled, or (mongo-java-server) never happens. Never deletes a live
-     * record. Safe to run at any time, from any number of instances.
+     * Deletes every record past its {@code expire_at} (lease or retention end plus the grace), or
+     * without one, that is not live as the server's clock sees it: what the TTL index deletes, for
+     * deployments where TTL deletion lags, is disabled, or (mongo-java-server) never happens. An
+     * unreadable record whose {@code lease_until} is not a date counts as not live, whatever its
+     * type. The filter's plain condition on {@code expire_at} lets the server use the TTL index.
+     * Never deletes a live record. Safe to run at any time, from any number of instances.
      *
      * @return how many records were deleted
      * @throws IdempotencyStorageException if the store fails
@@ -438,7 +451,11 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
         return call(
                 "purgeExpired",
                 null,
-                c -> c.records().deleteMany(RecordLayout.purgeable()).getDeletedCount());
+                c ->
+                        c.records()
+                                .deleteMany(
+                                        RecordLayout.purgeable(c.time().now().plus(LIVE_MARGIN)))
+                                .getDeletedCount());
     }
 
     /**
@@ -615,6 +632,9 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
 
     private <T> T call(String operation, String key, Operation<T> body) {
         try {
+            if (cluster != null) {
+                primaryWatch.observe(cluster.get());
+            }
             return body.run(connection());
         } catch (IdempotencyException e) {
             throw e;
@@ -662,12 +682,16 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                 db = db.withWriteConcern(wc.get());
             }
             resolvedDatabase = db;
+            MongoDatabase bound = db;
+            clockCommand =
+                    new ServerClockCommand(
+                            command -> bound.runCommand(command, BsonDocument.class));
         }
         MongoDatabase db = resolvedDatabase;
         MongoCollection<BsonDocument> records =
                 db.getCollection(settings.collection(), BsonDocument.class);
         TtlIndex.ensure(records);
-        ServerTimeEstimate time = new ServerTimeEstimate(clock, () -> serverTime(db));
+        ServerTimeEstimate time = new ServerTimeEstimate(clock, clockCommand);
         time.now();
         LOG.log(Level.DEBUG, () -> "MongoDB store ready on " + records.getNamespace());
         return new Connection(records, time);
@@ -681,27 +705,18 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                             MongoClientSettings.builder()
                                     .applyConnectionString(uri)
                                     .timeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)
+                                    .applyToClusterSettings(
+                                            cluster -> cluster.addClusterListener(primaryWatch))
                                     .build());
         }
         return ownClient.getDatabase(settings.database());
     }
 
-    private static Instant serverTime(MongoDatabase db) {
-        BsonDocument reply;
-        try {
-            reply =
-                    db.runCommand(
-                            new BsonDocument("isMaster", new BsonInt32(1)), BsonDocument.class);
-        } catch (MongoCommandException e) {
-            reply = db.runCommand(new BsonDocument("hello", new BsonInt32(1)), BsonDocument.class);
+    private void onNewPrimary() {
+        Connection c = connection;
+        if (c != null) {
+            c.time().primaryChanged();
         }
-        BsonValue localTime = reply.get("localTime");
-        if (localTime == null || !localTime.isDateTime()) {
-            throw new IdempotencyStorageException(
-                    "MongoDB store cannot estimate the server's clock: isMaster reported no"
-                            + " localTime");
-        }
-        return Instant.ofEpochMilli(localTime.asDateTime().getValue());
     }
 
     // --- helpers -------------------------------------------------------------------------------
@@ -714,8 +729,45 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
         return ErrorCategory.fromErrorCode(code) == ErrorCategory.DUPLICATE_KEY;
     }
 
-    private static IdempotencyStorageException failure(
-            String operation, String key, RuntimeException e) {
+    /**
+     * Appended to the message of a write the primary applied but the write concern did not confirm.
+     */
+    static final String WRITE_NOT_CONFIRMED =
+            " The primary applied the write, but the write concern (idemkit.mongo.write-concern)"
+                    + " did not confirm it within idemkit.mongo.timeout: secondaries lag or are"
+                    + " down. A claim may then have been written: it holds the key until its lease"
+                    + " ends, and under fail-open the operation runs unprotected meanwhile.";
+
+    /** Appended to the message of a failure to reach the server in time. */
+    static final String UNREACHABLE =
+            " MongoDB is unreachable or slower than idemkit.mongo.timeout: nothing is known to"
+                    + " have been written. Under fail-closed the operation is refused; under"
+                    + " fail-open it runs unprotected.";
+
+    /**
+     * Whether the server applied a write whose write concern then failed or timed out (error 64
+     * WriteConcernFailed, or a wtimeout or time limit reported as a write concern error), however
+     * the driver wraps it: CSOT reports it as a {@code MongoOperationTimeoutException} caused by
+     * the write concern error.
+     */
+    static boolean writeNotConfirmed(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof MongoWriteConcernException) {
+                return true;
+            }
+            if (t instanceof MongoBulkWriteException bulk && bulk.getWriteConcernError() != null) {
+                return true;
+            }
+            if (t instanceof MongoCommandException command
+                    && (command.getErrorCode() == WRITE_CONCERN_FAILED
+                            || command.getResponse().containsKey("writeConcernError"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static IdempotencyStorageException failure(String operation, String key, RuntimeException e) {
         StringBuilder message =
                 new StringBuilder("MongoDB ")
                         .append(operation)
@@ -730,10 +782,12 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
             detail = detail.replace(key, "<key>");
         }
         message.append("): ").append(MongoStoreSettings.redact(detail));
-        if (e instanceof MongoTimeoutException
+        if (writeNotConfirmed(e)) {
+            message.append(WRITE_NOT_CONFIRMED);
+        } else if (e instanceof MongoTimeoutException
                 || e instanceof MongoOperationTimeoutException
                 || e instanceof MongoSocketException) {
-            message.append(" MongoDB is unreachable or slower than idemkit.mongo.timeout.");
+            message.append(UNREACHABLE);
         }
         // The cause is kept for its stack trace, unless its messages name the key.
         return key != null && mentions(e, key)
