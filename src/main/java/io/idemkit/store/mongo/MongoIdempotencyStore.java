@@ -20,6 +20,7 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.ReturnDocument;
+import com.mongodb.client.result.UpdateResult;
 import com.mongodb.connection.ClusterDescription;
 import io.idemkit.IdempotencyException;
 import io.idemkit.IdempotencyStorageException;
@@ -171,6 +172,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
 
     private volatile Connection connection;
     private volatile boolean closed;
+    private volatile boolean stampsWithServerClock;
 
     /** Guarded by {@link #starting}; only set when this store created the client. */
     private MongoClient ownClient;
@@ -289,17 +291,27 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                             Instant retainUntil = RecordLayout.plus(completedAt, completedTtl);
                             Instant expireAt =
                                     RecordLayout.plus(retainUntil, settings.leaseGrace());
-                            return c.records()
-                                            .updateOne(
-                                                    RecordLayout.claimedWith(key, token),
-                                                    RecordLayout.complete(
-                                                            token,
-                                                            completedAt,
-                                                            retainUntil,
-                                                            expireAt,
-                                                            result))
-                                            .getMatchedCount()
-                                    == 1;
+                            BsonDocument filter = RecordLayout.claimedWith(key, token);
+                            UpdateResult written =
+                                    c.serverStamps()
+                                            ? c.records()
+                                                    .updateOne(
+                                                            filter,
+                                                            ServerStampedUpdates.complete(
+                                                                    token,
+                                                                    result,
+                                                                    completedTtl,
+                                                                    settings.leaseGrace()))
+                                            : c.records()
+                                                    .updateOne(
+                                                            filter,
+                                                            RecordLayout.complete(
+                                                                    token,
+                                                                    completedAt,
+                                                                    retainUntil,
+                                                                    expireAt,
+                                                                    result));
+                            return written.getMatchedCount() == 1;
                         });
         if (stored) {
             signals.signal(key);
@@ -339,11 +351,21 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                 "renew",
                 key,
                 c -> {
+                    BsonDocument filter = RecordLayout.claimedWith(key, token);
+                    if (c.serverStamps()) {
+                        return c.records()
+                                        .updateOne(
+                                                filter,
+                                                ServerStampedUpdates.renew(
+                                                        leaseTtl, settings.leaseGrace()))
+                                        .getMatchedCount()
+                                == 1;
+                    }
                     Instant leaseUntil =
                             RecordLayout.plus(RecordLayout.millis(c.time().now()), leaseTtl);
                     return c.records()
                                     .updateOne(
-                                            RecordLayout.claimedWith(key, token),
+                                            filter,
                                             RecordLayout.renew(
                                                     leaseUntil,
                                                     RecordLayout.plus(
@@ -437,6 +459,19 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     }
 
     /**
+     * Which write path the store took, for diagnostics: probed once at first use.
+     *
+     * @return {@code true} once the store found that the server runs update pipelines (MongoDB
+     *     4.2+) and so stamps {@code claimed_at}, {@code lease_until}, {@code expire_at} and {@code
+     *     completed_at} with the server's own {@code $$NOW}; {@code false} before first use and on
+     *     a server without pipelines (mongo-java-server), where they are stamped with the estimated
+     *     server time
+     */
+    public boolean stampsWithServerClock() {
+        return stampsWithServerClock;
+    }
+
+    /**
      * Deletes every record past its {@code expire_at} (lease or retention end plus the grace), or
      * without one, that is not live as the server's clock sees it: what the TTL index deletes, for
      * deployments where TTL deletion lags, is disabled, or (mongo-java-server) never happens. An
@@ -494,15 +529,26 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                     RecordLayout.Claim.at(
                             estimate, fingerprint, version, leaseTtl, settings.leaseGrace());
             BsonDocument found;
+            BsonDocument liveFilter = RecordLayout.liveBeyond(key, estimate.plus(LIVE_MARGIN));
+            FindOneAndUpdateOptions upsert =
+                    new FindOneAndUpdateOptions().upsert(true).returnDocument(ReturnDocument.AFTER);
             try {
                 found =
-                        c.records()
-                                .findOneAndUpdate(
-                                        RecordLayout.liveBeyond(key, estimate.plus(LIVE_MARGIN)),
-                                        RecordLayout.insertClaim(claim),
-                                        new FindOneAndUpdateOptions()
-                                                .upsert(true)
-                                                .returnDocument(ReturnDocument.AFTER));
+                        c.serverStamps()
+                                ? c.records()
+                                        .findOneAndUpdate(
+                                                liveFilter,
+                                                ServerStampedUpdates.insertClaim(
+                                                        key,
+                                                        claim.constants(),
+                                                        leaseTtl,
+                                                        settings.leaseGrace()),
+                                                upsert)
+                                : c.records()
+                                        .findOneAndUpdate(
+                                                liveFilter,
+                                                RecordLayout.insertClaim(claim),
+                                                upsert);
             } catch (MongoException e) {
                 if (!isDuplicateKey(e)) {
                     throw e;
@@ -521,7 +567,13 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                 continue; // deleted, or lapsed, between two steps: start again
             }
             if (RecordLayout.carriesToken(doc, claim.token())) {
-                return ClaimResult.of(ClaimStatus.NEW, claim.record(key));
+                return ClaimResult.of(
+                        ClaimStatus.NEW,
+                        c.serverStamps()
+                                ? RecordLayout.claimStamps(doc)
+                                        .map(stamps -> claim.record(key, stamps))
+                                        .orElseGet(() -> claim.record(key))
+                                : claim.record(key));
             }
             Optional<IdempotencyRecord> existing = RecordLayout.read(doc);
             if (existing.isPresent()) {
@@ -563,18 +615,25 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
         RecordLayout.Claim claim =
                 RecordLayout.Claim.at(
                         c.time().now(), fingerprint, version, leaseTtl, settings.leaseGrace());
-        BsonDocument before =
-                c.records()
-                        .findOneAndUpdate(
-                                filter,
-                                RecordLayout.takeOver(claim),
-                                new FindOneAndUpdateOptions()
-                                        .returnDocument(ReturnDocument.BEFORE));
-        if (before == null) {
+        // The document before the write tells what was replaced. On the pipeline path the record
+        // returned therefore carries the estimated stamps, not the server's (find reads those).
+        FindOneAndUpdateOptions before =
+                new FindOneAndUpdateOptions().returnDocument(ReturnDocument.BEFORE);
+        BsonDocument replacedDoc =
+                c.serverStamps()
+                        ? c.records()
+                                .findOneAndUpdate(
+                                        filter,
+                                        ServerStampedUpdates.takeOver(
+                                                claim.constants(), leaseTtl, settings.leaseGrace()),
+                                        before)
+                        : c.records()
+                                .findOneAndUpdate(filter, RecordLayout.takeOver(claim), before);
+        if (replacedDoc == null) {
             return Optional.empty();
         }
         IdempotencyRecord mine = claim.record(key);
-        Optional<IdempotencyRecord> replaced = RecordLayout.read(before);
+        Optional<IdempotencyRecord> replaced = RecordLayout.read(replacedDoc);
         if (replaced.isEmpty()) {
             return Optional.of(new ClaimResult(ClaimStatus.NEW, mine, true));
         }
@@ -623,8 +682,14 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
 
     // --- connecting --------------------------------------------------------------------------
 
-    /** What a started store works with. */
-    private record Connection(MongoCollection<BsonDocument> records, ServerTimeEstimate time) {}
+    /**
+     * What a started store works with.
+     *
+     * @param serverStamps whether the server runs update pipelines, so that writes stamp their
+     *     dates with its {@code $$NOW}
+     */
+    private record Connection(
+            MongoCollection<BsonDocument> records, ServerTimeEstimate time, boolean serverStamps) {}
 
     private interface Operation<T> {
         T run(Connection connection);
@@ -693,8 +758,19 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
         TtlIndex.ensure(records);
         ServerTimeEstimate time = new ServerTimeEstimate(clock, clockCommand);
         time.now();
-        LOG.log(Level.DEBUG, () -> "MongoDB store ready on " + records.getNamespace());
-        return new Connection(records, time);
+        boolean pipelines = ServerStampedUpdates.serverRuns(records);
+        LOG.log(
+                Level.DEBUG,
+                () ->
+                        "MongoDB store ready on "
+                                + records.getNamespace()
+                                + (pipelines
+                                        ? "; dates are stamped by the server ($$NOW in update"
+                                                + " pipelines)"
+                                        : "; the server runs no update pipelines: dates are"
+                                                + " stamped with the estimated server time"));
+        stampsWithServerClock = pipelines;
+        return new Connection(records, time, pipelines);
     }
 
     private MongoDatabase ownDatabase() {

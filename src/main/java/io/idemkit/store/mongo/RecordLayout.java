@@ -250,16 +250,19 @@ final class RecordLayout {
         return new BsonDocument("$setOnInsert", claimFields(claim));
     }
 
+    /** The fields only a completed record has, removed when a claim takes a record over. */
+    static final List<String> RESULT_FIELDS =
+            List.of(
+                    COMPLETED_AT,
+                    RESPONSE_STATUS,
+                    RESPONSE_HEADERS,
+                    RESPONSE_BODY,
+                    RESPONSE_BODY_CHECK);
+
     /** Overwrites whatever the document held with a new claim. */
     static BsonDocument takeOver(Claim claim) {
         BsonDocument unset = new BsonDocument();
-        for (String field :
-                List.of(
-                        COMPLETED_AT,
-                        RESPONSE_STATUS,
-                        RESPONSE_HEADERS,
-                        RESPONSE_BODY,
-                        RESPONSE_BODY_CHECK)) {
+        for (String field : RESULT_FIELDS) {
             unset.append(field, new BsonString(""));
         }
         return new BsonDocument("$set", claimFields(claim)).append("$unset", unset);
@@ -331,6 +334,30 @@ final class RecordLayout {
     }
 
     // --- reading -----------------------------------------------------------------------------
+
+    /**
+     * The claim stamps the server wrote into a document this store just claimed, whatever its
+     * fingerprint version: {@code claimed_at} and {@code lease_until}.
+     *
+     * @return both, or empty if either is not a date
+     */
+    static Optional<Stamps> claimStamps(BsonDocument doc) {
+        BsonValue claimedAt = doc.get(CLAIMED_AT);
+        BsonValue leaseUntil = doc.get(LEASE_UNTIL);
+        if (claimedAt == null
+                || !claimedAt.isDateTime()
+                || leaseUntil == null
+                || !leaseUntil.isDateTime()) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                new Stamps(
+                        Instant.ofEpochMilli(claimedAt.asDateTime().getValue()),
+                        Instant.ofEpochMilli(leaseUntil.asDateTime().getValue())));
+    }
+
+    /** A claim's two dates as the server wrote them. */
+    record Stamps(Instant claimedAt, Instant leaseUntil) {}
 
     static boolean carriesToken(BsonDocument doc, ClaimToken token) {
         BsonValue v = doc.get(CLAIM_TOKEN);
@@ -547,6 +574,21 @@ final class RecordLayout {
         IdempotencyRecord record(String key) {
             return IdempotencyRecord.claimed(
                     key, fingerprint, fingerprintVersion, token, claimedAt, leaseUntil);
+        }
+
+        /** This claim as the server stamped it, where it did. */
+        IdempotencyRecord record(String key, Stamps stamps) {
+            return IdempotencyRecord.claimed(
+                    key,
+                    fingerprint,
+                    fingerprintVersion,
+                    token,
+                    stamps.claimedAt(),
+                    stamps.leaseUntil());
+        }
+
+        ServerStampedUpdates.NewClaim constants() {
+            return new ServerStampedUpdates.NewClaim(fingerprint, fingerprintVersion, token);
         }
     }
 

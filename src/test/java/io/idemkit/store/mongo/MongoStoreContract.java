@@ -1,5 +1,7 @@
 package io.idemkit.store.mongo;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import io.idemkit.spi.IdempotencyStore;
@@ -19,6 +21,7 @@ import org.bson.BsonInt32;
 import org.bson.BsonString;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * The store contract suite (C3) run against {@link MongoIdempotencyStore} on some MongoDB-wire
@@ -48,6 +51,22 @@ abstract class MongoStoreContract extends IdempotencyStoreContract {
 
     // jqwik runs the contract's random-argument property and ignores JUnit's lifecycle: the same
     // set-up and tear-down run around it too.
+    /**
+     * @return whether the server runs update pipelines, so that the store must take the pipeline
+     *     path ({@code $$NOW} in its writes): real MongoDB 4.2+ does, mongo-java-server does not
+     */
+    protected abstract boolean serverRunsPipelines();
+
+    @Test
+    void firstUse_probesTheServerAndTakesTheMatchingWritePath() {
+        assertThat(store.stampsWithServerClock()).as("before first use").isFalse();
+
+        store.claim(newKey(), "f".repeat(64), 1, Duration.ofMinutes(1));
+
+        assertThat(store.stampsWithServerClock()).isEqualTo(serverRunsPipelines());
+        assertThat(raw().countDocuments()).as("the probe writes nothing").isEqualTo(1);
+    }
+
     @BeforeEach
     @BeforeProperty
     void openStore() {

@@ -65,4 +65,9 @@ class MongoTestcontainersStoreContractTest extends MongoStoreContract {
     protected MongoStoreSettings baseSettings() {
         return MongoStoreSettings.defaults().withWriteConcern("majority");
     }
+
+    @Override
+    protected boolean serverRunsPipelines() {
+        return true;
+    }
 }

@@ -60,4 +60,9 @@ class MongoUriStoreContractTest extends MongoStoreContract {
     protected MongoStoreSettings baseSettings() {
         return MongoStoreSettings.defaults().withWriteConcern("majority");
     }
+
+    @Override
+    protected boolean serverRunsPipelines() {
+        return true;
+    }
 }
