@@ -55,10 +55,11 @@ import org.bson.BsonDocument;
  * complete). Taking over an expired lease, a lapsed result or an unreadable document takes a second
  * round trip, on that path only. {@link #complete complete} and {@link #renew renew} are one {@code
  * updateOne}, {@link #release release} and {@link #delete delete} one {@code deleteOne}. The first
- * use of a store also lists (and if needed creates) the TTL index and measures the server clock;
- * that measurement is repeated every 30 s by the injected clock, on the call that finds it due, and
- * at once after the client clock steps or the server disagrees with the estimate. A replay writes
- * nothing.
+ * use of a store also lists (and if needed creates) the TTL index, samples the server clock three
+ * times and probes once whether the server runs update pipelines. The clock is sampled again as
+ * {@link ServerTimeEstimate} describes: every 30 s by the injected clock, at once after the client
+ * clock steps, after a wait found the server disagreeing with the estimate, and after the driver
+ * reported a new primary. A replay writes nothing.
  *
  * <h2>The claim, step by step</h2>
  *
@@ -116,25 +117,43 @@ import org.bson.BsonDocument;
  *       as the latter (JIRA CSHARP-971 shows the same in another driver).
  *   <li>{@code isMaster} is an alias of {@code hello} on every supported server (JIRA SERVER-49985;
  *       deprecated since 4.4.2, still served); {@code hello} is tried when a server refuses it (a
- *       strict Stable API client). Both report {@code localTime}.
+ *       strict Stable API client), and whichever answered is remembered ({@link
+ *       ServerClockCommand}). Both report {@code localTime}.
  * </ul>
  *
  * <h2>Time</h2>
  *
  * Every takeover, read and purge compares against the server's clock ({@code $$NOW}). What the
  * store writes ({@code claimed_at}, {@code lease_until}, {@code expire_at}, {@code completed_at})
- * is stamped with the server's time estimated from the injected {@link Clock} and a measured offset
- * (see {@link ServerTimeEstimate}), because a {@code $currentDate} on those fields would also
- * rewrite a live record that a claim must leave alone. A JVM clock that is off by any constant
- * amount changes neither a decision nor a stamp. The JVM clock is never read directly.
+ * is stamped in one of two ways, chosen once at first use by a probe ({@link
+ * #stampsWithServerClock()}):
+ *
+ * <ul>
+ *   <li><b>Pipeline path</b> (MongoDB 4.2+): the updates are pipelines ({@link
+ *       ServerStampedUpdates}) that compute every date from the server's {@code $$NOW} when it
+ *       applies the write, so a delay in transit cannot shorten a lease. The step-1 upsert keeps a
+ *       matched document as it is, so a replay still changes nothing, and the pinned takeover is
+ *       unchanged. A takeover returns the record with estimated stamps (its document before the
+ *       write tells what was replaced); {@code find} returns the server's.
+ *   <li><b>Fallback path</b> (servers without pipelines, such as mongo-java-server): the dates are
+ *       the server time estimated from the injected {@link Clock} and a measured offset ({@link
+ *       ServerTimeEstimate}), computed when the write is sent; {@code $currentDate} cannot be used
+ *       because it would also rewrite a live record that a claim must leave alone. A lease then
+ *       loses what the write spends in transit, which {@link MongoLeaseRule} bounds.
+ * </ul>
+ *
+ * A JVM clock that is off by any constant amount changes neither a decision nor a stamp. The JVM
+ * clock is never read directly.
  *
  * <h2>Failures</h2>
  *
  * Each operation is bounded by {@link MongoStoreSettings#timeout()} (the driver's client-side
  * operation timeout, covering server selection and connecting). Every failure surfaces as {@link
  * IdempotencyStorageException} with the driver's message, never a raw driver exception and never
- * the key. A store recovers by itself when the server comes back: nothing is cached that a restart
- * would need to reset.
+ * the key. The message tells a write the write concern did not confirm (the write may have landed:
+ * a claim then holds the key until its lease ends) from a server that could not be reached in time
+ * (nothing is known to be written). A store recovers by itself when the server comes back: nothing
+ * is cached that a restart would need to reset.
  *
  * <p>Instances are thread-safe; one serves a whole application. Constructing one does not connect.
  */
