@@ -5,7 +5,9 @@ import com.mongodb.client.MongoDatabase;
 import io.idemkit.IdempotencyKey;
 import io.idemkit.IdempotencyScopeProvider;
 import io.idemkit.Idempotent;
+import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.ConfigReader;
+import io.idemkit.config.DurationFormat;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.IdempotentPolicy;
 import io.idemkit.config.InvalidConfigurationException;
@@ -15,7 +17,10 @@ import io.idemkit.core.CacheableStatuses;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
+import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.store.mongo.MongoLeaseRule;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.AmbiguousResolutionException;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
@@ -57,6 +62,7 @@ public class IdemkitExtension implements Extension {
                     CacheableStatuses.parse(CacheableStatuses.DEFAULT));
 
     private final List<String> definitionErrors = new ArrayList<>();
+    private final List<AnnotatedLease> annotatedLeases = new ArrayList<>();
     private volatile IdemkitConfig config;
 
     <T> void checkAnnotations(
@@ -101,11 +107,22 @@ public class IdemkitExtension implements Extension {
 
     private void check(Idempotent annotation, Idempotent onType, String where) {
         try {
-            IdempotentPolicy.resolve(annotation, onType, VALIDATION_DEFAULTS);
+            OperationPolicy policy =
+                    IdempotentPolicy.resolve(annotation, onType, VALIDATION_DEFAULTS);
+            String lease =
+                    !annotation.leaseTtl().isBlank()
+                            ? annotation.leaseTtl()
+                            : onType == null ? "" : onType.leaseTtl();
+            if (!lease.isBlank()) {
+                annotatedLeases.add(new AnnotatedLease(lease, policy.leaseTtl(), where));
+            }
         } catch (IllegalArgumentException e) {
             definitionErrors.add("Invalid @Idempotent(" + e.getMessage() + ") on " + where);
         }
     }
+
+    /** An annotation's own lease, kept for the store-specific check at deployment. */
+    private record AnnotatedLease(String text, Duration lease, String where) {}
 
     private static String describe(Method method) {
         return method.getDeclaringClass().getName() + "." + method.getName() + "()";
@@ -163,7 +180,54 @@ public class IdemkitExtension implements Extension {
                             "idemkit.store=mongo needs idemkit.mongo.uri, or a MongoClient or"
                                     + " MongoDatabase bean; none is there."));
         }
+        checkMongoLeases(read, beans, event);
         config = read;
+    }
+
+    /**
+     * The MongoDB store's lease rule ({@link MongoLeaseRule}) for every effective lease: the global
+     * one and every annotation's. Per-method configuration keys, where they exist, need the same.
+     */
+    private void checkMongoLeases(
+            IdemkitConfig read, BeanManager beans, AfterDeploymentValidation event) {
+        if (!builtInMongoStoreChosen(read, beans)) {
+            return;
+        }
+        Duration timeout = read.mongo().timeout();
+        Duration global = read.defaults().leaseTtl();
+        MongoLeaseRule.problem(
+                        ConfigKeys.LEASE_TTL + "=" + DurationFormat.format(global), global, timeout)
+                .ifPresent(p -> event.addDeploymentProblem(new DeploymentException(p)));
+        for (AnnotatedLease annotated : annotatedLeases) {
+            MongoLeaseRule.problem(
+                            "@Idempotent(leaseTtl=\""
+                                    + annotated.text()
+                                    + "\") on "
+                                    + annotated.where(),
+                            annotated.lease(),
+                            timeout)
+                    .ifPresent(p -> event.addDeploymentProblem(new DeploymentException(p)));
+        }
+    }
+
+    /** Whether {@link StoreProducer} will make a MongoDB store, and no application store wins. */
+    private static boolean builtInMongoStoreChosen(IdemkitConfig read, BeanManager beans) {
+        if (read.store() == StoreKind.MEMORY) {
+            return false;
+        }
+        boolean mongoThere =
+                read.mongo().uri() != null
+                        || !beans.getBeans(MongoDatabase.class).isEmpty()
+                        || !beans.getBeans(MongoClient.class).isEmpty();
+        if (!mongoThere) {
+            return false;
+        }
+        try {
+            Bean<?> store = beans.resolve(beans.getBeans(IdempotencyStore.class));
+            return store != null && store.getBeanClass() == StoreProducer.class;
+        } catch (AmbiguousResolutionException e) {
+            return false; // reported where the store is injected
+        }
     }
 
     /**

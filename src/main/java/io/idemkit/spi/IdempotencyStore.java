@@ -29,6 +29,56 @@ import java.util.Optional;
  *   <li><b>Lazy connections.</b> Constructing a store does not connect; the first operation does.
  * </ul>
  *
+ * <h2>Input rules</h2>
+ *
+ * Every method checks its arguments before it touches the backend, so that <b>nothing is written
+ * when one of the exceptions below is thrown</b> (a claim is not taken, a record is not changed, a
+ * held claim stays held). {@link StoreArguments} holds the checks, and the store contract suite
+ * holds every store to them. One rule per argument:
+ *
+ * <table>
+ *   <caption>What each argument may be, and what a store throws otherwise</caption>
+ *   <tr><th>Argument (methods)</th><th>Refused</th><th>Exception</th></tr>
+ *   <tr><td>{@code key} (all)</td><td>{@code null}</td><td>{@link NullPointerException}</td></tr>
+ *   <tr><td></td><td>empty; longer than {@value StoreArguments#MAX_KEY_LENGTH} characters; any
+ *       character outside printable ASCII {@code U+0021..U+007E} (space, control, non-ASCII, lone
+ *       surrogate), which some backends cannot hold or would re-encode into another key</td>
+ *       <td>{@link IllegalArgumentException}</td></tr>
+ *   <tr><td>{@code fingerprint} ({@link #claim})</td><td>{@code null}</td>
+ *       <td>{@link NullPointerException}</td></tr>
+ *   <tr><td></td><td>empty; longer than {@value StoreArguments#MAX_FINGERPRINT_LENGTH}
+ *       characters; outside printable ASCII</td><td>{@link IllegalArgumentException}</td></tr>
+ *   <tr><td>{@code fingerprintVersion} ({@link #claim})</td><td>below 1</td>
+ *       <td>{@link IllegalArgumentException}</td></tr>
+ *   <tr><td></td><td>not refused: a version of 1 or more that this library does not know is
+ *       written as asked, and the record then reads as unreadable, that is absent (how a record
+ *       of a newer scheme looks to this one)</td><td>none</td></tr>
+ *   <tr><td>{@code token} ({@link #complete}, {@link #release}, {@link #renew})</td>
+ *       <td>{@code null}</td><td>{@link NullPointerException}</td></tr>
+ *   <tr><td></td><td>not refused: a token of another key, or of an earlier claim, is fencing's
+ *       normal case: the call returns {@code false} and changes nothing</td><td>none</td></tr>
+ *   <tr><td>{@code leaseTtl} ({@link #claim}, {@link #renew}), {@code completedTtl} ({@link
+ *       #complete})</td><td>{@code null}</td><td>{@link NullPointerException}</td></tr>
+ *   <tr><td></td><td>zero; negative; below {@link StoreArguments#MIN_TTL 1 ms}; above {@link
+ *       StoreArguments#MAX_TTL 100 years}. Every store represents the whole range; it may round
+ *       down to the millisecond</td><td>{@link IllegalArgumentException}</td></tr>
+ *   <tr><td>{@code timeout} ({@link #awaitCompletion})</td><td>{@code null}</td>
+ *       <td>{@link NullPointerException}</td></tr>
+ *   <tr><td></td><td>negative. Zero looks once without waiting; any positive duration, up to
+ *       {@link Duration}'s maximum, is valid (a store may stop waiting after about 292 years)</td>
+ *       <td>{@link IllegalArgumentException}</td></tr>
+ *   <tr><td>{@code result} ({@link #complete})</td><td>{@code null}</td>
+ *       <td>{@link NullPointerException}</td></tr>
+ *   <tr><td></td><td>a header name or value with a lone surrogate</td>
+ *       <td>{@link IllegalArgumentException}</td></tr>
+ *   <tr><td></td><td>larger than the store can hold (only the store can judge: MongoDB's limit is
+ *       16 MiB a document; the in-memory store has none). The claim stays held</td>
+ *       <td>{@link IdempotencyStorageException}</td></tr>
+ * </table>
+ *
+ * Arguments are checked in the order of the method's parameters; when several are bad, the first
+ * decides the exception.
+ *
  * <p>Implementations are thread-safe: one instance serves every request of an application.
  */
 public interface IdempotencyStore extends AutoCloseable {
@@ -37,11 +87,13 @@ public interface IdempotencyStore extends AutoCloseable {
      * Atomically claims {@code key}: takes it when it is absent, expired or unreadable, and
      * otherwise reports the live record untouched.
      *
-     * @param key the effective key
-     * @param fingerprint the request fingerprint to record with a new claim
-     * @param fingerprintVersion the fingerprint scheme version
-     * @param leaseTtl how long a new claim holds the key, positive
+     * @param key the effective key, see the input rules
+     * @param fingerprint the request fingerprint to record with a new claim, see the input rules
+     * @param fingerprintVersion the fingerprint scheme version, 1 or more
+     * @param leaseTtl how long a new claim holds the key, 1 ms to 100 years
      * @return what the claim found and did; a won claim carries a new random token
+     * @throws NullPointerException if an argument is {@code null}; nothing is written
+     * @throws IllegalArgumentException if an argument breaks its input rule; nothing is written
      * @throws IdempotencyStorageException if the store fails
      */
     ClaimResult claim(String key, String fingerprint, int fingerprintVersion, Duration leaseTtl);
@@ -50,13 +102,16 @@ public interface IdempotencyStore extends AutoCloseable {
      * Moves the claim to {@link RecordState#COMPLETED COMPLETED} with {@code result}, kept for
      * {@code completedTtl} from now, provided the record is still claimed with {@code token}.
      *
-     * @param key the effective key
+     * @param key the effective key, see the input rules
      * @param token the caller's claim token
      * @param result the result to keep
-     * @param completedTtl how long the result is replayed, positive
+     * @param completedTtl how long the result is replayed, 1 ms to 100 years
      * @return {@code true} if stored; {@code false} if the claim was lost (the record is gone,
      *     completed, or taken over with another token)
+     * @throws NullPointerException if an argument is {@code null}; nothing is written
+     * @throws IllegalArgumentException if an argument breaks its input rule; nothing is written
      * @throws IdempotencyStorageException if the store fails, or refuses a result too large for it
+     *     (then nothing is written and the claim stays held)
      */
     boolean complete(String key, ClaimToken token, StoredResult result, Duration completedTtl);
 
@@ -64,9 +119,11 @@ public interface IdempotencyStore extends AutoCloseable {
      * Deletes the claim, provided the record is still claimed with {@code token}, so that the next
      * caller can run the operation at once.
      *
-     * @param key the effective key
+     * @param key the effective key, see the input rules
      * @param token the caller's claim token
      * @return {@code true} if released; {@code false} if the claim was already lost
+     * @throws NullPointerException if an argument is {@code null}; nothing is written
+     * @throws IllegalArgumentException if {@code key} breaks its input rule; nothing is written
      * @throws IdempotencyStorageException if the store fails
      */
     boolean release(String key, ClaimToken token);
@@ -75,10 +132,12 @@ public interface IdempotencyStore extends AutoCloseable {
      * Moves the lease of a claim to {@code leaseTtl} from now, provided the record is still claimed
      * with {@code token}. A lease that ran out but was not taken over can still be renewed.
      *
-     * @param key the effective key
+     * @param key the effective key, see the input rules
      * @param token the caller's claim token
-     * @param leaseTtl the new lease length, positive
+     * @param leaseTtl the new lease length, 1 ms to 100 years
      * @return {@code true} if renewed; {@code false} if the claim was lost
+     * @throws NullPointerException if an argument is {@code null}; nothing is written
+     * @throws IllegalArgumentException if an argument breaks its input rule; nothing is written
      * @throws IdempotencyStorageException if the store fails
      */
     boolean renew(String key, ClaimToken token, Duration leaseTtl);
@@ -89,11 +148,14 @@ public interface IdempotencyStore extends AutoCloseable {
      * backed-off schedule. The wait subscribes before it reads, so a completion between the two is
      * never missed.
      *
-     * @param key the effective key
-     * @param timeout the longest time to wait, not negative
+     * @param key the effective key, see the input rules
+     * @param timeout the longest time to wait: zero (look once) or positive, any length
      * @return the completed record; empty on timeout, when the record vanished (released or
      *     deleted), or when its lease ran out before it completed
      * @throws InterruptedException if the waiting thread is interrupted
+     * @throws NullPointerException if an argument is {@code null}
+     * @throws IllegalArgumentException if {@code key} breaks its input rule or {@code timeout} is
+     *     negative
      * @throws IdempotencyStorageException if the store fails
      */
     Optional<IdempotencyRecord> awaitCompletion(String key, Duration timeout)
@@ -102,9 +164,11 @@ public interface IdempotencyStore extends AutoCloseable {
     /**
      * Reads the record of {@code key}, for inspection and tests.
      *
-     * @param key the effective key
+     * @param key the effective key, see the input rules
      * @return the record; empty if it is absent, unreadable, or completed and expired. A claim
      *     whose lease ran out is still returned until it is taken over or purged.
+     * @throws NullPointerException if {@code key} is {@code null}
+     * @throws IllegalArgumentException if {@code key} breaks its input rule
      * @throws IdempotencyStorageException if the store fails
      */
     Optional<IdempotencyRecord> find(String key);
@@ -113,8 +177,10 @@ public interface IdempotencyStore extends AutoCloseable {
      * Erases the record of {@code key} whatever its state: the administrative delete behind a
      * right-to-erasure request. Not for normal flow, which uses {@link #release}.
      *
-     * @param key the effective key
+     * @param key the effective key, see the input rules
      * @return whether a record was deleted
+     * @throws NullPointerException if {@code key} is {@code null}; nothing is deleted
+     * @throws IllegalArgumentException if {@code key} breaks its input rule; nothing is deleted
      * @throws IdempotencyStorageException if the store fails
      */
     boolean delete(String key);

@@ -7,6 +7,7 @@ import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.spi.RecordState;
+import io.idemkit.spi.StoreArguments;
 import io.idemkit.spi.StoredResult;
 import java.time.Clock;
 import java.time.Duration;
@@ -97,9 +98,10 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     @Override
     public ClaimResult claim(
             String key, String fingerprint, int fingerprintVersion, Duration leaseTtl) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(fingerprint, "fingerprint");
-        requirePositive(leaseTtl, "leaseTtl");
+        StoreArguments.requireKey(key);
+        StoreArguments.requireFingerprint(fingerprint);
+        StoreArguments.requireFingerprintVersion(fingerprintVersion);
+        StoreArguments.requireTtl(leaseTtl, "leaseTtl");
         try {
             return tryClaim(key, fingerprint, fingerprintVersion, leaseTtl);
         } catch (Full full) {
@@ -172,8 +174,10 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean complete(
             String key, ClaimToken token, StoredResult result, Duration completedTtl) {
-        Objects.requireNonNull(result, "result");
-        requirePositive(completedTtl, "completedTtl");
+        StoreArguments.requireKey(key);
+        StoreArguments.requireToken(token);
+        StoreArguments.requireResult(result);
+        StoreArguments.requireTtl(completedTtl, "completedTtl");
         return fenced(
                 key,
                 token,
@@ -186,12 +190,16 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
 
     @Override
     public boolean release(String key, ClaimToken token) {
+        StoreArguments.requireKey(key);
+        StoreArguments.requireToken(token);
         return fenced(key, token, true, owned -> null);
     }
 
     @Override
     public boolean renew(String key, ClaimToken token, Duration leaseTtl) {
-        requirePositive(leaseTtl, "leaseTtl");
+        StoreArguments.requireKey(key);
+        StoreArguments.requireToken(token);
+        StoreArguments.requireTtl(leaseTtl, "leaseTtl");
         return fenced(
                 key, token, false, owned -> owned.withLeaseUntil(clock.instant().plus(leaseTtl)));
     }
@@ -205,8 +213,6 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
             ClaimToken token,
             boolean wakeWaiters,
             UnaryOperator<IdempotencyRecord> change) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(token, "token");
         boolean[] done = new boolean[1];
         records.computeIfPresent(
                 key,
@@ -234,19 +240,18 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     @Override
     public Optional<IdempotencyRecord> awaitCompletion(String key, Duration timeout)
             throws InterruptedException {
-        Objects.requireNonNull(key, "key");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must not be negative");
-        }
+        StoreArguments.requireKey(key);
+        StoreArguments.requireTimeout(timeout);
         // Elapsed waiting is real time whatever the store clock says: a test clock cannot make a
-        // thread wait less.
-        long deadline = System.nanoTime() + timeout.toNanos();
+        // thread wait less. A difference of nanoTime readings cannot overflow, a deadline could.
+        long started = System.nanoTime();
+        long limit = StoreArguments.saturatedNanos(timeout);
         long poll = FIRST_POLL_NANOS;
         while (true) {
             // Subscribe before reading, so that a change between the two is not missed.
             CountDownLatch change = changes.computeIfAbsent(key, k -> new CountDownLatch(1));
             IdempotencyRecord record = readable(records.get(key));
-            long remaining = deadline - System.nanoTime();
+            long remaining = limit - (System.nanoTime() - started);
             if (record == null
                     || !record.isLiveAt(clock.instant())
                     || record.state() == RecordState.COMPLETED
@@ -274,7 +279,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
 
     @Override
     public Optional<IdempotencyRecord> find(String key) {
-        IdempotencyRecord record = readable(records.get(Objects.requireNonNull(key, "key")));
+        IdempotencyRecord record = readable(records.get(StoreArguments.requireKey(key)));
         if (record == null
                 || (record.state() == RecordState.COMPLETED && !record.isLiveAt(clock.instant()))) {
             return Optional.empty();
@@ -291,7 +296,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
 
     @Override
     public boolean delete(String key) {
-        IdempotencyRecord removed = records.remove(Objects.requireNonNull(key, "key"));
+        IdempotencyRecord removed = records.remove(StoreArguments.requireKey(key));
         if (removed == null) {
             return false;
         }
@@ -346,13 +351,6 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     public void close() {
         if (sweeper != null) {
             sweeper.shutdownNow();
-        }
-    }
-
-    private static void requirePositive(Duration value, String name) {
-        Objects.requireNonNull(value, name);
-        if (value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException(name + " must be positive");
         }
     }
 

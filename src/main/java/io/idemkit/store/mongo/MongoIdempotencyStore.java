@@ -2,6 +2,7 @@ package io.idemkit.store.mongo;
 
 import com.mongodb.ConnectionString;
 import com.mongodb.ErrorCategory;
+import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoClientSettings;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
@@ -9,6 +10,7 @@ import com.mongodb.MongoInterruptedException;
 import com.mongodb.MongoOperationTimeoutException;
 import com.mongodb.MongoSocketException;
 import com.mongodb.MongoTimeoutException;
+import com.mongodb.MongoWriteConcernException;
 import com.mongodb.MongoWriteException;
 import com.mongodb.ReadPreference;
 import com.mongodb.WriteConcern;
@@ -18,6 +20,8 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.ReturnDocument;
+import com.mongodb.client.result.UpdateResult;
+import com.mongodb.connection.ClusterDescription;
 import io.idemkit.IdempotencyException;
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.spi.ClaimResult;
@@ -26,6 +30,7 @@ import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.spi.RecordState;
+import io.idemkit.spi.StoreArguments;
 import io.idemkit.spi.StoredResult;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -37,8 +42,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.bson.BsonDocument;
-import org.bson.BsonInt32;
-import org.bson.BsonValue;
 
 /**
  * The production idempotency store (contract C9): one MongoDB document per effective key, {@code
@@ -52,10 +55,11 @@ import org.bson.BsonValue;
  * complete). Taking over an expired lease, a lapsed result or an unreadable document takes a second
  * round trip, on that path only. {@link #complete complete} and {@link #renew renew} are one {@code
  * updateOne}, {@link #release release} and {@link #delete delete} one {@code deleteOne}. The first
- * use of a store also lists (and if needed creates) the TTL index and measures the server clock;
- * that measurement is repeated every 30 s by the injected clock, on the call that finds it due, and
- * at once after the client clock steps or the server disagrees with the estimate. A replay writes
- * nothing.
+ * use of a store also lists (and if needed creates) the TTL index, samples the server clock three
+ * times and probes once whether the server runs update pipelines. The clock is sampled again as
+ * {@link ServerTimeEstimate} describes: every 30 s by the injected clock, at once after the client
+ * clock steps, after a wait found the server disagreeing with the estimate, and after the driver
+ * reported a new primary. A replay writes nothing.
  *
  * <h2>The claim, step by step</h2>
  *
@@ -113,25 +117,43 @@ import org.bson.BsonValue;
  *       as the latter (JIRA CSHARP-971 shows the same in another driver).
  *   <li>{@code isMaster} is an alias of {@code hello} on every supported server (JIRA SERVER-49985;
  *       deprecated since 4.4.2, still served); {@code hello} is tried when a server refuses it (a
- *       strict Stable API client). Both report {@code localTime}.
+ *       strict Stable API client), and whichever answered is remembered ({@link
+ *       ServerClockCommand}). Both report {@code localTime}.
  * </ul>
  *
  * <h2>Time</h2>
  *
  * Every takeover, read and purge compares against the server's clock ({@code $$NOW}). What the
  * store writes ({@code claimed_at}, {@code lease_until}, {@code expire_at}, {@code completed_at})
- * is stamped with the server's time estimated from the injected {@link Clock} and a measured offset
- * (see {@link ServerTimeEstimate}), because a {@code $currentDate} on those fields would also
- * rewrite a live record that a claim must leave alone. A JVM clock that is off by any constant
- * amount changes neither a decision nor a stamp. The JVM clock is never read directly.
+ * is stamped in one of two ways, chosen once at first use by a probe ({@link
+ * #stampsWithServerClock()}):
+ *
+ * <ul>
+ *   <li><b>Pipeline path</b> (MongoDB 4.2+): the updates are pipelines ({@link
+ *       ServerStampedUpdates}) that compute every date from the server's {@code $$NOW} when it
+ *       applies the write, so a delay in transit cannot shorten a lease. The step-1 upsert keeps a
+ *       matched document as it is, so a replay still changes nothing, and the pinned takeover is
+ *       unchanged. A takeover returns the record with estimated stamps (its document before the
+ *       write tells what was replaced); {@code find} returns the server's.
+ *   <li><b>Fallback path</b> (servers without pipelines, such as mongo-java-server): the dates are
+ *       the server time estimated from the injected {@link Clock} and a measured offset ({@link
+ *       ServerTimeEstimate}), computed when the write is sent; {@code $currentDate} cannot be used
+ *       because it would also rewrite a live record that a claim must leave alone. A lease then
+ *       loses what the write spends in transit, which {@link MongoLeaseRule} bounds.
+ * </ul>
+ *
+ * A JVM clock that is off by any constant amount changes neither a decision nor a stamp. The JVM
+ * clock is never read directly.
  *
  * <h2>Failures</h2>
  *
  * Each operation is bounded by {@link MongoStoreSettings#timeout()} (the driver's client-side
  * operation timeout, covering server selection and connecting). Every failure surfaces as {@link
  * IdempotencyStorageException} with the driver's message, never a raw driver exception and never
- * the key. A store recovers by itself when the server comes back: nothing is cached that a restart
- * would need to reset.
+ * the key. The message tells a write the write concern did not confirm (the write may have landed:
+ * a claim then holds the key until its lease ends) from a server that could not be reached in time
+ * (nothing is known to be written). A store recovers by itself when the server comes back: nothing
+ * is cached that a restart would need to reset.
  *
  * <p>Instances are thread-safe; one serves a whole application. Constructing one does not connect.
  */
@@ -142,6 +164,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
 
     private static final String NAME = "mongodb";
     private static final int MAX_CLAIM_ATTEMPTS = 5;
+    private static final int WRITE_CONCERN_FAILED = 64;
 
     /**
      * How far beyond the estimated server time a lease must reach for the first step of a claim to
@@ -161,14 +184,21 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     private final Supplier<MongoDatabase> database;
     private final CompletionSignals signals = new CompletionSignals();
     private final ReentrantLock starting = new ReentrantLock();
+    private final PrimaryWatch primaryWatch = new PrimaryWatch(this::onNewPrimary);
+
+    /** An application client's cluster, polled on each use; {@code null} where none is known. */
+    private final Supplier<ClusterDescription> cluster;
 
     private volatile Connection connection;
     private volatile boolean closed;
+    private volatile boolean stampsWithServerClock;
 
     /** Guarded by {@link #starting}; only set when this store created the client. */
     private MongoClient ownClient;
 
     private MongoDatabase resolvedDatabase;
+
+    private ServerClockCommand clockCommand;
 
     /**
      * A store that creates its own {@code MongoClient} from {@link MongoStoreSettings#uri()} on
@@ -187,6 +217,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                             + " MongoClient or MongoDatabase");
         }
         this.database = this::ownDatabase;
+        this.cluster = null; // the store's own client reports to primaryWatch as a listener
     }
 
     /**
@@ -204,6 +235,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.database = () -> client.getDatabase(settings.database());
+        this.cluster = client::getClusterDescription;
     }
 
     /**
@@ -221,6 +253,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.database = () -> database;
+        this.cluster = null;
     }
 
     // --- the SPI -------------------------------------------------------------------------------
@@ -231,15 +264,14 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
      * <p>One round trip when the key is absent or live; two when an expired or unreadable record is
      * taken over. See the class comment for the algorithm. A claim made with a fingerprint version
      * this library does not know is written as asked, and reads back as unreadable (C3).
-     *
-     * @throws IllegalArgumentException if {@code key} is empty or {@code leaseTtl} is not positive
      */
     @Override
     public ClaimResult claim(
             String key, String fingerprint, int fingerprintVersion, Duration leaseTtl) {
-        requireKey(key);
-        Objects.requireNonNull(fingerprint, "fingerprint");
-        requirePositive(leaseTtl, "leaseTtl");
+        StoreArguments.requireKey(key);
+        StoreArguments.requireFingerprint(fingerprint);
+        StoreArguments.requireFingerprintVersion(fingerprintVersion);
+        StoreArguments.requireTtl(leaseTtl, "leaseTtl");
         return call("claim", key, c -> claim(c, key, fingerprint, fingerprintVersion, leaseTtl));
     }
 
@@ -253,10 +285,10 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean complete(
             String key, ClaimToken token, StoredResult result, Duration completedTtl) {
-        requireKey(key);
-        Objects.requireNonNull(token, "token");
-        Objects.requireNonNull(result, "result");
-        requirePositive(completedTtl, "completedTtl");
+        StoreArguments.requireKey(key);
+        StoreArguments.requireToken(token);
+        StoreArguments.requireResult(result);
+        StoreArguments.requireTtl(completedTtl, "completedTtl");
         long size = RecordLayout.completedSizeBound(result);
         if (size > MAX_DOCUMENT_BYTES) {
             throw new IdempotencyStorageException(
@@ -278,17 +310,27 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                             Instant retainUntil = RecordLayout.plus(completedAt, completedTtl);
                             Instant expireAt =
                                     RecordLayout.plus(retainUntil, settings.leaseGrace());
-                            return c.records()
-                                            .updateOne(
-                                                    RecordLayout.claimedWith(key, token),
-                                                    RecordLayout.complete(
-                                                            token,
-                                                            completedAt,
-                                                            retainUntil,
-                                                            expireAt,
-                                                            result))
-                                            .getMatchedCount()
-                                    == 1;
+                            BsonDocument filter = RecordLayout.claimedWith(key, token);
+                            UpdateResult written =
+                                    c.serverStamps()
+                                            ? c.records()
+                                                    .updateOne(
+                                                            filter,
+                                                            ServerStampedUpdates.complete(
+                                                                    token,
+                                                                    result,
+                                                                    completedTtl,
+                                                                    settings.leaseGrace()))
+                                            : c.records()
+                                                    .updateOne(
+                                                            filter,
+                                                            RecordLayout.complete(
+                                                                    token,
+                                                                    completedAt,
+                                                                    retainUntil,
+                                                                    expireAt,
+                                                                    result));
+                            return written.getMatchedCount() == 1;
                         });
         if (stored) {
             signals.signal(key);
@@ -301,8 +343,8 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     /** {@inheritDoc} One {@code deleteOne} on {@code {_id, state: CLAIMED, claim_token}}. */
     @Override
     public boolean release(String key, ClaimToken token) {
-        requireKey(key);
-        Objects.requireNonNull(token, "token");
+        StoreArguments.requireKey(key);
+        StoreArguments.requireToken(token);
         boolean released =
                 call(
                         "release",
@@ -321,18 +363,28 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     /** {@inheritDoc} One {@code updateOne} on {@code {_id, state: CLAIMED, claim_token}}. */
     @Override
     public boolean renew(String key, ClaimToken token, Duration leaseTtl) {
-        requireKey(key);
-        Objects.requireNonNull(token, "token");
-        requirePositive(leaseTtl, "leaseTtl");
+        StoreArguments.requireKey(key);
+        StoreArguments.requireToken(token);
+        StoreArguments.requireTtl(leaseTtl, "leaseTtl");
         return call(
                 "renew",
                 key,
                 c -> {
+                    BsonDocument filter = RecordLayout.claimedWith(key, token);
+                    if (c.serverStamps()) {
+                        return c.records()
+                                        .updateOne(
+                                                filter,
+                                                ServerStampedUpdates.renew(
+                                                        leaseTtl, settings.leaseGrace()))
+                                        .getMatchedCount()
+                                == 1;
+                    }
                     Instant leaseUntil =
                             RecordLayout.plus(RecordLayout.millis(c.time().now()), leaseTtl);
                     return c.records()
                                     .updateOne(
-                                            RecordLayout.claimedWith(key, token),
+                                            filter,
                                             RecordLayout.renew(
                                                     leaseUntil,
                                                     RecordLayout.plus(
@@ -353,13 +405,10 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     @Override
     public Optional<IdempotencyRecord> awaitCompletion(String key, Duration timeout)
             throws InterruptedException {
-        requireKey(key);
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must not be negative");
-        }
+        StoreArguments.requireKey(key);
+        StoreArguments.requireTimeout(timeout);
         long started = System.nanoTime();
-        long limit = saturatedNanos(timeout);
+        long limit = StoreArguments.saturatedNanos(timeout);
         try (CompletionSignals.Subscription wakeUp = signals.subscribe(key)) {
             long pause = FIRST_POLL_NANOS;
             boolean first = true;
@@ -388,7 +437,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     /** {@inheritDoc} One {@code find}; expiry is checked by the server ({@code $$NOW}). */
     @Override
     public Optional<IdempotencyRecord> find(String key) {
-        requireKey(key);
+        StoreArguments.requireKey(key);
         return call(
                 "find",
                 key,
@@ -398,7 +447,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     /** {@inheritDoc} One {@code deleteOne({_id})}. */
     @Override
     public boolean delete(String key) {
-        requireKey(key);
+        StoreArguments.requireKey(key);
         boolean deleted =
                 call(
                         "delete",
@@ -429,10 +478,25 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     }
 
     /**
-     * Deletes every record past its {@code expire_at} (lease or retention end plus the grace) that
-     * is not live, as the server's clock sees it: what the TTL index deletes, for deployments where
-     * TTL deletion lags, is disabled, or (mongo-java-server) never happens. Never deletes a live
-     * record. Safe to run at any time, from any number of instances.
+     * Which write path the store took, for diagnostics: probed once at first use.
+     *
+     * @return {@code true} once the store found that the server runs update pipelines (MongoDB
+     *     4.2+) and so stamps {@code claimed_at}, {@code lease_until}, {@code expire_at} and {@code
+     *     completed_at} with the server's own {@code $$NOW}; {@code false} before first use and on
+     *     a server without pipelines (mongo-java-server), where they are stamped with the estimated
+     *     server time
+     */
+    public boolean stampsWithServerClock() {
+        return stampsWithServerClock;
+    }
+
+    /**
+     * Deletes every record past its {@code expire_at} (lease or retention end plus the grace), or
+     * without one, that is not live as the server's clock sees it: what the TTL index deletes, for
+     * deployments where TTL deletion lags, is disabled, or (mongo-java-server) never happens. An
+     * unreadable record whose {@code lease_until} is not a date counts as not live, whatever its
+     * type. The filter's plain condition on {@code expire_at} lets the server use the TTL index.
+     * Never deletes a live record. Safe to run at any time, from any number of instances.
      *
      * @return how many records were deleted
      * @throws IdempotencyStorageException if the store fails
@@ -441,7 +505,11 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
         return call(
                 "purgeExpired",
                 null,
-                c -> c.records().deleteMany(RecordLayout.purgeable()).getDeletedCount());
+                c ->
+                        c.records()
+                                .deleteMany(
+                                        RecordLayout.purgeable(c.time().now().plus(LIVE_MARGIN)))
+                                .getDeletedCount());
     }
 
     /**
@@ -480,15 +548,26 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                     RecordLayout.Claim.at(
                             estimate, fingerprint, version, leaseTtl, settings.leaseGrace());
             BsonDocument found;
+            BsonDocument liveFilter = RecordLayout.liveBeyond(key, estimate.plus(LIVE_MARGIN));
+            FindOneAndUpdateOptions upsert =
+                    new FindOneAndUpdateOptions().upsert(true).returnDocument(ReturnDocument.AFTER);
             try {
                 found =
-                        c.records()
-                                .findOneAndUpdate(
-                                        RecordLayout.liveBeyond(key, estimate.plus(LIVE_MARGIN)),
-                                        RecordLayout.insertClaim(claim),
-                                        new FindOneAndUpdateOptions()
-                                                .upsert(true)
-                                                .returnDocument(ReturnDocument.AFTER));
+                        c.serverStamps()
+                                ? c.records()
+                                        .findOneAndUpdate(
+                                                liveFilter,
+                                                ServerStampedUpdates.insertClaim(
+                                                        key,
+                                                        claim.constants(),
+                                                        leaseTtl,
+                                                        settings.leaseGrace()),
+                                                upsert)
+                                : c.records()
+                                        .findOneAndUpdate(
+                                                liveFilter,
+                                                RecordLayout.insertClaim(claim),
+                                                upsert);
             } catch (MongoException e) {
                 if (!isDuplicateKey(e)) {
                     throw e;
@@ -507,7 +586,13 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                 continue; // deleted, or lapsed, between two steps: start again
             }
             if (RecordLayout.carriesToken(doc, claim.token())) {
-                return ClaimResult.of(ClaimStatus.NEW, claim.record(key));
+                return ClaimResult.of(
+                        ClaimStatus.NEW,
+                        c.serverStamps()
+                                ? RecordLayout.claimStamps(doc)
+                                        .map(stamps -> claim.record(key, stamps))
+                                        .orElseGet(() -> claim.record(key))
+                                : claim.record(key));
             }
             Optional<IdempotencyRecord> existing = RecordLayout.read(doc);
             if (existing.isPresent()) {
@@ -549,18 +634,25 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
         RecordLayout.Claim claim =
                 RecordLayout.Claim.at(
                         c.time().now(), fingerprint, version, leaseTtl, settings.leaseGrace());
-        BsonDocument before =
-                c.records()
-                        .findOneAndUpdate(
-                                filter,
-                                RecordLayout.takeOver(claim),
-                                new FindOneAndUpdateOptions()
-                                        .returnDocument(ReturnDocument.BEFORE));
-        if (before == null) {
+        // The document before the write tells what was replaced. On the pipeline path the record
+        // returned therefore carries the estimated stamps, not the server's (find reads those).
+        FindOneAndUpdateOptions before =
+                new FindOneAndUpdateOptions().returnDocument(ReturnDocument.BEFORE);
+        BsonDocument replacedDoc =
+                c.serverStamps()
+                        ? c.records()
+                                .findOneAndUpdate(
+                                        filter,
+                                        ServerStampedUpdates.takeOver(
+                                                claim.constants(), leaseTtl, settings.leaseGrace()),
+                                        before)
+                        : c.records()
+                                .findOneAndUpdate(filter, RecordLayout.takeOver(claim), before);
+        if (replacedDoc == null) {
             return Optional.empty();
         }
         IdempotencyRecord mine = claim.record(key);
-        Optional<IdempotencyRecord> replaced = RecordLayout.read(before);
+        Optional<IdempotencyRecord> replaced = RecordLayout.read(replacedDoc);
         if (replaced.isEmpty()) {
             return Optional.of(new ClaimResult(ClaimStatus.NEW, mine, true));
         }
@@ -609,8 +701,14 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
 
     // --- connecting --------------------------------------------------------------------------
 
-    /** What a started store works with. */
-    private record Connection(MongoCollection<BsonDocument> records, ServerTimeEstimate time) {}
+    /**
+     * What a started store works with.
+     *
+     * @param serverStamps whether the server runs update pipelines, so that writes stamp their
+     *     dates with its {@code $$NOW}
+     */
+    private record Connection(
+            MongoCollection<BsonDocument> records, ServerTimeEstimate time, boolean serverStamps) {}
 
     private interface Operation<T> {
         T run(Connection connection);
@@ -618,6 +716,9 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
 
     private <T> T call(String operation, String key, Operation<T> body) {
         try {
+            if (cluster != null) {
+                primaryWatch.observe(cluster.get());
+            }
             return body.run(connection());
         } catch (IdempotencyException e) {
             throw e;
@@ -665,15 +766,30 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                 db = db.withWriteConcern(wc.get());
             }
             resolvedDatabase = db;
+            MongoDatabase bound = db;
+            clockCommand =
+                    new ServerClockCommand(
+                            command -> bound.runCommand(command, BsonDocument.class));
         }
         MongoDatabase db = resolvedDatabase;
         MongoCollection<BsonDocument> records =
                 db.getCollection(settings.collection(), BsonDocument.class);
         TtlIndex.ensure(records);
-        ServerTimeEstimate time = new ServerTimeEstimate(clock, () -> serverTime(db));
+        ServerTimeEstimate time = new ServerTimeEstimate(clock, clockCommand);
         time.now();
-        LOG.log(Level.DEBUG, () -> "MongoDB store ready on " + records.getNamespace());
-        return new Connection(records, time);
+        boolean pipelines = ServerStampedUpdates.serverRuns(records);
+        LOG.log(
+                Level.DEBUG,
+                () ->
+                        "MongoDB store ready on "
+                                + records.getNamespace()
+                                + (pipelines
+                                        ? "; dates are stamped by the server ($$NOW in update"
+                                                + " pipelines)"
+                                        : "; the server runs no update pipelines: dates are"
+                                                + " stamped with the estimated server time"));
+        stampsWithServerClock = pipelines;
+        return new Connection(records, time, pipelines);
     }
 
     private MongoDatabase ownDatabase() {
@@ -684,27 +800,18 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                             MongoClientSettings.builder()
                                     .applyConnectionString(uri)
                                     .timeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)
+                                    .applyToClusterSettings(
+                                            cluster -> cluster.addClusterListener(primaryWatch))
                                     .build());
         }
         return ownClient.getDatabase(settings.database());
     }
 
-    private static Instant serverTime(MongoDatabase db) {
-        BsonDocument reply;
-        try {
-            reply =
-                    db.runCommand(
-                            new BsonDocument("isMaster", new BsonInt32(1)), BsonDocument.class);
-        } catch (MongoCommandException e) {
-            reply = db.runCommand(new BsonDocument("hello", new BsonInt32(1)), BsonDocument.class);
+    private void onNewPrimary() {
+        Connection c = connection;
+        if (c != null) {
+            c.time().primaryChanged();
         }
-        BsonValue localTime = reply.get("localTime");
-        if (localTime == null || !localTime.isDateTime()) {
-            throw new IdempotencyStorageException(
-                    "MongoDB store cannot estimate the server's clock: isMaster reported no"
-                            + " localTime");
-        }
-        return Instant.ofEpochMilli(localTime.asDateTime().getValue());
     }
 
     // --- helpers -------------------------------------------------------------------------------
@@ -717,8 +824,45 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
         return ErrorCategory.fromErrorCode(code) == ErrorCategory.DUPLICATE_KEY;
     }
 
-    private static IdempotencyStorageException failure(
-            String operation, String key, RuntimeException e) {
+    /**
+     * Appended to the message of a write the primary applied but the write concern did not confirm.
+     */
+    static final String WRITE_NOT_CONFIRMED =
+            " The primary applied the write, but the write concern (idemkit.mongo.write-concern)"
+                    + " did not confirm it within idemkit.mongo.timeout: secondaries lag or are"
+                    + " down. A claim may then have been written: it holds the key until its lease"
+                    + " ends, and under fail-open the operation runs unprotected meanwhile.";
+
+    /** Appended to the message of a failure to reach the server in time. */
+    static final String UNREACHABLE =
+            " MongoDB is unreachable or slower than idemkit.mongo.timeout: nothing is known to"
+                    + " have been written. Under fail-closed the operation is refused; under"
+                    + " fail-open it runs unprotected.";
+
+    /**
+     * Whether the server applied a write whose write concern then failed or timed out (error 64
+     * WriteConcernFailed, or a wtimeout or time limit reported as a write concern error), however
+     * the driver wraps it: CSOT reports it as a {@code MongoOperationTimeoutException} caused by
+     * the write concern error.
+     */
+    static boolean writeNotConfirmed(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof MongoWriteConcernException) {
+                return true;
+            }
+            if (t instanceof MongoBulkWriteException bulk && bulk.getWriteConcernError() != null) {
+                return true;
+            }
+            if (t instanceof MongoCommandException command
+                    && (command.getErrorCode() == WRITE_CONCERN_FAILED
+                            || command.getResponse().containsKey("writeConcernError"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static IdempotencyStorageException failure(String operation, String key, RuntimeException e) {
         StringBuilder message =
                 new StringBuilder("MongoDB ")
                         .append(operation)
@@ -733,10 +877,12 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
             detail = detail.replace(key, "<key>");
         }
         message.append("): ").append(MongoStoreSettings.redact(detail));
-        if (e instanceof MongoTimeoutException
+        if (writeNotConfirmed(e)) {
+            message.append(WRITE_NOT_CONFIRMED);
+        } else if (e instanceof MongoTimeoutException
                 || e instanceof MongoOperationTimeoutException
                 || e instanceof MongoSocketException) {
-            message.append(" MongoDB is unreachable or slower than idemkit.mongo.timeout.");
+            message.append(UNREACHABLE);
         }
         // The cause is kept for its stack trace, unless its messages name the key.
         return key != null && mentions(e, key)
@@ -751,27 +897,5 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
             }
         }
         return false;
-    }
-
-    private static void requireKey(String key) {
-        Objects.requireNonNull(key, "key");
-        if (key.isEmpty()) {
-            throw new IllegalArgumentException("key must not be empty");
-        }
-    }
-
-    private static void requirePositive(Duration d, String name) {
-        Objects.requireNonNull(d, name);
-        if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(name + " must be positive");
-        }
-    }
-
-    private static long saturatedNanos(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException e) {
-            return Long.MAX_VALUE;
-        }
     }
 }

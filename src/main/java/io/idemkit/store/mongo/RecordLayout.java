@@ -19,6 +19,7 @@ import org.bson.BsonBoolean;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
+import org.bson.BsonNull;
 import org.bson.BsonString;
 import org.bson.BsonType;
 import org.bson.BsonValue;
@@ -107,8 +108,11 @@ final class RecordLayout {
     }
 
     /**
-     * Not live by the server's clock. A missing or non-date {@code lease_until} sorts below every
-     * date in BSON order, so an unreadable record without a usable lease also matches.
+     * Not live by the server's clock. A missing {@code lease_until} compares below every date, and
+     * so do null, numbers, strings, documents, arrays, binary, ObjectIds and booleans (BSON
+     * comparison order); such an unreadable record matches. A Timestamp, a regex or MaxKey sorts
+     * above every date, so a record holding one never matches: the claim finds it live, cannot read
+     * it, and overwrites it through {@link #pinned} instead.
      */
     static BsonDocument notLive(String key) {
         return byKey(key).append("$expr", not(liveExpression()));
@@ -130,16 +134,48 @@ final class RecordLayout {
     }
 
     /**
-     * Past {@code expire_at} and not live: what the TTL index would delete, never a live record.
+     * What {@code purgeExpired} deletes: past {@code expire_at} by the server's clock (or without
+     * one) and not live, where live means a {@code lease_until} that is a date after {@code $$NOW}:
+     * a record whose {@code lease_until} is of another type (a Timestamp, a regex, MaxKey, which
+     * sort above dates) is unreadable and deleted too. Never a live record.
+     *
+     * <p>The plain {@code expire_at} condition, {@code <= bound} or null (missing), lets the server
+     * serve the delete from the TTL index instead of scanning; {@code bound} is the estimated
+     * server time plus the margin, so that it never excludes what the exact {@code $expr} on {@code
+     * $$NOW} includes.
      */
-    static BsonDocument purgeable() {
+    static BsonDocument purgeable(Instant bound) {
         BsonDocument pastExpireAt =
                 new BsonDocument(
-                        "$lte", new BsonArray(List.of(new BsonString("$" + EXPIRE_AT), now())));
-        return new BsonDocument(
-                "$expr",
+                        "$expr",
+                        new BsonDocument(
+                                "$lte",
+                                new BsonArray(List.of(new BsonString("$" + EXPIRE_AT), now()))));
+        BsonDocument indexed =
                 new BsonDocument(
-                        "$and", new BsonArray(List.of(pastExpireAt, not(liveExpression())))));
+                        "$or",
+                        new BsonArray(
+                                List.of(
+                                        new BsonDocument(
+                                                EXPIRE_AT, new BsonDocument("$lte", date(bound))),
+                                        new BsonDocument(EXPIRE_AT, BsonNull.VALUE))));
+        // The query operator $type, not the aggregation one, which mongo-java-server lacks.
+        BsonDocument notLive =
+                new BsonDocument(
+                        "$or",
+                        new BsonArray(
+                                List.of(
+                                        new BsonDocument(
+                                                LEASE_UNTIL,
+                                                new BsonDocument(
+                                                        "$not",
+                                                        new BsonDocument(
+                                                                "$type",
+                                                                new BsonInt32(
+                                                                        BsonType.DATE_TIME
+                                                                                .getValue())))),
+                                        new BsonDocument("$expr", not(liveExpression())))));
+        return new BsonDocument("$and", new BsonArray(List.of(indexed, notLive, pastExpireAt)));
     }
 
     /** Fenced operations match only a claim that still carries the caller's token. */
@@ -214,16 +250,19 @@ final class RecordLayout {
         return new BsonDocument("$setOnInsert", claimFields(claim));
     }
 
+    /** The fields only a completed record has, removed when a claim takes a record over. */
+    static final List<String> RESULT_FIELDS =
+            List.of(
+                    COMPLETED_AT,
+                    RESPONSE_STATUS,
+                    RESPONSE_HEADERS,
+                    RESPONSE_BODY,
+                    RESPONSE_BODY_CHECK);
+
     /** Overwrites whatever the document held with a new claim. */
     static BsonDocument takeOver(Claim claim) {
         BsonDocument unset = new BsonDocument();
-        for (String field :
-                List.of(
-                        COMPLETED_AT,
-                        RESPONSE_STATUS,
-                        RESPONSE_HEADERS,
-                        RESPONSE_BODY,
-                        RESPONSE_BODY_CHECK)) {
+        for (String field : RESULT_FIELDS) {
             unset.append(field, new BsonString(""));
         }
         return new BsonDocument("$set", claimFields(claim)).append("$unset", unset);
@@ -295,6 +334,30 @@ final class RecordLayout {
     }
 
     // --- reading -----------------------------------------------------------------------------
+
+    /**
+     * The claim stamps the server wrote into a document this store just claimed, whatever its
+     * fingerprint version: {@code claimed_at} and {@code lease_until}.
+     *
+     * @return both, or empty if either is not a date
+     */
+    static Optional<Stamps> claimStamps(BsonDocument doc) {
+        BsonValue claimedAt = doc.get(CLAIMED_AT);
+        BsonValue leaseUntil = doc.get(LEASE_UNTIL);
+        if (claimedAt == null
+                || !claimedAt.isDateTime()
+                || leaseUntil == null
+                || !leaseUntil.isDateTime()) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                new Stamps(
+                        Instant.ofEpochMilli(claimedAt.asDateTime().getValue()),
+                        Instant.ofEpochMilli(leaseUntil.asDateTime().getValue())));
+    }
+
+    /** A claim's two dates as the server wrote them. */
+    record Stamps(Instant claimedAt, Instant leaseUntil) {}
 
     static boolean carriesToken(BsonDocument doc, ClaimToken token) {
         BsonValue v = doc.get(CLAIM_TOKEN);
@@ -511,6 +574,21 @@ final class RecordLayout {
         IdempotencyRecord record(String key) {
             return IdempotencyRecord.claimed(
                     key, fingerprint, fingerprintVersion, token, claimedAt, leaseUntil);
+        }
+
+        /** This claim as the server stamped it, where it did. */
+        IdempotencyRecord record(String key, Stamps stamps) {
+            return IdempotencyRecord.claimed(
+                    key,
+                    fingerprint,
+                    fingerprintVersion,
+                    token,
+                    stamps.claimedAt(),
+                    stamps.leaseUntil());
+        }
+
+        ServerStampedUpdates.NewClaim constants() {
+            return new ServerStampedUpdates.NewClaim(fingerprint, fingerprintVersion, token);
         }
     }
 

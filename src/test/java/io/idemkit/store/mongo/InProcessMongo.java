@@ -1,22 +1,12 @@
 package io.idemkit.store.mongo;
 
-import com.mongodb.ConnectionString;
-import com.mongodb.MongoClientSettings;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
-import com.mongodb.client.MongoCollection;
-import com.mongodb.event.CommandListener;
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import java.net.InetSocketAddress;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import org.awaitility.Awaitility;
-import org.bson.BsonDocument;
-import org.bson.BsonInt32;
 
 /**
  * A mongo-java-server in this JVM, reached over a real socket by the real driver.
@@ -26,9 +16,7 @@ import org.bson.BsonInt32;
  * {@code isMaster.localTime} follows the backend's clock. A backend clock other than the system's
  * would make the server disagree with itself, so tests let real time pass instead.
  */
-final class InProcessMongo implements AutoCloseable {
-
-    static final String DATABASE = "idemkit_test";
+final class InProcessMongo extends MongoServerUnderTest implements AutoCloseable {
 
     private final MongoServer server;
     private final InetSocketAddress address;
@@ -38,7 +26,7 @@ final class InProcessMongo implements AutoCloseable {
         this.server = new MongoServer(backend);
         server.bind(host, port);
         this.address = server.getLocalAddress();
-        this.client = client();
+        this.client = MongoClients.create(uri());
     }
 
     /**
@@ -63,6 +51,7 @@ final class InProcessMongo implements AutoCloseable {
         return new InProcessMongo(backend, "127.0.0.1", port);
     }
 
+    @Override
     String uri() {
         return "mongodb://" + address.getHostString() + ":" + address.getPort();
     }
@@ -71,43 +60,9 @@ final class InProcessMongo implements AutoCloseable {
         return address.getPort();
     }
 
-    /** A shared client, closed with the server. */
+    @Override
     MongoClient sharedClient() {
         return client;
-    }
-
-    /** A new client whose commands the listeners see; the caller closes it. */
-    MongoClient client(CommandListener... listeners) {
-        MongoClientSettings.Builder settings =
-                MongoClientSettings.builder()
-                        .applyConnectionString(new ConnectionString(uri()))
-                        .timeout(5, TimeUnit.SECONDS);
-        for (CommandListener listener : listeners) {
-            settings.addCommandListener(listener);
-        }
-        return MongoClients.create(settings.build());
-    }
-
-    /** Direct access to a collection of the test database, to plant and inspect documents. */
-    MongoCollection<BsonDocument> raw(String collection) {
-        return client.getDatabase(DATABASE).getCollection(collection, BsonDocument.class);
-    }
-
-    /** The server's own clock, as {@code $$NOW} and {@code $currentDate} read it. */
-    Instant serverTime() {
-        BsonDocument reply =
-                client.getDatabase("admin")
-                        .runCommand(
-                                new BsonDocument("isMaster", new BsonInt32(1)), BsonDocument.class);
-        return Instant.ofEpochMilli(reply.getDateTime("localTime").getValue());
-    }
-
-    /** Lets real time pass until the server's clock is past {@code instant}. */
-    void waitUntilPast(Instant instant) {
-        Awaitility.await()
-                .atMost(Duration.ofSeconds(10))
-                .pollInterval(Duration.ofMillis(10))
-                .until(() -> serverTime().isAfter(instant.plusMillis(5)));
     }
 
     /** Settings for a store on a collection no other test uses. */

@@ -11,4 +11,9 @@ class MongoJavaServerStoreContractTest extends MongoStoreContract {
     protected MongoClient client() {
         return mongo.sharedClient();
     }
+
+    @Override
+    protected boolean serverRunsPipelines() {
+        return false;
+    }
 }

@@ -48,7 +48,7 @@ class MongoRoundTripTest {
     }
 
     @Test
-    void firstUse_listsAndCreatesTheIndexAndMeasuresTheClockOnce() {
+    void firstUse_listsAndCreatesTheIndexSamplesTheClockAndProbesForPipelinesOnce() {
         CommandCounter cold = new CommandCounter();
         try (MongoClient coldClient = mongo.client(cold);
                 MongoIdempotencyStore fresh =
@@ -64,6 +64,9 @@ class MongoRoundTripTest {
                             "listIndexes",
                             "createIndexes",
                             "isMaster",
+                            "isMaster",
+                            "isMaster",
+                            "update",
                             "findAndModify",
                             "findAndModify");
         }

@@ -1,12 +1,19 @@
 package io.idemkit.store.mongo;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.spi.StoredResult;
 import io.idemkit.testkit.IdempotencyStoreContract;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import net.jqwik.api.lifecycle.AfterProperty;
+import net.jqwik.api.lifecycle.BeforeProperty;
 import org.awaitility.Awaitility;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
@@ -14,6 +21,7 @@ import org.bson.BsonInt32;
 import org.bson.BsonString;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * The store contract suite (C3) run against {@link MongoIdempotencyStore} on some MongoDB-wire
@@ -41,7 +49,26 @@ abstract class MongoStoreContract extends IdempotencyStoreContract {
         return MongoStoreSettings.defaults();
     }
 
+    // jqwik runs the contract's random-argument property and ignores JUnit's lifecycle: the same
+    // set-up and tear-down run around it too.
+    /**
+     * @return whether the server runs update pipelines, so that the store must take the pipeline
+     *     path ({@code $$NOW} in its writes): real MongoDB 4.2+ does, mongo-java-server does not
+     */
+    protected abstract boolean serverRunsPipelines();
+
+    @Test
+    void firstUse_probesTheServerAndTakesTheMatchingWritePath() {
+        assertThat(store.stampsWithServerClock()).as("before first use").isFalse();
+
+        store.claim(newKey(), "f".repeat(64), 1, Duration.ofMinutes(1));
+
+        assertThat(store.stampsWithServerClock()).isEqualTo(serverRunsPipelines());
+        assertThat(raw().countDocuments()).as("the probe writes nothing").isEqualTo(1);
+    }
+
     @BeforeEach
+    @BeforeProperty
     void openStore() {
         settings =
                 baseSettings()
@@ -51,6 +78,7 @@ abstract class MongoStoreContract extends IdempotencyStoreContract {
     }
 
     @AfterEach
+    @AfterProperty
     void dropCollection() {
         store.close();
         raw().drop();
@@ -68,6 +96,13 @@ abstract class MongoStoreContract extends IdempotencyStoreContract {
                 .atMost(amount.plusSeconds(10))
                 .pollInterval(Duration.ofMillis(10))
                 .until(() -> !serverTime().isBefore(target));
+    }
+
+    @Override
+    protected Optional<StoredResult> resultTooLargeToStore() {
+        return Optional.of(
+                new StoredResult(
+                        200, List.of(), new byte[(int) MongoIdempotencyStore.MAX_DOCUMENT_BYTES]));
     }
 
     @Override

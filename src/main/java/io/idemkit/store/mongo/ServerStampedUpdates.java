@@ -1,0 +1,175 @@
+package io.idemkit.store.mongo;
+
+import com.mongodb.MongoCommandException;
+import com.mongodb.MongoException;
+import com.mongodb.MongoWriteException;
+import com.mongodb.client.MongoCollection;
+import io.idemkit.spi.ClaimToken;
+import io.idemkit.spi.RecordState;
+import io.idemkit.spi.StoredHeader;
+import io.idemkit.spi.StoredResult;
+import java.time.Duration;
+import java.util.List;
+import org.bson.BsonArray;
+import org.bson.BsonBinary;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonInt64;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+
+/**
+ * The update pipelines of the pipeline path (MongoDB 4.2+): the same documents as {@link
+ * RecordLayout}'s updates, but every date is the server's own {@code $$NOW} at the moment it
+ * applies the write, plus a lease or retention, so that no stamp ages in transit. Every constant is
+ * wrapped in {@code $literal}, because in a pipeline a string that starts with {@code $} (a
+ * fingerprint may) would be read as a field path.
+ *
+ * <p>mongo-java-server does not run pipelines, so the tests here check these documents' shape; the
+ * Testcontainers and {@code IDEMKIT_TEST_MONGO_URI} suites run them.
+ */
+final class ServerStampedUpdates {
+
+    private static final String NOW = "$$NOW";
+
+    /** An id no record can have: keys are printable ASCII, without spaces. */
+    static final String PROBE_ID = "idemkit pipeline probe";
+
+    private ServerStampedUpdates() {}
+
+    /**
+     * Whether the server runs update pipelines: an {@code updateOne} with a one-stage pipeline on
+     * an id no record has, so nothing is written either way. MongoDB 4.2+ accepts it;
+     * mongo-java-server refuses it.
+     *
+     * @return whether the pipeline was accepted
+     * @throws MongoException anything else than a refusal (the server cannot be reached), so that
+     *     the store's start is retried on the next use
+     */
+    static boolean serverRuns(MongoCollection<BsonDocument> records) {
+        try {
+            records.updateOne(
+                    new BsonDocument(RecordLayout.ID, new BsonString(PROBE_ID)),
+                    List.of(
+                            new BsonDocument(
+                                    "$set",
+                                    new BsonDocument(
+                                            RecordLayout.CLAIMED_AT, new BsonString(NOW)))));
+            return true;
+        } catch (MongoCommandException | MongoWriteException e) {
+            return false;
+        } catch (IllegalArgumentException e) {
+            return false; // a driver that cannot encode a pipeline update for this server
+        }
+    }
+
+    /**
+     * The first step of a claim, for an upsert on {@code {_id, lease_until: {$gt: T}}}: a document
+     * the filter matched has a {@code lease_until} and is kept as it is ({@code $$ROOT}), so a
+     * replay changes nothing; the upsert's new document has none and becomes the claim.
+     */
+    static List<BsonDocument> insertClaim(
+            String key, NewClaim claim, Duration leaseTtl, Duration leaseGrace) {
+        BsonDocument isInsert =
+                new BsonDocument(
+                        "$eq",
+                        new BsonArray(
+                                List.of(
+                                        new BsonDocument(
+                                                "$type",
+                                                new BsonString("$" + RecordLayout.LEASE_UNTIL)),
+                                        new BsonString("missing"))));
+        BsonDocument fresh =
+                new BsonDocument(RecordLayout.ID, literal(new BsonString(key)))
+                        .append(RecordLayout.STATE, literal(claimedState()));
+        claimFields(claim, leaseTtl, leaseGrace).forEach(fresh::append);
+        BsonDocument choice =
+                new BsonDocument(
+                        "$cond", new BsonArray(List.of(isInsert, fresh, new BsonString("$$ROOT"))));
+        return List.of(new BsonDocument("$replaceWith", choice));
+    }
+
+    /** Overwrites whatever the document held with a new claim, stamped by the server. */
+    static List<BsonDocument> takeOver(NewClaim claim, Duration leaseTtl, Duration leaseGrace) {
+        BsonDocument set = new BsonDocument(RecordLayout.STATE, literal(claimedState()));
+        claimFields(claim, leaseTtl, leaseGrace).forEach(set::append);
+        BsonArray unset = new BsonArray();
+        for (String field : RecordLayout.RESULT_FIELDS) {
+            unset.add(new BsonString(field));
+        }
+        return List.of(new BsonDocument("$set", set), new BsonDocument("$unset", unset));
+    }
+
+    /** Completes a claim: state, the server's completion time, retention, and the result. */
+    static List<BsonDocument> complete(
+            ClaimToken token, StoredResult result, Duration completedTtl, Duration leaseGrace) {
+        BsonArray headers = new BsonArray();
+        for (StoredHeader header : result.headers()) {
+            headers.add(
+                    new BsonDocument("name", new BsonString(header.name()))
+                            .append("value", new BsonString(header.value())));
+        }
+        BsonDocument set =
+                new BsonDocument(
+                                RecordLayout.STATE,
+                                literal(new BsonString(RecordState.COMPLETED.name())))
+                        .append(RecordLayout.COMPLETED_AT, new BsonString(NOW))
+                        .append(RecordLayout.LEASE_UNTIL, nowPlus(completedTtl))
+                        .append(RecordLayout.EXPIRE_AT, nowPlus(completedTtl.plus(leaseGrace)))
+                        .append(
+                                RecordLayout.RESPONSE_STATUS,
+                                literal(new BsonInt32(result.status())))
+                        .append(RecordLayout.RESPONSE_HEADERS, literal(headers))
+                        .append(RecordLayout.RESPONSE_BODY, literal(new BsonBinary(result.body())))
+                        .append(
+                                RecordLayout.RESPONSE_BODY_CHECK,
+                                literal(
+                                        new BsonDocument(
+                                                        RecordLayout.CLAIM_TOKEN,
+                                                        new BsonString(token.value()))
+                                                .append(
+                                                        "length",
+                                                        new BsonInt32(result.bodyLength()))));
+        return List.of(new BsonDocument("$set", set));
+    }
+
+    /** Moves a claim's lease to the server's now plus {@code leaseTtl}. */
+    static List<BsonDocument> renew(Duration leaseTtl, Duration leaseGrace) {
+        return List.of(
+                new BsonDocument(
+                        "$set",
+                        new BsonDocument(RecordLayout.LEASE_UNTIL, nowPlus(leaseTtl))
+                                .append(
+                                        RecordLayout.EXPIRE_AT,
+                                        nowPlus(leaseTtl.plus(leaseGrace)))));
+    }
+
+    /** What a new claim writes besides its id and state: everything but the dates is constant. */
+    record NewClaim(String fingerprint, int fingerprintVersion, ClaimToken token) {}
+
+    private static BsonDocument claimFields(NewClaim claim, Duration leaseTtl, Duration grace) {
+        return new BsonDocument(
+                        RecordLayout.FINGERPRINT, literal(new BsonString(claim.fingerprint())))
+                .append(
+                        RecordLayout.FINGERPRINT_VERSION,
+                        literal(new BsonInt32(claim.fingerprintVersion())))
+                .append(RecordLayout.CLAIM_TOKEN, literal(new BsonString(claim.token().value())))
+                .append(RecordLayout.CLAIMED_AT, new BsonString(NOW))
+                .append(RecordLayout.LEASE_UNTIL, nowPlus(leaseTtl))
+                .append(RecordLayout.EXPIRE_AT, nowPlus(leaseTtl.plus(grace)));
+    }
+
+    private static BsonString claimedState() {
+        return new BsonString(RecordState.CLAIMED.name());
+    }
+
+    /** {@code $$NOW + d}, in whole milliseconds: a date. */
+    private static BsonDocument nowPlus(Duration d) {
+        return new BsonDocument(
+                "$add", new BsonArray(List.of(new BsonString(NOW), new BsonInt64(d.toMillis()))));
+    }
+
+    private static BsonDocument literal(BsonValue value) {
+        return new BsonDocument("$literal", value);
+    }
+}
