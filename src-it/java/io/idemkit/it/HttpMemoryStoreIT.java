@@ -21,7 +21,7 @@ class HttpMemoryStoreIT extends HttpScenarios {
 
     @Deployment(testable = false)
     static WebArchive application() {
-        return war("http-memory", "idemkit.store=memory\n");
+        return memoryWar("http-memory", "idemkit.store=memory\n");
     }
 
     @Test

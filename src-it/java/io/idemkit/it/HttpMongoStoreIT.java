@@ -71,8 +71,10 @@ class HttpMongoStoreIT extends HttpScenarios {
     @Test
     void crash_recovery_lease_expiry() throws Exception {
         // The claim of a process that died after claiming: this test JVM claims the request's
-        // key in the shared store with the endpoint's 300 ms lease, and never completes it.
-        String path = "api/resources/short-lease";
+        // key in the shared store with the conformance file's 300 ms lease (a lease no
+        // deployment may use on MongoDB, but this store is no deployment), and never completes
+        // it. The endpoint itself has a lease of 30 s and does not wait.
+        String path = "api/resources/crashable";
         String key = key("K6");
         try (MongoIdempotencyStore crashed = storeOfAnotherProcess()) {
             assertThat(

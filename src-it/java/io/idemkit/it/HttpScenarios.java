@@ -6,6 +6,7 @@ import io.idemkit.core.ScopeResolver;
 import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.it.HttpCalls.Reply;
 import io.idemkit.it.http.HttpApplication;
+import io.idemkit.it.http.ShortLeaseResource;
 import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
@@ -43,13 +44,22 @@ abstract class HttpScenarios {
     static final String KEY = "Idempotency-Key";
     static final String DELAY = "X-Test-Delay-Ms";
 
-    static WebArchive war(String name, String extraConfig) {
+    /** The test application on the in-memory store, with the conformance file's 300 ms lease. */
+    static WebArchive memoryWar(String name, String extraConfig) {
         return LibraryJar.addTo(
                 ShrinkWrap.create(WebArchive.class, name + ".war")
                         .addPackage(HttpApplication.class.getPackage())
                         .addAsResource(
                                 new StringAsset(COMMON_CONFIG + extraConfig),
                                 "META-INF/microprofile-config.properties"));
+    }
+
+    /**
+     * The test application without the 300 ms lease, which the MongoDB store refuses at deployment
+     * (a lease must outlast 3 × idemkit.mongo.timeout + 3 s).
+     */
+    static WebArchive war(String name, String extraConfig) {
+        return memoryWar(name, extraConfig).deleteClass(ShortLeaseResource.class);
     }
 
     @ArquillianResource URL base;

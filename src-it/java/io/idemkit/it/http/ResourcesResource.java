@@ -65,15 +65,6 @@ public class ResourcesResource {
     }
 
     @POST
-    @Path("short-lease")
-    @Idempotent(leaseTtl = "300ms", waitTimeout = "0s")
-    @Consumes(MediaType.APPLICATION_JSON)
-    @Produces(MediaType.APPLICATION_JSON)
-    public Response shortLease(Item item, @HeaderParam(TAG) String tag) {
-        return answer(item, tag, 0, 201, false);
-    }
-
-    @POST
     @Path("throw")
     @Idempotent(waitTimeout = "0s")
     @Consumes(MediaType.APPLICATION_JSON)
