@@ -159,6 +159,15 @@ abstract class MethodSurfaceContract {
         assertThat(count("stateless:" + key)).isEqualTo(1);
     }
 
+    /** The name of the store this IT's application must use. */
+    abstract String expectedStore();
+
+    @Test
+    void application_usesThisItsStore() throws Exception {
+        assertThat(client.target(uri("store")).request().get(String.class))
+                .isEqualTo(expectedStore());
+    }
+
     @Test
     void heartbeat_runsOnTheContainersManagedScheduler() throws Exception {
         assertThat(client.target(uri("heartbeat")).request().get(String.class))

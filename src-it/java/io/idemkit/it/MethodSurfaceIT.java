@@ -24,4 +24,9 @@ class MethodSurfaceIT extends MethodSurfaceContract {
                                         "idemkit.store=memory\nidemkit.scope-mode=single-tenant\n"),
                                 "META-INF/microprofile-config.properties"));
     }
+
+    @Override
+    String expectedStore() {
+        return "memory";
+    }
 }

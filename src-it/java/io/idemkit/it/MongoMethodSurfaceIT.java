@@ -47,4 +47,9 @@ class MongoMethodSurfaceIT extends MethodSurfaceContract {
     static void stopMongo() {
         MONGO.shutdownNow();
     }
+
+    @Override
+    String expectedStore() {
+        return "mongodb";
+    }
 }

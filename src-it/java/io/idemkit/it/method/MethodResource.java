@@ -3,6 +3,7 @@ package io.idemkit.it.method;
 import io.idemkit.IdempotencyException;
 import io.idemkit.Idempotent;
 import io.idemkit.core.LeaseHeartbeat;
+import io.idemkit.spi.IdempotencyStore;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -22,6 +23,7 @@ public class MethodResource {
     @Inject CdiBookings cdi;
     @Inject Executions executions;
     @Inject LeaseHeartbeat heartbeat;
+    @Inject IdempotencyStore store;
 
     @POST
     @Path("{bean}/{operation}")
@@ -62,6 +64,12 @@ public class MethodResource {
     @Path("count")
     public int count(@QueryParam("operation") String operation) {
         return executions.count(operation);
+    }
+
+    @GET
+    @Path("store")
+    public String store() {
+        return store.name();
     }
 
     @GET
