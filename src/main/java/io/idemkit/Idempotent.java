@@ -42,6 +42,19 @@ import java.lang.annotation.Target;
 public @interface Idempotent {
 
     /**
+     * The operation's stable name, for CDI and EJB methods. It replaces the bean class and method
+     * signature in the effective key, so that renaming or moving the method, or changing its
+     * parameter or return types, keeps the records it stored; change it to start afresh (a version
+     * suffix such as {@code "book-flight/v2"} does that). Two methods given the same name share
+     * records, so names must be unique in the store. Ignored on JAX-RS resource methods, whose key
+     * parts are the request's method and path.
+     *
+     * @return the operation's name, or empty for the bean class and method signature
+     */
+    @Nonbinding
+    String name() default "";
+
+    /**
      * How long a claim holds the key before another caller may take it over, counted on the store's
      * clock. A crashed executor blocks its key for at most this long. Must be positive.
      *

@@ -1,7 +1,6 @@
 package io.idemkit.cdi;
 
 import io.idemkit.IdempotencyEvent;
-import io.idemkit.config.IdemkitConfig;
 import io.idemkit.core.IdempotencyEngine;
 import io.idemkit.core.LeaseHeartbeat;
 import io.idemkit.core.Ticker;
@@ -22,12 +21,8 @@ public class EngineProducer {
     @Produces
     @Singleton
     IdempotencyEngine engine(
-            IdempotencyStore store, IdemkitConfig config, Event<IdempotencyEvent> events) {
-        return new IdempotencyEngine(
-                store,
-                events::fire,
-                new LeaseHeartbeat(config.heartbeatInterrupt()),
-                Ticker.system());
+            IdempotencyStore store, LeaseHeartbeat heartbeat, Event<IdempotencyEvent> events) {
+        return new IdempotencyEngine(store, events::fire, heartbeat, Ticker.system());
     }
 
     void close(@Disposes IdempotencyEngine engine) {

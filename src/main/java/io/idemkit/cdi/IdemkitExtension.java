@@ -2,6 +2,7 @@ package io.idemkit.cdi;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoDatabase;
+import io.idemkit.IdempotencyIgnored;
 import io.idemkit.IdempotencyKey;
 import io.idemkit.IdempotencyScopeProvider;
 import io.idemkit.Idempotent;
@@ -11,6 +12,7 @@ import io.idemkit.config.DurationFormat;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.IdempotentPolicy;
 import io.idemkit.config.InvalidConfigurationException;
+import io.idemkit.config.PerMethodConfig;
 import io.idemkit.config.ScopeSource;
 import io.idemkit.config.StoreKind;
 import io.idemkit.core.CacheableStatuses;
@@ -39,7 +41,9 @@ import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.ConfigProvider;
 
@@ -63,10 +67,18 @@ public class IdemkitExtension implements Extension {
 
     private final List<String> definitionErrors = new ArrayList<>();
     private final List<AnnotatedLease> annotatedLeases = new ArrayList<>();
+    private final List<MethodPolicies.MethodRef> idempotentMethods = new ArrayList<>();
+    private final Map<MethodPolicies.MethodRef, OperationPolicy> methodPolicies =
+            new ConcurrentHashMap<>();
     private volatile IdemkitConfig config;
 
     <T> void checkAnnotations(
-            @Observes @WithAnnotations({Idempotent.class, IdempotencyKey.class})
+            @Observes
+                    @WithAnnotations({
+                        Idempotent.class,
+                        IdempotencyKey.class,
+                        IdempotencyIgnored.class
+                    })
                     ProcessAnnotatedType<T> event) {
         AnnotatedType<T> type = event.getAnnotatedType();
         Idempotent onType = type.getAnnotation(Idempotent.class);
@@ -80,26 +92,54 @@ public class IdemkitExtension implements Extension {
             if (onMethod != null) {
                 check(onMethod, onType, where);
                 int modifiers = javaMethod.getModifiers();
-                if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers)) {
+                String unreachable =
+                        Modifier.isPrivate(modifiers)
+                                ? "private"
+                                : Modifier.isStatic(modifiers)
+                                        ? "static"
+                                        : Modifier.isFinal(modifiers) ? "final" : null;
+                if (unreachable != null) {
                     definitionErrors.add(
                             "@Idempotent on "
                                     + where
                                     + " would have no effect: interceptors never apply to a "
-                                    + (Modifier.isPrivate(modifiers) ? "private" : "static")
-                                    + " method. Make it a non-static, non-private method.");
+                                    + unreachable
+                                    + " method. Make it a non-static, non-private, non-final"
+                                    + " method.");
                 }
             }
-            if (onMethod == null && onType == null) {
-                for (AnnotatedParameter<? super T> parameter : method.getParameters()) {
-                    if (parameter.isAnnotationPresent(IdempotencyKey.class)) {
-                        definitionErrors.add(
-                                "@IdempotencyKey on parameter "
-                                        + parameter.getPosition()
-                                        + " of "
-                                        + where
-                                        + " has no effect: neither the method nor its class is"
-                                        + " @Idempotent.");
-                    }
+            int modifiers = javaMethod.getModifiers();
+            boolean intercepted =
+                    (onMethod != null || onType != null)
+                            && !Modifier.isPrivate(modifiers)
+                            && !Modifier.isStatic(modifiers)
+                            && !Modifier.isFinal(modifiers);
+            if (intercepted) {
+                idempotentMethods.add(
+                        new MethodPolicies.MethodRef(type.getJavaClass(), javaMethod));
+            }
+            for (AnnotatedParameter<? super T> parameter : method.getParameters()) {
+                boolean key = parameter.isAnnotationPresent(IdempotencyKey.class);
+                boolean ignored = parameter.isAnnotationPresent(IdempotencyIgnored.class);
+                String marker = key ? "@IdempotencyKey" : "@IdempotencyIgnored";
+                if ((key || ignored) && onMethod == null && onType == null) {
+                    definitionErrors.add(
+                            marker
+                                    + " on parameter "
+                                    + parameter.getPosition()
+                                    + " of "
+                                    + where
+                                    + " has no effect: neither the method nor its class is"
+                                    + " @Idempotent.");
+                } else if (key && ignored) {
+                    definitionErrors.add(
+                            "Parameter "
+                                    + parameter.getPosition()
+                                    + " of "
+                                    + where
+                                    + " is both @IdempotencyKey and @IdempotencyIgnored; a key"
+                                    + " identifies the operation, so it cannot be ignored. Keep"
+                                    + " one.");
                 }
             }
         }
@@ -180,13 +220,48 @@ public class IdemkitExtension implements Extension {
                             "idemkit.store=mongo needs idemkit.mongo.uri, or a MongoClient or"
                                     + " MongoDatabase bean; none is there."));
         }
+        List<String> methodProblems = new ArrayList<>(PerMethodConfig.validate(mpConfig()));
+        if (methodProblems.isEmpty()) {
+            for (MethodPolicies.MethodRef ref : idempotentMethods) {
+                try {
+                    methodPolicies.put(
+                            ref,
+                            MethodPolicies.resolve(
+                                    ref.beanClass(), ref.method(), read.defaults(), mpConfig()));
+                } catch (IllegalArgumentException e) {
+                    methodProblems.add(
+                            "Invalid @Idempotent(" + e.getMessage() + ") on " + describe(ref));
+                }
+            }
+        }
+        methodProblems.forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
         checkMongoLeases(read, beans, event);
+        idempotentMethods.clear();
         config = read;
+    }
+
+    private static org.eclipse.microprofile.config.Config mpConfig() {
+        return ConfigProvider.getConfig();
+    }
+
+    private static String describe(MethodPolicies.MethodRef ref) {
+        return ref.beanClass().getName()
+                + "."
+                + ref.method().getName()
+                + "() (annotations and per-method configuration keys merged)";
+    }
+
+    /**
+     * @param method a method as seen on a bean class
+     * @return its policy, resolved at deployment, or {@code null} for a method CDI did not discover
+     */
+    OperationPolicy methodPolicy(MethodPolicies.MethodRef method) {
+        return methodPolicies.get(method);
     }
 
     /**
      * The MongoDB store's lease rule ({@link MongoLeaseRule}) for every effective lease: the global
-     * one and every annotation's. Per-method configuration keys, where they exist, need the same.
+     * one, every annotation's, and every per-method configuration key's ({@link PerMethodConfig}).
      */
     private void checkMongoLeases(
             IdemkitConfig read, BeanManager beans, AfterDeploymentValidation event) {
@@ -207,6 +282,27 @@ public class IdemkitExtension implements Extension {
                             annotated.lease(),
                             timeout)
                     .ifPresent(p -> event.addDeploymentProblem(new DeploymentException(p)));
+        }
+        for (MethodPolicies.MethodRef ref : idempotentMethods) {
+            String clazz = ref.beanClass().getName();
+            String method = ref.method().getName();
+            String key =
+                    mpConfig()
+                                    .getOptionalValue(
+                                            PerMethodConfig.methodKey(
+                                                    clazz, method, IdempotentPolicy.LEASE_TTL),
+                                            String.class)
+                                    .isPresent()
+                            ? PerMethodConfig.methodKey(clazz, method, IdempotentPolicy.LEASE_TTL)
+                            : PerMethodConfig.classKey(clazz, IdempotentPolicy.LEASE_TTL);
+            OperationPolicy policy = methodPolicies.get(ref);
+            if (policy != null && mpConfig().getOptionalValue(key, String.class).isPresent()) {
+                MongoLeaseRule.problem(
+                                key + "=" + DurationFormat.format(policy.leaseTtl()),
+                                policy.leaseTtl(),
+                                timeout)
+                        .ifPresent(p -> event.addDeploymentProblem(new DeploymentException(p)));
+            }
         }
     }
 

@@ -4,6 +4,9 @@ import io.idemkit.Idempotent;
 import io.idemkit.core.CacheableStatuses;
 import io.idemkit.core.OperationPolicy;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -11,6 +14,22 @@ import java.util.function.Function;
  * wins over the same member on its class, which wins over the configuration.
  */
 public final class IdempotentPolicy {
+
+    /** The member that sets the lease. */
+    public static final String LEASE_TTL = "leaseTtl";
+
+    /** The member that sets the completed TTL. */
+    public static final String COMPLETED_TTL = "completedTtl";
+
+    /** The member that sets the wait timeout. */
+    public static final String WAIT_TIMEOUT = "waitTimeout";
+
+    /** The member that sets the cacheable statuses. */
+    public static final String CACHEABLE_STATUS = "cacheableStatus";
+
+    /** The members that shape an operation's policy, which configuration can override. */
+    public static final List<String> POLICY_MEMBERS =
+            List.of(LEASE_TTL, COMPLETED_TTL, WAIT_TIMEOUT, CACHEABLE_STATUS);
 
     private IdempotentPolicy() {}
 
@@ -23,44 +42,84 @@ public final class IdempotentPolicy {
      */
     public static OperationPolicy resolve(
             Idempotent onMethod, Idempotent onType, OperationPolicy defaults) {
+        Map<String, String> merged = new LinkedHashMap<>(members(onType));
+        merged.putAll(members(onMethod));
+        return resolve(merged, defaults);
+    }
+
+    /**
+     * @param annotation an annotation, or {@code null}
+     * @return its policy members that are set (not blank), by member name
+     */
+    public static Map<String, String> members(Idempotent annotation) {
+        Map<String, String> set = new LinkedHashMap<>();
+        if (annotation != null) {
+            put(set, LEASE_TTL, annotation.leaseTtl());
+            put(set, COMPLETED_TTL, annotation.completedTtl());
+            put(set, WAIT_TIMEOUT, annotation.waitTimeout());
+            put(set, CACHEABLE_STATUS, annotation.cacheableStatus());
+        }
+        return set;
+    }
+
+    /**
+     * Checks one member's text.
+     *
+     * @param member one of {@link #POLICY_MEMBERS}
+     * @param text its value
+     * @throws IllegalArgumentException with the rule the value broke (without the value)
+     */
+    public static void check(String member, String text) {
+        switch (member) {
+            case LEASE_TTL, COMPLETED_TTL -> DurationFormat.parsePositive(text);
+            case WAIT_TIMEOUT -> DurationFormat.parseNotNegative(text);
+            case CACHEABLE_STATUS -> CacheableStatuses.parse(text);
+            default ->
+                    throw new IllegalArgumentException(
+                            "unknown member; the members are " + String.join(", ", POLICY_MEMBERS));
+        }
+    }
+
+    /**
+     * @param members the members set, by name (later sources already merged over earlier ones)
+     * @param defaults the configured policy
+     * @return the operation policy
+     * @throws IllegalArgumentException naming the member, its value and the rule it broke
+     */
+    public static OperationPolicy resolve(Map<String, String> members, OperationPolicy defaults) {
         Duration lease =
                 member(
-                        "leaseTtl",
-                        pick(onMethod, onType, Idempotent::leaseTtl),
+                        LEASE_TTL,
+                        members.getOrDefault(LEASE_TTL, ""),
                         DurationFormat::parsePositive,
                         defaults.leaseTtl());
         Duration completed =
                 member(
-                        "completedTtl",
-                        pick(onMethod, onType, Idempotent::completedTtl),
+                        COMPLETED_TTL,
+                        members.getOrDefault(COMPLETED_TTL, ""),
                         DurationFormat::parsePositive,
                         defaults.completedTtl());
         Duration wait =
                 member(
-                        "waitTimeout",
-                        pick(onMethod, onType, Idempotent::waitTimeout),
+                        WAIT_TIMEOUT,
+                        members.getOrDefault(WAIT_TIMEOUT, ""),
                         DurationFormat::parseNotNegative,
                         defaults.waitTimeout());
-        String statuses = pick(onMethod, onType, Idempotent::cacheableStatus);
+        String statuses = members.getOrDefault(CACHEABLE_STATUS, "");
         return new OperationPolicy(
                 lease,
                 completed,
                 wait,
                 defaults.onStorageError(),
-                statuses.isEmpty()
+                statuses.isBlank()
                         ? defaults.cacheable()
-                        : member("cacheableStatus", statuses, CacheableStatuses::parse, null));
+                        : member(CACHEABLE_STATUS, statuses, CacheableStatuses::parse, null));
     }
 
-    private static String pick(
-            Idempotent onMethod, Idempotent onType, Function<Idempotent, String> member) {
-        if (onMethod != null && !member.apply(onMethod).isBlank()) {
-            return member.apply(onMethod);
+    private static void put(Map<String, String> set, String name, String value) {
+        if (!value.isBlank()) {
+            set.put(name, value);
         }
-        if (onType != null && !member.apply(onType).isBlank()) {
-            return member.apply(onType);
-        }
-        return "";
     }
 
     private static <T> T member(String name, String text, Function<String, T> parse, T fallback) {

@@ -77,11 +77,22 @@ public final class Execution {
      * @return the running beat; close it on this thread when the operation returns
      */
     public LeaseHeartbeat.Beat keepAlive() {
+        return keepAlive(true);
+    }
+
+    /**
+     * Like {@link #keepAlive()}, for an operation that may continue on other threads.
+     *
+     * @param mayInterrupt whether a lost lease may interrupt the calling thread
+     * @return the running beat; close it when the operation ends
+     */
+    public LeaseHeartbeat.Beat keepAlive(boolean mayInterrupt) {
         Duration lease = operation.policy().leaseTtl();
         return heartbeat.start(
                 () -> store.renew(operation.effectiveKey(), token, lease),
                 lease.dividedBy(3),
-                () -> leaseLost = true);
+                () -> leaseLost = true,
+                mayInterrupt);
     }
 
     /**

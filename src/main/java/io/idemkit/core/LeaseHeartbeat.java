@@ -13,23 +13,47 @@ import java.util.function.BooleanSupplier;
  * Keeps long operations' leases alive (contract C4.7): renews on a fixed beat well inside the
  * lease, and when a renewal fails, tells the operation before the lease runs out.
  *
- * <p>The beat runs on one daemon thread, created on first use and stopped by {@link #close()}.
- * Thread-safe.
+ * <p>The beat runs on a borrowed scheduler (a container's managed one), or else on one daemon
+ * thread of its own, created on first use and stopped by {@link #close()}. Thread-safe.
  */
 public final class LeaseHeartbeat implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(LeaseHeartbeat.class.getName());
 
     private final boolean interruptOnLoss;
+    private final boolean borrowed;
     private ScheduledExecutorService executor;
     private boolean closed;
 
     /**
+     * A heartbeat on a daemon thread of its own.
+     *
      * @param interruptOnLoss whether a lost lease also interrupts the operation's thread, on top of
      *     setting the flag the operation can read
      */
     public LeaseHeartbeat(boolean interruptOnLoss) {
         this.interruptOnLoss = interruptOnLoss;
+        this.borrowed = false;
+    }
+
+    /**
+     * A heartbeat on a scheduler someone else owns: {@link #close()} cancels its beats but never
+     * shuts the scheduler down.
+     *
+     * @param interruptOnLoss whether a lost lease also interrupts the operation's thread
+     * @param scheduler runs the beats; it must support {@code scheduleWithFixedDelay}
+     */
+    public LeaseHeartbeat(boolean interruptOnLoss, ScheduledExecutorService scheduler) {
+        this.interruptOnLoss = interruptOnLoss;
+        this.borrowed = true;
+        this.executor = Objects.requireNonNull(scheduler, "scheduler");
+    }
+
+    /**
+     * @return whether the beats run on a borrowed scheduler rather than on a thread of their own
+     */
+    public boolean borrowsScheduler() {
+        return borrowed;
     }
 
     /**
@@ -41,12 +65,28 @@ public final class LeaseHeartbeat implements AutoCloseable {
      * @return the beat, to be closed by the operation's thread when the operation ends
      */
     public Beat start(BooleanSupplier renewal, Duration interval, Runnable onLoss) {
+        return start(renewal, interval, onLoss, true);
+    }
+
+    /**
+     * Starts beating for the calling thread's operation.
+     *
+     * @param renewal one renewal; {@code false} or an exception means the lease is lost
+     * @param interval the beat, positive and well inside the lease (a third of it is usual)
+     * @param onLoss called once, on the beat thread, when a renewal fails
+     * @param mayInterrupt whether a loss may interrupt the calling thread (if this heartbeat is so
+     *     configured); {@code false} for an operation that continues on other threads
+     * @return the beat, to be closed when the operation ends
+     */
+    public Beat start(
+            BooleanSupplier renewal, Duration interval, Runnable onLoss, boolean mayInterrupt) {
         Objects.requireNonNull(renewal, "renewal");
         Objects.requireNonNull(onLoss, "onLoss");
         if (interval.isNegative() || interval.isZero()) {
             throw new IllegalArgumentException("interval must be positive");
         }
-        Beat beat = new Beat(Thread.currentThread(), renewal, onLoss);
+        Beat beat =
+                new Beat(Thread.currentThread(), renewal, onLoss, mayInterrupt && interruptOnLoss);
         beat.future =
                 executor()
                         .scheduleWithFixedDelay(
@@ -76,11 +116,14 @@ public final class LeaseHeartbeat implements AutoCloseable {
         return executor;
     }
 
-    /** Stops the beat thread; beats still running are cancelled. */
+    /**
+     * Stops the beat thread; beats still running are cancelled. A borrowed scheduler is left
+     * running, but no new beat starts.
+     */
     @Override
     public synchronized void close() {
         closed = true;
-        if (executor != null) {
+        if (executor != null && !borrowed) {
             executor.shutdownNow();
         }
     }
@@ -91,14 +134,17 @@ public final class LeaseHeartbeat implements AutoCloseable {
         private final Thread owner;
         private final BooleanSupplier renewal;
         private final Runnable onLoss;
+        private final boolean interruptOwner;
         private volatile ScheduledFuture<?> future;
         private boolean running = true;
         private boolean interrupted;
 
-        private Beat(Thread owner, BooleanSupplier renewal, Runnable onLoss) {
+        private Beat(
+                Thread owner, BooleanSupplier renewal, Runnable onLoss, boolean interruptOwner) {
             this.owner = owner;
             this.renewal = renewal;
             this.onLoss = onLoss;
+            this.interruptOwner = interruptOwner;
         }
 
         private void beat() {
@@ -124,7 +170,7 @@ public final class LeaseHeartbeat implements AutoCloseable {
                 running = false;
                 // The flag first: a thread woken by the interrupt must already see it.
                 onLoss.run();
-                if (interruptOnLoss) {
+                if (interruptOwner) {
                     interrupted = true;
                     owner.interrupt();
                 }

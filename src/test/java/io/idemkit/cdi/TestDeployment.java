@@ -1,5 +1,8 @@
 package io.idemkit.cdi;
 
+import io.idemkit.interceptor.IdempotentInterceptor;
+import io.idemkit.interceptor.InterceptorProducer;
+import io.idemkit.interceptor.MethodPlans;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -11,18 +14,18 @@ import org.jboss.weld.environment.se.WeldContainer;
  * One Weld deployment of the library's beans plus a test's own, under a MicroProfile Config that
  * holds exactly the test's properties.
  */
-final class TestDeployment implements AutoCloseable {
+public final class TestDeployment implements AutoCloseable {
 
     private final Map<String, String> properties = new HashMap<>();
     private TestConfig config;
     private WeldContainer container;
 
-    TestDeployment set(String key, String value) {
+    public TestDeployment set(String key, String value) {
         properties.put(key, value);
         return this;
     }
 
-    WeldContainer start(Class<?>... extra) {
+    public WeldContainer start(Class<?>... extra) {
         config = TestConfig.of(properties);
         List<Class<?>> classes =
                 new ArrayList<>(
@@ -31,7 +34,12 @@ final class TestDeployment implements AutoCloseable {
                                 StoreProducer.class,
                                 EngineProducer.class,
                                 ScopeProducer.class,
-                                IdemkitStartup.class));
+                                HeartbeatProducer.class,
+                                MethodPolicies.class,
+                                IdemkitStartup.class,
+                                InterceptorProducer.class,
+                                MethodPlans.class,
+                                IdempotentInterceptor.class));
         classes.addAll(List.of(extra));
         container =
                 new Weld()

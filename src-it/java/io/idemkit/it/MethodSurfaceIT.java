@@ -1,0 +1,32 @@
+package io.idemkit.it;
+
+import io.idemkit.it.method.MethodApplication;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The method surface on Open Liberty with the in-memory store. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class MethodSurfaceIT extends MethodSurfaceContract {
+
+    @Deployment(testable = false)
+    static WebArchive application() {
+        return LibraryJar.addTo(
+                ShrinkWrap.create(WebArchive.class, "method-memory.war")
+                        .addPackage(MethodApplication.class.getPackage())
+                        .addAsResource(
+                                new StringAsset(
+                                        "idemkit.store=memory\nidemkit.scope-mode=single-tenant\n"),
+                                "META-INF/microprofile-config.properties"));
+    }
+
+    @Override
+    String expectedStore() {
+        return "memory";
+    }
+}

@@ -1,0 +1,55 @@
+package io.idemkit.it;
+
+import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import io.idemkit.it.method.MethodApplication;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The method surface on Open Liberty with the MongoDB store, on a MongoDB-wire server run by this
+ * test (mongo-java-server, in-process).
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class MongoMethodSurfaceIT extends MethodSurfaceContract {
+
+    // Started when the class loads: Arquillian deploys before any @BeforeAll method runs.
+    private static final MongoServer MONGO = startMongo();
+
+    private static MongoServer startMongo() {
+        MongoServer server = new MongoServer(new MemoryBackend());
+        server.bind("127.0.0.1", 0);
+        return server;
+    }
+
+    @Deployment(testable = false)
+    static WebArchive application() {
+        String config =
+                "idemkit.mongo.uri=mongodb://127.0.0.1:"
+                        + MONGO.getLocalAddress().getPort()
+                        + "\nidemkit.mongo.database=it_method\nidemkit.scope-mode=single-tenant\n";
+        return LibraryJar.addTo(
+                ShrinkWrap.create(WebArchive.class, "method-mongo.war")
+                        .addPackage(MethodApplication.class.getPackage())
+                        .addAsResource(
+                                new StringAsset(config),
+                                "META-INF/microprofile-config.properties"));
+    }
+
+    @AfterAll
+    static void stopMongo() {
+        MONGO.shutdownNow();
+    }
+
+    @Override
+    String expectedStore() {
+        return "mongodb";
+    }
+}

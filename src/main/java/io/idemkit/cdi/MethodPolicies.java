@@ -1,0 +1,109 @@
+package io.idemkit.cdi;
+
+import io.idemkit.Idempotent;
+import io.idemkit.config.IdemkitConfig;
+import io.idemkit.config.IdempotentPolicy;
+import io.idemkit.config.PerMethodConfig;
+import io.idemkit.core.OperationPolicy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.lang.reflect.Method;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * The operation policy of each {@link Idempotent} method, shared by both surfaces (the interceptor
+ * and the JAX-RS filter pair): the global {@code idemkit.*} defaults, overridden by the class's
+ * annotation, the class's configuration keys, the method's annotation and the method's
+ * configuration keys, in that order (see {@link PerMethodConfig}).
+ *
+ * <p>Every class CDI discovered was resolved, and its errors reported, at deployment, so for those
+ * {@link #policyFor} never fails. A class CDI never saw (a JAX-RS resource outside any bean
+ * archive) is resolved on first use and then cached. Thread-safe.
+ */
+@ApplicationScoped
+public class MethodPolicies {
+
+    private final IdemkitExtension extension;
+    private final IdemkitConfig config;
+    private final Map<MethodRef, OperationPolicy> resolved = new ConcurrentHashMap<>();
+
+    /** For the CDI client proxy only. */
+    protected MethodPolicies() {
+        this.extension = null;
+        this.config = null;
+    }
+
+    @Inject
+    MethodPolicies(IdemkitExtension extension, IdemkitConfig config) {
+        this.extension = extension;
+        this.config = config;
+    }
+
+    /**
+     * @param beanClass the bean (or resource) class the method is called on
+     * @param method the method
+     * @return the method's policy
+     * @throws IllegalStateException for a class CDI never discovered whose annotation or
+     *     configuration is invalid; the message names the method, the member and the rule
+     */
+    public OperationPolicy policyFor(Class<?> beanClass, Method method) {
+        Objects.requireNonNull(beanClass, "beanClass");
+        Objects.requireNonNull(method, "method");
+        MethodRef ref = new MethodRef(beanClass, method);
+        OperationPolicy known = extension.methodPolicy(ref);
+        if (known != null) {
+            return known;
+        }
+        return resolved.computeIfAbsent(
+                ref,
+                r -> {
+                    try {
+                        return resolve(beanClass, method, config.defaults(), configuration());
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalStateException(
+                                "Invalid @Idempotent(" + e.getMessage() + ") on " + ref, e);
+                    }
+                });
+    }
+
+    private static Config configuration() {
+        return ConfigProvider.getConfig();
+    }
+
+    /**
+     * Merges the sources of one method's policy.
+     *
+     * @throws IllegalArgumentException naming the member, its value and the rule it broke
+     */
+    static OperationPolicy resolve(
+            Class<?> beanClass, Method method, OperationPolicy defaults, Config config) {
+        Map<String, String> members = new LinkedHashMap<>();
+        Class<?> declaring = method.getDeclaringClass();
+        members.putAll(IdempotentPolicy.members(declaring.getAnnotation(Idempotent.class)));
+        members.putAll(IdempotentPolicy.members(beanClass.getAnnotation(Idempotent.class)));
+        if (declaring != beanClass) {
+            members.putAll(PerMethodConfig.forClass(config, declaring.getName()));
+        }
+        members.putAll(PerMethodConfig.forClass(config, beanClass.getName()));
+        members.putAll(IdempotentPolicy.members(method.getAnnotation(Idempotent.class)));
+        if (declaring != beanClass) {
+            members.putAll(
+                    PerMethodConfig.forMethod(config, declaring.getName(), method.getName()));
+        }
+        members.putAll(PerMethodConfig.forMethod(config, beanClass.getName(), method.getName()));
+        return IdempotentPolicy.resolve(members, defaults);
+    }
+
+    /** A method as seen on one bean class. */
+    record MethodRef(Class<?> beanClass, Method method) {
+        @Override
+        public String toString() {
+            return beanClass.getName() + "." + method.getName() + "()";
+        }
+    }
+}
