@@ -25,6 +25,15 @@ class HttpMemoryStoreIT extends HttpScenarios {
     }
 
     @Test
+    void withoutTheHttpHeartbeat_aDuplicateTakesOverALeaseTheRequestOutlived() throws Exception {
+        Reply[] replies = duplicateOfARequestThatOutlivesItsLease();
+
+        assertThat(replies[0].status()).isEqualTo(201);
+        assertThat(replies[1].status()).isEqualTo(201);
+        assertThat(calls()).isEqualTo(2);
+    }
+
+    @Test
     void crash_recovery_lease_expiry() throws Exception {
         // A store in this JVM dies with it, so the crash is staged: the application claims the
         // request's key with the endpoint's 300 ms lease and never ends the claim, as a server

@@ -483,6 +483,24 @@ abstract class HttpScenarios {
         assertThat(calls()).isEqualTo(1);
     }
 
+    /**
+     * A resource that outlives its 1 s lease, and a duplicate sent after the lease: with the HTTP
+     * heartbeat the claim is still held (423); without it the duplicate takes the key over.
+     *
+     * @return the duplicate's reply and the first request's, after both ended
+     */
+    Reply[] duplicateOfARequestThatOutlivesItsLease() throws Exception {
+        String path = "api/resources/short-lease/outlived";
+        CompletableFuture<Reply> first =
+                CompletableFuture.supplyAsync(() -> post(path, BODY_X, key("O"), DELAY, "2500"));
+        awaitCalls(1);
+        org.awaitility.Awaitility.await()
+                .pollDelay(java.time.Duration.ofMillis(1500))
+                .until(() -> true);
+        Reply duplicate = post(path, BODY_X, key("O"), DELAY, "0");
+        return new Reply[] {duplicate, first.get(30, TimeUnit.SECONDS)};
+    }
+
     // --- helpers ---------------------------------------------------------------------------
 
     Reply raw(String... headerLines) {

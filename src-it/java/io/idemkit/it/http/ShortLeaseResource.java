@@ -11,13 +11,29 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 /**
- * The conformance file's 300 ms lease. Only the in-memory WAR has it: the MongoDB store refuses a
- * lease that short at deployment (a lease must outlast the store's worst-case delay, C9).
+ * Leases shorter than the MongoDB store allows at deployment (a lease must outlast the store's
+ * worst-case delay, C9), so only the in-memory WAR has them: the conformance file's 300 ms, and a 1
+ * s lease that a slower resource outlives, for the HTTP heartbeat.
  */
 @Path("resources/short-lease")
 public class ShortLeaseResource {
 
     @Inject Calls calls;
+
+    @POST
+    @Path("outlived")
+    @Idempotent(leaseTtl = "1s", waitTimeout = "0s")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response outlived(
+            Item item,
+            @HeaderParam(ResourcesResource.TAG) String tag,
+            @HeaderParam("X-Test-Delay-Ms") long delayMs)
+            throws InterruptedException {
+        int call = calls.record(tag);
+        Thread.sleep(delayMs); // the resource's own slow work
+        return Response.status(201).entity("{\"call\":" + call + "}").build();
+    }
 
     @POST
     @Idempotent(leaseTtl = "300ms", waitTimeout = "0s")

@@ -114,6 +114,15 @@ public final class ConfigKeys {
     /** Default of {@link #HEARTBEAT_INTERRUPT}. */
     public static final String HEARTBEAT_INTERRUPT_DEFAULT = "true";
 
+    /**
+     * Whether the HTTP surface renews the leases of long requests on the heartbeat (boolean). It
+     * never interrupts a container thread: a lost lease only fences the late result.
+     */
+    public static final String HTTP_HEARTBEAT = PREFIX + "http.heartbeat";
+
+    /** Default of {@link #HTTP_HEARTBEAT}: off, as in the reference. */
+    public static final String HTTP_HEARTBEAT_DEFAULT = "false";
+
     /** The most records the in-memory store holds; a claim beyond it is a storage error. */
     public static final String MEMORY_MAX_SIZE = PREFIX + "memory.max-size";
 

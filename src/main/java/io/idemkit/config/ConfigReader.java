@@ -90,6 +90,7 @@ public final class ConfigReader {
                 headers(ConfigKeys.HEADERS_NEVER_STORED, ConfigKeys.HEADERS_NEVER_STORED_DEFAULT);
         boolean interrupt =
                 bool(ConfigKeys.HEARTBEAT_INTERRUPT, ConfigKeys.HEARTBEAT_INTERRUPT_DEFAULT);
+        boolean httpHeartbeat = bool(ConfigKeys.HTTP_HEARTBEAT, ConfigKeys.HTTP_HEARTBEAT_DEFAULT);
         int memoryMaxSize =
                 wholeNumber(
                         ConfigKeys.MEMORY_MAX_SIZE,
@@ -115,6 +116,7 @@ public final class ConfigReader {
                 stored,
                 neverStored,
                 interrupt,
+                httpHeartbeat,
                 memoryMaxSize,
                 sweep,
                 mongo);

@@ -22,6 +22,7 @@ import java.util.Set;
  * @param headersStored lower-case names of the response headers stored
  * @param headersNeverStored lower-case names of the response headers never stored
  * @param heartbeatInterrupt whether a lost lease interrupts the operation's thread
+ * @param httpHeartbeat whether the HTTP surface renews long requests' leases
  * @param memoryMaxSize the in-memory store's capacity
  * @param memorySweepInterval how often the in-memory store purges expired records
  * @param mongo the MongoDB settings
@@ -38,6 +39,7 @@ public record IdemkitConfig(
         Set<String> headersStored,
         Set<String> headersNeverStored,
         boolean heartbeatInterrupt,
+        boolean httpHeartbeat,
         int memoryMaxSize,
         Duration memorySweepInterval,
         MongoStoreSettings mongo) {

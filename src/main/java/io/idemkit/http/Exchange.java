@@ -1,6 +1,7 @@
 package io.idemkit.http;
 
 import io.idemkit.core.Execution;
+import io.idemkit.core.LeaseHeartbeat;
 
 /**
  * What the request filter leaves for the response side of one request: the claim it won, or why the
@@ -13,6 +14,7 @@ final class Exchange {
     private final String bypass;
     private int status;
     private boolean awaitingBody;
+    private volatile LeaseHeartbeat.Beat beat;
 
     private Exchange(Execution execution, String bypass) {
         this.execution = execution;
@@ -40,6 +42,20 @@ final class Exchange {
      */
     String bypass() {
         return bypass;
+    }
+
+    /** Renews the claim's lease while the resource runs ({@code idemkit.http.heartbeat}). */
+    void keepAlive(LeaseHeartbeat.Beat running) {
+        this.beat = running;
+    }
+
+    /** Stops the lease renewal, if any: the resource is done. Safe to call more than once. */
+    void stopKeepAlive() {
+        LeaseHeartbeat.Beat running = beat;
+        if (running != null) {
+            beat = null;
+            running.close();
+        }
     }
 
     /** The response filter found a cacheable status with an entity still to be written. */

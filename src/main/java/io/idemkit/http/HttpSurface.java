@@ -1,9 +1,11 @@
 package io.idemkit.http;
 
 import io.idemkit.IdempotencyScopeUnavailableException;
+import io.idemkit.cdi.MethodPolicies;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.ScopeSource;
 import io.idemkit.core.IdempotencyEngine;
+import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeResolver;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Instance;
@@ -36,6 +38,7 @@ public class HttpSurface {
     private final IdemkitConfig config;
     private final ScopeResolver scope;
     private final Instance<UnendedExecutions> guard;
+    private final MethodPolicies policies;
     private final ProblemResponses problems;
     private final StoredHeaders headers;
 
@@ -44,11 +47,13 @@ public class HttpSurface {
             IdempotencyEngine engine,
             IdemkitConfig config,
             ScopeResolver scope,
+            MethodPolicies policies,
             Instance<UnendedExecutions> guard) {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.config = Objects.requireNonNull(config, "config");
         this.scope = Objects.requireNonNull(scope, "scope");
         this.guard = Objects.requireNonNull(guard, "guard");
+        this.policies = Objects.requireNonNull(policies, "policies");
         this.problems = new ProblemResponses(config.compatMode());
         this.headers = new StoredHeaders(config.headersStored(), config.headersNeverStored());
     }
@@ -59,6 +64,14 @@ public class HttpSurface {
 
     IdemkitConfig config() {
         return config;
+    }
+
+    /**
+     * @return the endpoint's policy: configuration, annotations and per-method keys, merged and
+     *     validated at deployment, shared with the method surface
+     */
+    OperationPolicy policyOf(Endpoint endpoint) {
+        return policies.policyFor(endpoint.resourceClass(), endpoint.method());
     }
 
     ProblemResponses problems() {

@@ -6,7 +6,6 @@ import io.idemkit.IdempotencyPayloadMismatchException;
 import io.idemkit.IdempotencyScopeUnavailableException;
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.config.CompatMode;
-import io.idemkit.config.IdempotentPolicy;
 import io.idemkit.core.Admission;
 import io.idemkit.core.Execution;
 import io.idemkit.core.Operation;
@@ -153,9 +152,13 @@ final class IdempotencyFilter
         if (admission instanceof Admission.Replay replay) {
             request.abortWith(replayOf(surface, replay));
         } else if (admission instanceof Admission.Proceed proceed) {
-            Execution execution = proceed.execution();
-            request.setProperty(EXCHANGE, Exchange.claimed(execution));
-            guard(surface, execution);
+            Exchange exchange = Exchange.claimed(proceed.execution());
+            if (surface.config().httpHeartbeat()) {
+                // Flag only: a container thread is never interrupted (C4.7).
+                exchange.keepAlive(proceed.execution().keepAlive(false));
+            }
+            request.setProperty(EXCHANGE, exchange);
+            guard(surface, exchange);
         }
         // Admission.Unprotected: the store failed under fail-open; the request runs as if
         // idemkit were not there.
@@ -171,6 +174,7 @@ final class IdempotencyFilter
             headers.putSingle(REPLAY_UNAVAILABLE, exchange.bypass());
             return;
         }
+        exchange.stopKeepAlive();
         HttpSurface surface = surfaces.get();
         Execution execution = exchange.execution();
         try {
@@ -264,10 +268,7 @@ final class IdempotencyFilter
     private OperationPolicy policy(HttpSurface surface) {
         OperationPolicy resolved = policy;
         if (resolved == null) {
-            // Validated at deployment by the extension; this only merges.
-            resolved =
-                    IdempotentPolicy.resolve(
-                            endpoint.onMethod(), endpoint.onType(), surface.config().defaults());
+            resolved = surface.policyOf(endpoint);
             policy = resolved;
         }
         return resolved;
@@ -327,9 +328,9 @@ final class IdempotencyFilter
         return Optional.of(HttpSurface.imfFixdate(now.plus(policy(surface).completedTtl())));
     }
 
-    private static void guard(HttpSurface surface, Execution execution) {
+    private static void guard(HttpSurface surface, Exchange exchange) {
         try {
-            surface.guard().track(execution);
+            surface.guard().track(exchange);
         } catch (ContextNotActiveException e) {
             // No request context (a JAX-RS runtime outside a servlet container): an unmapped
             // exception then leaves the key to the lease.

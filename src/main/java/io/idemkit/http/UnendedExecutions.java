@@ -1,6 +1,5 @@
 package io.idemkit.http;
 
-import io.idemkit.core.Execution;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.RequestScoped;
 import java.lang.System.Logger.Level;
@@ -21,23 +20,24 @@ public class UnendedExecutions {
 
     private static final System.Logger LOG = System.getLogger(UnendedExecutions.class.getName());
 
-    private final List<Execution> executions = new CopyOnWriteArrayList<>();
+    private final List<Exchange> exchanges = new CopyOnWriteArrayList<>();
 
-    void track(Execution execution) {
-        executions.add(execution);
+    void track(Exchange exchange) {
+        exchanges.add(exchange);
     }
 
     @PreDestroy
     void releaseUnended() {
-        for (Execution execution : executions) {
-            if (execution.releaseIfUnended()) {
+        for (Exchange exchange : exchanges) {
+            exchange.stopKeepAlive();
+            if (exchange.execution().releaseIfUnended()) {
                 LOG.log(
                         Level.DEBUG,
                         "idemkit released key {0}: the request ended before its response was"
                                 + " stored (an exception no ExceptionMapper handles)",
-                        execution.operation().effectiveKey());
+                        exchange.execution().operation().effectiveKey());
             }
         }
-        executions.clear();
+        exchanges.clear();
     }
 }
