@@ -379,6 +379,17 @@ abstract class HttpScenarios {
     }
 
     @Test
+    void resourceThatIsACdiBean_isHandledByTheFilterOnly_neverByTheInterceptorToo() {
+        Reply first = post("api/scoped", BODY_X, key("C"));
+        Reply second = post("api/scoped", BODY_X, key("C"));
+
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(second.header("Idempotency-Replayed")).isEqualTo("true");
+        assertThat(calls()).isEqualTo(1);
+        assertThat(http.get("api/events/surface/method").text()).isEqualTo("0");
+    }
+
+    @Test
     void handledResponse_carriesAnImfFixdateExpiry() {
         Reply first = post("api/resources", BODY_X, key("E"));
         Reply second = post("api/resources", BODY_X, key("E"));

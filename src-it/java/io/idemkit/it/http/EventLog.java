@@ -13,11 +13,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public class EventLog {
 
     private final Map<String, List<String>> decisions = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> bySurface = new ConcurrentHashMap<>();
 
     void record(@Observes IdempotencyEvent event) {
         decisions
                 .computeIfAbsent(event.effectiveKey(), k -> new CopyOnWriteArrayList<>())
                 .add(event.decision().eventName());
+        bySurface
+                .computeIfAbsent(event.surface(), k -> new CopyOnWriteArrayList<>())
+                .add(event.effectiveKey());
+    }
+
+    int countOf(String surface) {
+        return bySurface.getOrDefault(surface, List.of()).size();
     }
 
     List<String> decisionsOf(String effectiveKey) {
