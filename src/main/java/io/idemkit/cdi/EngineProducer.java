@@ -6,9 +6,11 @@ import io.idemkit.core.IdempotencyEngine;
 import io.idemkit.core.LeaseHeartbeat;
 import io.idemkit.core.Ticker;
 import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.telemetry.StoreDecorator;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
@@ -22,9 +24,17 @@ public class EngineProducer {
     @Produces
     @Singleton
     IdempotencyEngine engine(
-            IdempotencyStore store, IdemkitConfig config, Event<IdempotencyEvent> events) {
+            IdempotencyStore store,
+            IdemkitConfig config,
+            Event<IdempotencyEvent> events,
+            Instance<StoreDecorator> decorators) {
+        // Optional integrations (one span per store call) wrap the store the engine uses.
+        IdempotencyStore used = store;
+        for (StoreDecorator decorator : decorators) {
+            used = decorator.decorate(used);
+        }
         return new IdempotencyEngine(
-                store,
+                used,
                 events::fire,
                 new LeaseHeartbeat(config.heartbeatInterrupt()),
                 Ticker.system());
