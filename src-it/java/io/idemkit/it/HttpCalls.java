@@ -91,6 +91,16 @@ public final class HttpCalls {
         return send(request.build());
     }
 
+    /** DELETEs a path. */
+    public Reply delete(String path, String... headers) {
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60)).DELETE();
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return send(request.build());
+    }
+
     private Reply send(HttpRequest request) {
         try {
             HttpResponse<byte[]> response =

@@ -5,9 +5,11 @@ import io.idemkit.core.IdempotencyEngine;
 import io.idemkit.core.LeaseHeartbeat;
 import io.idemkit.core.Ticker;
 import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.telemetry.StoreDecorator;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
@@ -21,8 +23,16 @@ public class EngineProducer {
     @Produces
     @Singleton
     IdempotencyEngine engine(
-            IdempotencyStore store, LeaseHeartbeat heartbeat, Event<IdempotencyEvent> events) {
-        return new IdempotencyEngine(store, events::fire, heartbeat, Ticker.system());
+            IdempotencyStore store,
+            LeaseHeartbeat heartbeat,
+            Event<IdempotencyEvent> events,
+            Instance<StoreDecorator> decorators) {
+        // Optional integrations (one span per store call) wrap the store the engine uses.
+        IdempotencyStore used = store;
+        for (StoreDecorator decorator : decorators) {
+            used = decorator.decorate(used);
+        }
+        return new IdempotencyEngine(used, events::fire, heartbeat, Ticker.system());
     }
 
     void close(@Disposes IdempotencyEngine engine) {

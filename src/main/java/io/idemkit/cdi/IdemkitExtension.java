@@ -6,6 +6,7 @@ import io.idemkit.IdempotencyIgnored;
 import io.idemkit.IdempotencyKey;
 import io.idemkit.IdempotencyScopeProvider;
 import io.idemkit.Idempotent;
+import io.idemkit.admin.AdminSettings;
 import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.ConfigReader;
 import io.idemkit.config.DurationFormat;
@@ -31,6 +32,7 @@ import jakarta.enterprise.inject.spi.AnnotatedParameter;
 import jakarta.enterprise.inject.spi.AnnotatedType;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.DefinitionException;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
@@ -336,5 +338,16 @@ public class IdemkitExtension implements Extension {
             throw new IllegalStateException("idemkit configuration is read at deployment");
         }
         return current;
+    }
+
+    /** Registers the MicroProfile Health and OpenTelemetry beans, when their APIs are present. */
+    void registerOptionalIntegrations(@Observes BeforeBeanDiscovery event) {
+        OptionalIntegrations.register(event);
+    }
+
+    /** Validates {@code idemkit.admin.*} at deployment, like every other key. */
+    void validateAdmin(@Observes AfterDeploymentValidation event) {
+        AdminSettings.problems(ConfigProvider.getConfig())
+                .forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
     }
 }

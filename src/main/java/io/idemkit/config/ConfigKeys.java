@@ -168,5 +168,14 @@ public final class ConfigKeys {
     /** Default of {@link #MONGO_LEASE_GRACE}. */
     public static final String MONGO_LEASE_GRACE_DEFAULT = "60s";
 
+    /** Whether the admin HTTP API is served ({@code true} or {@code false}); off by default. */
+    public static final String ADMIN_ENABLED = PREFIX + "admin.enabled";
+
+    /** Default of {@link #ADMIN_ENABLED}. */
+    public static final String ADMIN_ENABLED_DEFAULT = "false";
+
+    /** The role a caller of the admin HTTP API must be in; unset means the API refuses everyone. */
+    public static final String ADMIN_ROLE = PREFIX + "admin.role";
+
     private ConfigKeys() {}
 }

@@ -125,7 +125,8 @@ public final class Execution {
                     "idemkit could not store a result ("
                             + e.getMessage()
                             + "); the claim is held until its lease runs out, so duplicates"
-                            + " wait instead of running again.");
+                            + " wait instead of running again, and run once it has. Check the"
+                            + " store; if the operation must not repeat, reconcile it.");
             events.emit(Decision.STORAGE_ERROR, operation, startedNanos);
             return FinishOutcome.STORE_FAILED;
         }
@@ -200,7 +201,8 @@ public final class Execution {
                     Level.WARNING,
                     "idemkit could not release a claim ("
                             + e.getMessage()
-                            + "); the key frees itself when the lease runs out.");
+                            + "); the key frees itself when the lease runs out, and duplicates"
+                            + " wait or get 'in progress' until then. Check the store.");
         }
     }
 }

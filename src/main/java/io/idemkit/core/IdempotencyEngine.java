@@ -225,7 +225,8 @@ public final class IdempotencyEngine implements AutoCloseable {
                     "idemkit store failed ("
                             + e.getMessage()
                             + "); running the operation unprotected because"
-                            + " idemkit.on-storage-error=fail-open.");
+                            + " idemkit.on-storage-error=fail-open, so a duplicate may run too."
+                            + " Restore the store; reconcile side effects of this window.");
             return new Admission.Unprotected();
         }
         if (e instanceof IdempotencyStorageException storage) {

@@ -154,7 +154,12 @@ public final class LeaseHeartbeat implements AutoCloseable {
             } catch (RuntimeException e) {
                 // Unconfirmed is treated as lost: the operation must hear of it before the
                 // lease can run out, and the next beat might come too late.
-                LOG.log(Level.WARNING, "idemkit could not renew a lease: " + e.getMessage());
+                LOG.log(
+                        Level.WARNING,
+                        "idemkit could not renew a lease ("
+                                + e.getMessage()
+                                + "); the operation is told its lease is lost, and its result may"
+                                + " be discarded. Check that the store is reachable.");
                 renewed = false;
             }
             if (!renewed) {

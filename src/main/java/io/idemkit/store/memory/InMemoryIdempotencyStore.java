@@ -362,4 +362,11 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
             super(null, null, false, false);
         }
     }
+
+    /**
+     * @return the most records this store holds at once ({@code idemkit.memory.max-size})
+     */
+    public int maxSize() {
+        return maxSize;
+    }
 }

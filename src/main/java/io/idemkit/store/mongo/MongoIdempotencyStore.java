@@ -898,4 +898,27 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
         }
         return false;
     }
+
+    /**
+     * Asks the server for its clock in one round trip ({@code isMaster}), bounded by {@link
+     * MongoStoreSettings#timeout()}, and returns how far it is from the injected clock: the
+     * readiness check's ping. It connects first if the store has not yet. It does not change the
+     * offset the store stamps with, which is measured on its own schedule.
+     *
+     * @return the server's time minus the injected clock's, at the midpoint of the round trip;
+     *     positive when the server is ahead
+     * @throws IdempotencyStorageException if the server cannot be reached within the timeout
+     */
+    public Duration measureClockOffset() {
+        return call(
+                "ping",
+                null,
+                c -> {
+                    long before = clock.millis();
+                    Instant server = clockCommand.get();
+                    long after = clock.millis();
+                    return Duration.ofMillis(
+                            server.toEpochMilli() - (before + (after - before) / 2));
+                });
+    }
 }

@@ -1,0 +1,57 @@
+package io.idemkit.it;
+
+import io.idemkit.it.HttpCalls.Reply;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.URL;
+import java.util.Optional;
+
+/** Reads the server's MicroProfile Health endpoints, which live at the server's root. */
+final class OpsHealth {
+
+    private final HttpCalls root;
+
+    OpsHealth(URL application) throws Exception {
+        this.root = new HttpCalls(application.toURI().resolve(URI.create("/")));
+    }
+
+    /** One health endpoint's answer: the HTTP status and the body. */
+    record Answer(int status, JsonObject body) {
+
+        String overall() {
+            return body.getString("status");
+        }
+
+        /**
+         * @return the named check, if the answer lists it
+         */
+        Optional<JsonObject> check(String name) {
+            for (JsonValue check : body.getJsonArray("checks")) {
+                JsonObject c = check.asJsonObject();
+                if (name.equals(c.getString("name"))) {
+                    return Optional.of(c);
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
+    Answer ready() {
+        return read("health/ready");
+    }
+
+    Answer live() {
+        return read("health/live");
+    }
+
+    private Answer read(String path) {
+        Reply reply = root.get(path);
+        try (JsonReader reader = Json.createReader(new StringReader(reply.text()))) {
+            return new Answer(reply.status(), reader.readObject());
+        }
+    }
+}

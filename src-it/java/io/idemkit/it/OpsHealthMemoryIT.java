@@ -1,0 +1,71 @@
+package io.idemkit.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import jakarta.json.JsonObject;
+import java.net.URL;
+import java.time.Duration;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The readiness check on the in-memory store: its size against {@code idemkit.memory.max-size}, and
+ * DOWN once it is full (C10: a claim beyond it is refused).
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class OpsHealthMemoryIT {
+
+    @Deployment(testable = false)
+    static WebArchive application() {
+        return HttpScenarios.war(
+                "ops-health-memory", "idemkit.store=memory\nidemkit.memory.max-size=2\n");
+    }
+
+    @ArquillianResource URL base;
+
+    @Test
+    void inMemoryStoreFills_readinessReportsSizeThenDown() throws Exception {
+        OpsHealth health = new OpsHealth(base);
+        HttpCalls http = new HttpCalls(base.toURI());
+        String tag = UUID.randomUUID().toString();
+
+        OpsHealth.Answer empty =
+                await().atMost(Duration.ofSeconds(30))
+                        .ignoreExceptions()
+                        .until(health::ready, a -> a.status() == 200);
+        JsonObject data = empty.check("idemkit-store").orElseThrow().getJsonObject("data");
+        assertThat(data.getString("store")).isEqualTo("memory");
+        assertThat(data.getJsonNumber("size").longValue()).isZero();
+        assertThat(data.getJsonNumber("maxSize").longValue()).isEqualTo(2);
+
+        for (int i = 0; i < 2; i++) {
+            assertThat(
+                            http.postJson(
+                                            "api/resources",
+                                            HttpScenarios.BODY_X,
+                                            HttpScenarios.KEY,
+                                            "fill-" + i + "-" + tag,
+                                            HttpScenarios.TAG,
+                                            tag)
+                                    .status())
+                    .isEqualTo(201);
+        }
+
+        OpsHealth.Answer full = health.ready();
+        JsonObject check = full.check("idemkit-store").orElseThrow();
+        assertThat(full.status()).isEqualTo(503);
+        assertThat(check.getString("status")).isEqualTo("DOWN");
+        assertThat(check.getJsonObject("data").getJsonNumber("size").longValue()).isEqualTo(2);
+        assertThat(check.getJsonObject("data").getString("error"))
+                .contains("idemkit.memory.max-size");
+        assertThat(health.live().status()).isEqualTo(200);
+    }
+}

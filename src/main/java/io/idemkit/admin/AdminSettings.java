@@ -1,0 +1,78 @@
+package io.idemkit.admin;
+
+import io.idemkit.config.ConfigKeys;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.eclipse.microprofile.config.Config;
+
+/**
+ * The validated {@code idemkit.admin.*} keys.
+ *
+ * @param enabled whether the admin HTTP API is served at all
+ * @param role the role its callers must be in; {@code null} (not configured) means every call is
+ *     refused
+ */
+public record AdminSettings(boolean enabled, String role) {
+
+    /**
+     * @return the configured role, empty when none is
+     */
+    public Optional<String> requiredRole() {
+        return Optional.ofNullable(role);
+    }
+
+    /**
+     * @param config the application's configuration, already validated by {@link #problems}
+     * @return the admin settings
+     */
+    public static AdminSettings read(Config config) {
+        List<String> problems = new ArrayList<>();
+        AdminSettings settings = read(config, problems);
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", problems));
+        }
+        return settings;
+    }
+
+    /**
+     * @param config the application's configuration
+     * @return every broken rule, in the house format; empty when the keys are valid
+     */
+    public static List<String> problems(Config config) {
+        List<String> problems = new ArrayList<>();
+        read(config, problems);
+        return problems;
+    }
+
+    private static AdminSettings read(Config config, List<String> problems) {
+        String enabledText =
+                config.getOptionalValue(ConfigKeys.ADMIN_ENABLED, String.class)
+                        .orElse(ConfigKeys.ADMIN_ENABLED_DEFAULT);
+        boolean enabled = false;
+        switch (enabledText.strip().toLowerCase(Locale.ROOT)) {
+            case "true" -> enabled = true;
+            case "false" -> enabled = false;
+            default ->
+                    problems.add(
+                            "Invalid "
+                                    + ConfigKeys.ADMIN_ENABLED
+                                    + "="
+                                    + enabledText
+                                    + ": must be true or false");
+        }
+        Optional<String> role =
+                config.getOptionalValue(ConfigKeys.ADMIN_ROLE, String.class).map(String::strip);
+        if (role.isPresent() && !role.get().matches("[^\\s,]+")) {
+            problems.add(
+                    "Invalid "
+                            + ConfigKeys.ADMIN_ROLE
+                            + "="
+                            + role.get()
+                            + ": must be one role name, without spaces or commas");
+            role = Optional.empty();
+        }
+        return new AdminSettings(enabled, role.filter(r -> !r.isEmpty()).orElse(null));
+    }
+}

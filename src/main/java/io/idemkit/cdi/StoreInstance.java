@@ -1,0 +1,40 @@
+package io.idemkit.cdi;
+
+import io.idemkit.spi.IdempotencyStore;
+import jakarta.enterprise.context.spi.Context;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
+import java.util.Objects;
+
+/**
+ * The application's store object itself, not its CDI client proxy: the proxy implements only {@link
+ * IdempotencyStore}, so what a concrete store offers beyond the SPI (the in-memory store's size,
+ * MongoDB's clock offset and purge) is reached through the bean's context. Portable CDI: the
+ * context of a normal-scoped bean hands out the contextual instance; a pseudo-scoped bean is
+ * injected as itself.
+ */
+public final class StoreInstance {
+
+    private StoreInstance() {}
+
+    /**
+     * @param injected the store as it was injected (possibly a client proxy)
+     * @param beans the bean manager
+     * @return the store object behind {@code injected}
+     */
+    public static IdempotencyStore of(IdempotencyStore injected, BeanManager beans) {
+        Objects.requireNonNull(injected, "injected");
+        Objects.requireNonNull(beans, "beans");
+        Bean<?> bean = beans.resolve(beans.getBeans(IdempotencyStore.class));
+        if (bean == null || !beans.isNormalScope(bean.getScope())) {
+            return injected;
+        }
+        Context context = beans.getContext(bean.getScope());
+        Object actual = get(context, bean, beans);
+        return actual instanceof IdempotencyStore store ? store : injected;
+    }
+
+    private static <T> T get(Context context, Bean<T> bean, BeanManager beans) {
+        return context.get(bean, beans.createCreationalContext(bean));
+    }
+}

@@ -1,0 +1,116 @@
+package io.idemkit.telemetry;
+
+import io.idemkit.IdempotencyEvent;
+import io.idemkit.IdempotencyEvent.Decision;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.metrics.DoubleHistogram;
+import io.opentelemetry.api.metrics.LongCounter;
+import io.opentelemetry.api.metrics.Meter;
+import io.opentelemetry.api.trace.Span;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Turns the one event of every operation into OpenTelemetry signals:
+ *
+ * <ul>
+ *   <li>the counter {@value #OPERATIONS} and the histogram {@value #DURATION} (seconds), both with
+ *       the attributes {@code decision}, {@code surface} and {@code store};
+ *   <li>on the current span, when there is one (the server span of MicroProfile Telemetry), the
+ *       attributes of the reference's span shape: {@code idempotency.decision}, {@code
+ *       idempotency.backend}, {@code idempotency.fingerprint_version}, {@code
+ *       idempotency.effective_key} (the SHA-256, never the raw key), {@code idempotency.cache_hit}
+ *       and {@code idempotency.surface}.
+ * </ul>
+ *
+ * Registered as a singleton by the extension only when the OpenTelemetry API is visible. The event
+ * is synchronous, so the current span is the operation's own.
+ */
+public class OperationTelemetry {
+
+    /** The counter of operations. */
+    public static final String OPERATIONS = "idemkit.operations";
+
+    /** The histogram of operation latency, in seconds. */
+    public static final String DURATION = "idemkit.operation.duration";
+
+    static final AttributeKey<String> DECISION = AttributeKey.stringKey("decision");
+    static final AttributeKey<String> SURFACE = AttributeKey.stringKey("surface");
+    static final AttributeKey<String> STORE = AttributeKey.stringKey("store");
+
+    static final AttributeKey<String> SPAN_DECISION =
+            AttributeKey.stringKey("idempotency.decision");
+    static final AttributeKey<String> SPAN_BACKEND = AttributeKey.stringKey("idempotency.backend");
+    static final AttributeKey<Long> SPAN_FINGERPRINT_VERSION =
+            AttributeKey.longKey("idempotency.fingerprint_version");
+    static final AttributeKey<String> SPAN_EFFECTIVE_KEY =
+            AttributeKey.stringKey("idempotency.effective_key");
+    static final AttributeKey<Boolean> SPAN_CACHE_HIT =
+            AttributeKey.booleanKey("idempotency.cache_hit");
+    static final AttributeKey<String> SPAN_SURFACE = AttributeKey.stringKey("idempotency.surface");
+
+    /** From a fast replay (about a millisecond) to a long operation's heartbeat-kept lease. */
+    private static final List<Double> BUCKETS =
+            List.of(
+                    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
+                    10.0, 30.0, 60.0);
+
+    private final LongCounter operations;
+    private final DoubleHistogram duration;
+
+    @Inject
+    OperationTelemetry(Instance<OpenTelemetry> telemetry) {
+        Optional<OpenTelemetry> resolved = Telemetry.resolve(telemetry);
+        if (resolved.isEmpty()) {
+            operations = null;
+            duration = null;
+            return;
+        }
+        Meter meter = resolved.get().getMeter(Telemetry.SCOPE);
+        operations =
+                meter.counterBuilder(OPERATIONS)
+                        .setDescription(
+                                "Idempotent operations, by decision (new, replayed, conflict, ...)")
+                        .setUnit("{operation}")
+                        .build();
+        duration =
+                meter.histogramBuilder(DURATION)
+                        .setDescription(
+                                "Time from admission to the decision, including the operation when"
+                                        + " it ran")
+                        .setUnit("s")
+                        .setExplicitBucketBoundariesAdvice(BUCKETS)
+                        .build();
+    }
+
+    void record(@Observes IdempotencyEvent event) {
+        String decision = name(event.decision());
+        if (operations != null) {
+            Attributes attributes =
+                    Attributes.of(
+                            DECISION, decision, SURFACE, event.surface(), STORE, event.store());
+            operations.add(1, attributes);
+            duration.record(event.latency().toNanos() / 1e9, attributes);
+        }
+        Span span = Span.current();
+        if (span.getSpanContext().isValid() && span.isRecording()) {
+            span.setAttribute(SPAN_DECISION, decision);
+            span.setAttribute(SPAN_BACKEND, event.store());
+            span.setAttribute(SPAN_FINGERPRINT_VERSION, (long) event.fingerprintVersion());
+            span.setAttribute(SPAN_EFFECTIVE_KEY, event.effectiveKey());
+            span.setAttribute(SPAN_CACHE_HIT, event.decision() == Decision.REPLAYED);
+            span.setAttribute(SPAN_SURFACE, event.surface());
+        }
+    }
+
+    /** The language-neutral name: {@code new}, {@code replayed}, {@code lease_reclaimed}, ... */
+    static String name(Decision decision) {
+        return decision.name().toLowerCase(Locale.ROOT);
+    }
+}
