@@ -1,6 +1,7 @@
 package io.idemkit.core;
 
 import io.idemkit.spi.StoredResult;
+import java.time.Instant;
 import java.util.Objects;
 
 /**
@@ -26,11 +27,14 @@ public sealed interface Admission {
      * A completed result exists: answer with it, and do not run the operation.
      *
      * @param result the stored result, verbatim
+     * @param expiresAt when the stored result stops being replayed, on the store's clock (the HTTP
+     *     surface sends it as {@code Idempotency-Key-Expires})
      */
-    record Replay(StoredResult result) implements Admission {
-        /** Validates the component. */
+    record Replay(StoredResult result, Instant expiresAt) implements Admission {
+        /** Validates the components. */
         public Replay {
             Objects.requireNonNull(result, "result");
+            Objects.requireNonNull(expiresAt, "expiresAt");
         }
     }
 

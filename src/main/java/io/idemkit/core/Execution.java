@@ -157,6 +157,23 @@ public final class Execution {
         return FinishOutcome.HELD;
     }
 
+    /**
+     * Releases the claim unless the execution has already ended, for a surface that learns only
+     * afterwards that its operation was abandoned: a JAX-RS request that ended on an exception no
+     * mapper handled never reaches the response filter (contract C6.7). Safe to call from any
+     * thread, and any number of times.
+     *
+     * @return whether this call ended the execution
+     */
+    public boolean releaseIfUnended() {
+        if (!ended.compareAndSet(false, true)) {
+            return false;
+        }
+        releaseClaim();
+        events.emit(admission, operation, startedNanos);
+        return true;
+    }
+
     private void end() {
         if (!ended.compareAndSet(false, true)) {
             throw new IllegalStateException("this execution has already ended");

@@ -199,7 +199,7 @@ public final class IdempotencyEngine implements AutoCloseable {
     private Admission replay(
             Operation operation, IdempotencyRecord record, boolean waited, long started) {
         events.emit(waited ? Decision.IN_FLIGHT_WAIT : Decision.REPLAYED, operation, started);
-        return new Admission.Replay(record.result());
+        return new Admission.Replay(record.result(), record.expiresAt());
     }
 
     private IdempotencyInProgressException inProgress(

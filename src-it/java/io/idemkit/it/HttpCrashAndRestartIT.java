@@ -1,0 +1,138 @@
+package io.idemkit.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import io.idemkit.core.ScopeResolver;
+import io.idemkit.core.hash.EffectiveKey;
+import io.idemkit.it.HttpCalls.Reply;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.bson.Document;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A real Open Liberty dies mid-request (SIGKILL), and later restarts (C2, C4.1, C9): the dead
+ * server's claim holds its key for the lease, then the next request runs the resource once, and its
+ * stored result is replayed by the same server after an ordinary restart. The MongoDB-wire server
+ * lives in this test's JVM, so it outlives every Liberty process.
+ */
+class HttpCrashAndRestartIT {
+
+    private static final String BODY = "{\"name\": \"x\"}";
+    private static final MongoServer MONGO = startMongo();
+
+    private static MongoServer startMongo() {
+        MongoServer server = new MongoServer(new MemoryBackend());
+        server.bind("127.0.0.1", 0);
+        return server;
+    }
+
+    private static String mongoUri() {
+        return "mongodb://127.0.0.1:" + MONGO.getLocalAddress().getPort();
+    }
+
+    @AfterAll
+    static void stopMongo() {
+        MONGO.shutdownNow();
+    }
+
+    @Test
+    void serverKilledMidRequest_keyWaitsOutTheLease_thenRunsOnce_andItsResultSurvivesARestart()
+            throws Exception {
+        WebArchive war =
+                HttpScenarios.war(
+                        "http-restart",
+                        "idemkit.mongo.uri="
+                                + mongoUri()
+                                + "\nidemkit.mongo.database=it_restart\nidemkit.mongo.timeout=1s\n");
+        try (LibertyServer server = new LibertyServer("idemkit-restart", freePort(), war)) {
+            URI app = server.application(war);
+            HttpCalls http = new HttpCalls(app);
+            String tag = UUID.randomUUID().toString();
+            String key = "crash-" + tag;
+            String path = "api/resources/crashable";
+            String effectiveKey =
+                    EffectiveKey.forHttp(
+                            key, ScopeResolver.SINGLE_TENANT_SCOPE, "POST", app.getPath() + path);
+            server.start(app.resolve("api/calls/" + tag));
+
+            CompletableFuture<Reply> doomed =
+                    CompletableFuture.supplyAsync(
+                            () -> post(http, path, key, tag, "X-Test-Delay-Ms", "60000"));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> isClaimed(effectiveKey));
+            server.kill();
+
+            assertThat(doomed)
+                    .failsWithin(30, TimeUnit.SECONDS)
+                    .withThrowableThat()
+                    .withMessageContaining("request failed");
+
+            server.start(app.resolve("api/calls/" + tag));
+            Reply whileLeased = post(http, path, key, tag);
+            assertThat(whileLeased.status()).isEqualTo(423);
+            assertThat(whileLeased.header("Retry-After")).isNotNull();
+
+            // The dead server's lease (30 s, on MongoDB's clock, longer than a restart) runs
+            // out; then exactly one run.
+            Reply ran =
+                    Awaitility.await()
+                            .atMost(Duration.ofSeconds(60))
+                            .pollInterval(Duration.ofMillis(500))
+                            .until(() -> post(http, path, key, tag), r -> r.status() != 423);
+            assertThat(ran.status()).isEqualTo(201);
+            assertThat(ran.has("Idempotency-Replayed")).isFalse();
+            assertThat(calls(http, tag)).isEqualTo(1);
+
+            server.stop();
+            server.start(app.resolve("api/calls/" + tag));
+            Reply replay = post(http, path, key, tag);
+
+            assertThat(replay.status()).isEqualTo(201);
+            assertThat(replay.header("Idempotency-Replayed")).isEqualTo("true");
+            assertThat(replay.text()).isEqualTo(ran.text());
+            assertThat(calls(http, tag)).isZero();
+        }
+    }
+
+    private static boolean isClaimed(String effectiveKey) {
+        try (MongoClient client = MongoClients.create(mongoUri())) {
+            Document record =
+                    client.getDatabase("it_restart")
+                            .getCollection("idemkit_records")
+                            .find(new Document("_id", effectiveKey))
+                            .first();
+            return record != null && "CLAIMED".equals(record.getString("state"));
+        }
+    }
+
+    private static Reply post(HttpCalls http, String path, String key, String tag, String... more) {
+        String[] headers = new String[4 + more.length];
+        headers[0] = "Idempotency-Key";
+        headers[1] = key;
+        headers[2] = HttpScenarios.TAG;
+        headers[3] = tag;
+        System.arraycopy(more, 0, headers, 4, more.length);
+        return http.postJson(path, BODY, headers);
+    }
+
+    private static int calls(HttpCalls http, String tag) {
+        return Integer.parseInt(http.get("api/calls/" + tag).text());
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,507 @@
+package io.idemkit.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idemkit.core.ScopeResolver;
+import io.idemkit.core.hash.EffectiveKey;
+import io.idemkit.it.HttpCalls.Reply;
+import io.idemkit.it.http.HttpApplication;
+import java.net.URI;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The HTTP scenarios of {@code idemkit-conformance.yaml} (each test named after its {@code id}),
+ * and the edge cases of contract C6, over real HTTP against the filter pair on Open Liberty. The
+ * subclasses deploy the same application on each store.
+ */
+abstract class HttpScenarios {
+
+    /** Settings every variant shares; the subclasses add their store's. */
+    static final String COMMON_CONFIG =
+            "idemkit.scope-mode=single-tenant\n"
+                    + "idemkit.max-body-bytes=1024\n"
+                    + "idemkit.max-request-bytes=65536\n";
+
+    static final String BODY_X = "{\"name\": \"x\"}";
+    static final String BODY_Y = "{\"name\": \"y\"}";
+    static final String TAG = "X-Test-Tag";
+    static final String KEY = "Idempotency-Key";
+    static final String DELAY = "X-Test-Delay-Ms";
+
+    static WebArchive war(String name, String extraConfig) {
+        return LibraryJar.addTo(
+                ShrinkWrap.create(WebArchive.class, name + ".war")
+                        .addPackage(HttpApplication.class.getPackage())
+                        .addAsResource(
+                                new StringAsset(COMMON_CONFIG + extraConfig),
+                                "META-INF/microprofile-config.properties"));
+    }
+
+    @ArquillianResource URL base;
+
+    HttpCalls http;
+    String tag;
+
+    @BeforeEach
+    void openClient() throws Exception {
+        http = new HttpCalls(base.toURI());
+        tag = UUID.randomUUID().toString();
+    }
+
+    String key(String name) {
+        return name + "-" + tag;
+    }
+
+    int calls() {
+        return Integer.parseInt(http.get("api/calls/" + tag).text());
+    }
+
+    String effectiveKey(String key, String path) throws Exception {
+        return EffectiveKey.forHttp(
+                key, ScopeResolver.SINGLE_TENANT_SCOPE, "POST", base.toURI().getPath() + path);
+    }
+
+    Reply post(String path, String body, String key, String... headers) {
+        String[] all = new String[headers.length + 4];
+        all[0] = KEY;
+        all[1] = key;
+        all[2] = TAG;
+        all[3] = tag;
+        System.arraycopy(headers, 0, all, 4, headers.length);
+        return http.postJson(path, body, all);
+    }
+
+    // --- the conformance file's HTTP scenarios ---------------------------------------------
+
+    @Test
+    void basic_replay() {
+        Reply first = post("api/resources", BODY_X, key("K1"));
+        Reply second = post("api/resources", BODY_X, key("K1"));
+
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(first.has("Idempotency-Replayed")).isFalse();
+        assertThat(second.status()).isEqualTo(201);
+        assertThat(second.header("Idempotency-Replayed")).isEqualTo("true");
+        assertThat(second.text()).isEqualTo(first.text());
+        assertThat(calls()).isEqualTo(1);
+    }
+
+    @Test
+    void payload_mismatch() {
+        Reply first = post("api/resources", BODY_X, key("K2"));
+        Reply second = post("api/resources", BODY_Y, key("K2"));
+
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(second.status()).isEqualTo(422);
+        assertThat(second.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(second.text())
+                .contains("\"type\":\"urn:idemkit:payload-mismatch\"")
+                .contains("\"status\":422")
+                .contains("\"title\":")
+                .contains("\"detail\":")
+                .doesNotContain(key("K2"))
+                .doesNotContain("\"x\"");
+        assertThat(calls()).isEqualTo(1);
+    }
+
+    @Test
+    void concurrent_same_key_exactly_once() throws Exception {
+        int parallel = 50;
+        ExecutorService pool = Executors.newFixedThreadPool(parallel);
+        CountDownLatch start = new CountDownLatch(1);
+        try {
+            List<CompletableFuture<Reply>> replies = new ArrayList<>();
+            for (int i = 0; i < parallel; i++) {
+                replies.add(
+                        CompletableFuture.supplyAsync(
+                                () -> {
+                                    await(start);
+                                    return post("api/resources", BODY_X, key("K3"), DELAY, "300");
+                                },
+                                pool));
+            }
+            start.countDown();
+            List<Reply> all = replies.stream().map(CompletableFuture::join).toList();
+
+            assertThat(calls()).isEqualTo(1);
+            assertThat(all).extracting(Reply::status).containsOnly(201);
+            assertThat(all).extracting(Reply::text).containsOnly(all.get(0).text());
+            assertThat(all.stream().filter(r -> "true".equals(r.header("Idempotency-Replayed"))))
+                    .hasSize(parallel - 1);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void in_flight_wait_then_replay() throws Exception {
+        CompletableFuture<Reply> r1 =
+                CompletableFuture.supplyAsync(
+                        () -> post("api/resources", BODY_X, key("K4"), DELAY, "500"));
+        awaitCalls(1);
+        Reply r2 = post("api/resources", BODY_X, key("K4"));
+
+        assertThat(r2.status()).isEqualTo(201);
+        assertThat(r2.header("Idempotency-Replayed")).isEqualTo("true");
+        assertThat(r2.text()).isEqualTo(r1.get(30, TimeUnit.SECONDS).text());
+        assertThat(calls()).isEqualTo(1);
+    }
+
+    @Test
+    void in_flight_wait_timeout() throws Exception {
+        CompletableFuture<Reply> r1 =
+                CompletableFuture.supplyAsync(
+                        () -> post("api/resources/impatient", BODY_X, key("K5"), DELAY, "5000"));
+        awaitCalls(1);
+        Reply r2 = post("api/resources/impatient", BODY_X, key("K5"));
+
+        assertThat(r2.status()).isEqualTo(423);
+        assertThat(r2.text()).contains("\"type\":\"urn:idemkit:in-progress\"");
+        assertThat(Integer.parseInt(r2.header("Retry-After"))).isBetween(1, 30);
+        assertThat(calls()).isEqualTo(1);
+        assertThat(r1.get(30, TimeUnit.SECONDS).status()).isEqualTo(201);
+    }
+
+    @Test
+    void five_xx_not_cached_by_default() {
+        // The conformance id is 5xx-not-cached-by-default; a Java name cannot start with a digit.
+        Reply first = post("api/resources", BODY_X, key("K7"), "X-Test-Status", "500");
+        Reply second = post("api/resources", BODY_X, key("K7"));
+
+        assertThat(first.status()).isEqualTo(500);
+        assertThat(second.status()).isEqualTo(201);
+        assertThat(second.has("Idempotency-Replayed")).isFalse();
+        assertThat(calls()).isEqualTo(2);
+    }
+
+    @Test
+    void response_headers_preserved() {
+        Reply first = post("api/resources", BODY_X, key("K10"), "X-Test-Headers", "true");
+        Reply second = post("api/resources", BODY_X, key("K10"));
+
+        assertThat(first.header("Set-Cookie")).contains("session=secret-value");
+        assertThat(second.status()).isEqualTo(201);
+        assertThat(second.header("Location")).endsWith("/resources/abc123");
+        assertThat(second.header("ETag")).isEqualTo("\"v1\"");
+        assertThat(second.header("Idempotency-Replayed")).isEqualTo("true");
+        assertThat(second.has("Set-Cookie")).isFalse();
+        assertThat(calls()).isEqualTo(1);
+    }
+
+    @Test
+    void body_size_exceeded_bypass() {
+        // max-body-bytes is 1024 here; the body is written in 100-byte chunks with no length.
+        Reply first = http.postJson("api/resources/blob?size=2048", "", KEY, key("K12"), TAG, tag);
+        Reply second = http.postJson("api/resources/blob?size=2048", "", KEY, key("K12"), TAG, tag);
+
+        assertThat(first.status()).isEqualTo(200);
+        assertThat(first.body()).hasSize(2048);
+        assertThat(first.header("Idempotency-Replay-Unavailable")).isEqualTo("size-exceeded");
+        assertThat(first.has("Idempotency-Key-Expires")).isFalse();
+        assertThat(second.status()).isEqualTo(200);
+        assertThat(second.has("Idempotency-Replayed")).isFalse();
+        assertThat(calls()).isEqualTo(2);
+    }
+
+    // --- C6 edge cases ---------------------------------------------------------------------
+
+    @Test
+    void bodyAtTheStoredLimit_isStoredAndReplayedByteForByte() {
+        Reply first = http.postJson("api/resources/blob?size=1024", "", KEY, key("B"), TAG, tag);
+        Reply second = http.postJson("api/resources/blob?size=1024", "", KEY, key("B"), TAG, tag);
+
+        assertThat(first.has("Idempotency-Replay-Unavailable")).isFalse();
+        assertThat(second.header("Idempotency-Replayed")).isEqualTo("true");
+        assertThat(second.body()).isEqualTo(first.body()).hasSize(1024);
+        assertThat(second.header("Content-Type")).isEqualTo("application/octet-stream");
+        assertThat(calls()).isEqualTo(1);
+    }
+
+    @Test
+    void quotedAndBareKey_areTheSameKey() {
+        Reply bare = post("api/resources", BODY_X, key("Q"));
+        Reply quoted = post("api/resources", BODY_X, "\"" + key("Q") + "\"");
+
+        assertThat(bare.status()).isEqualTo(201);
+        assertThat(quoted.header("Idempotency-Replayed")).isEqualTo("true");
+        assertThat(calls()).isEqualTo(1);
+    }
+
+    @Test
+    void keyOfZeroBytes_isRefusedWith400() {
+        Reply reply = raw("Idempotency-Key: ");
+
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.text()).contains("urn:idemkit:missing-key");
+        assertThat(calls()).isZero();
+    }
+
+    @Test
+    void keysOfOneAnd255Bytes_areAccepted_256BytesIsRefused_countedInUtf8Bytes() {
+        String euro255 = "\u20ac".repeat(85); // 85 × 3 bytes
+        assertThat(euro255.getBytes(StandardCharsets.UTF_8)).hasSize(255);
+
+        Reply one = raw("Idempotency-Key: " + latin1("k"));
+        Reply max = raw("Idempotency-Key: " + latin1(euro255));
+        Reply maxAgain = raw("Idempotency-Key: " + latin1(euro255));
+        Reply over = raw("Idempotency-Key: " + latin1(euro255 + "a"));
+
+        assertThat(one.status()).isEqualTo(201);
+        assertThat(max.status()).isEqualTo(201);
+        assertThat(maxAgain.header("Idempotency-Replayed")).isEqualTo("true");
+        assertThat(over.status()).isEqualTo(400);
+        assertThat(over.text()).contains("urn:idemkit:missing-key").contains("256 bytes");
+        assertThat(calls()).isEqualTo(2);
+    }
+
+    @Test
+    void keyThatIsNotUtf8_isRefusedWith400() {
+        Reply reply = raw("Idempotency-Key: k\u00ff\u00fek");
+
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(calls()).isZero();
+    }
+
+    @Test
+    void keyHeaderSentTwice_isRefusedWith400() {
+        Reply reply = raw("Idempotency-Key: " + key("a"), "Idempotency-Key: " + key("b"));
+
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.text()).contains("urn:idemkit:missing-key").contains("2 times");
+        assertThat(calls()).isZero();
+    }
+
+    @Test
+    void malformedJson_isFingerprintedAsRawBytes_andReplayed() {
+        Reply first = post("api/resources/raw", "{\"name\": ", key("M"));
+        Reply second = post("api/resources/raw", "{\"name\": ", key("M"));
+        Reply other = post("api/resources/raw", "{\"name\": \"", key("M"));
+
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(first.text()).isEqualTo("call 1 got 9");
+        assertThat(second.header("Idempotency-Replayed")).isEqualTo("true");
+        assertThat(other.status()).isEqualTo(422);
+        assertThat(calls()).isEqualTo(1);
+    }
+
+    @Test
+    void malformedJsonThatTheHandlerCannotRead_failsAsWithoutIdemkit_andIsNotStored() {
+        // Liberty's JSON-B provider answers a body it cannot parse with a 500 of its own; the
+        // same request to an endpoint without @Idempotent gets the same status.
+        Reply without = post("api/resources/plain", "{\"name\": ", key("W"));
+        Reply first = post("api/resources", "{\"name\": ", key("M2"));
+        Reply second = post("api/resources", "{\"name\": ", key("M2"));
+
+        assertThat(first.status()).isEqualTo(without.status());
+        assertThat(second.status()).isEqualTo(without.status());
+        assertThat(second.has("Idempotency-Replayed")).isFalse();
+        assertThat(calls()).isZero();
+    }
+
+    @Test
+    void errorNoExceptionMapperHandles_releasesTheKeyAtOnce() {
+        // waitTimeout=0s on this endpoint: a claim still held would answer 423 at once.
+        Reply first = post("api/resources/error", "", key("ER"));
+        Reply second = post("api/resources/error", "", key("ER"));
+
+        assertThat(first.status()).isEqualTo(500);
+        assertThat(second.status()).isEqualTo(500);
+        assertThat(calls()).isEqualTo(2);
+    }
+
+    @Test
+    void requestThatEndsWithoutReachingTheResponseFilter_releasesTheKeyAtOnce() {
+        // A response filter ahead of idemkit's throws, so idemkit's never runs; the end of the
+        // request context releases the claim (C6.7). waitTimeout=0s: a held claim gives 423.
+        Reply first = post("api/resources/quick", BODY_X, key("G"), "X-Test-Break-Response", "1");
+        Reply second = post("api/resources/quick", BODY_X, key("G"));
+
+        assertThat(first.status()).isEqualTo(500);
+        assertThat(second.status()).isEqualTo(201);
+        assertThat(second.has("Idempotency-Replayed")).isFalse();
+        assertThat(calls()).isEqualTo(2);
+    }
+
+    @Test
+    void writerThatFailsPartWay_holdsTheKey_soARetryDoesNotRunTheHandlerAgain() {
+        Reply first = post("api/resources/broken-writer", "", key("BW"));
+        Reply retry = post("api/resources/broken-writer", "", key("BW"));
+
+        assertThat(first.status()).isNotEqualTo(200);
+        assertThat(retry.status()).isEqualTo(423);
+        assertThat(retry.header("Retry-After")).isNotNull();
+        assertThat(calls()).isEqualTo(1);
+    }
+
+    @Test
+    void noKey_runsUnprotected() {
+        Reply first = http.postJson("api/resources", BODY_X, TAG, tag);
+        Reply second = http.postJson("api/resources", BODY_X, TAG, tag);
+
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(second.has("Idempotency-Replayed")).isFalse();
+        assertThat(calls()).isEqualTo(2);
+    }
+
+    @Test
+    void methodWithoutTheAnnotation_isNotTouched() {
+        Reply first = post("api/resources/plain", BODY_X, key("P"));
+        Reply second = post("api/resources/plain", BODY_X, key("P"));
+
+        assertThat(second.has("Idempotency-Replayed")).isFalse();
+        assertThat(first.has("Idempotency-Key-Expires")).isFalse();
+        assertThat(calls()).isEqualTo(2);
+    }
+
+    @Test
+    void handledResponse_carriesAnImfFixdateExpiry() {
+        Reply first = post("api/resources", BODY_X, key("E"));
+        Reply second = post("api/resources", BODY_X, key("E"));
+
+        String pattern = "[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT";
+        assertThat(first.header("Idempotency-Key-Expires")).matches(pattern);
+        assertThat(second.header("Idempotency-Key-Expires")).matches(pattern);
+    }
+
+    @Test
+    void unmappedException_releasesTheKeyAtOnce() {
+        // waitTimeout=0s on this endpoint: a claim still held would answer 423 at once.
+        Reply first = post("api/resources/throw?kind=unmapped", BODY_X, key("U"));
+        Reply second = post("api/resources/throw?kind=unmapped", BODY_X, key("U"));
+
+        assertThat(first.status()).isEqualTo(500);
+        assertThat(second.status()).isEqualTo(500);
+        assertThat(calls()).isEqualTo(2);
+    }
+
+    @Test
+    void mappedException_givesItsStatus_andReleases() {
+        Reply first = post("api/resources/throw?kind=mapped", BODY_X, key("X"));
+        Reply second = post("api/resources/throw?kind=mapped", BODY_X, key("X"));
+
+        assertThat(first.status()).isEqualTo(409);
+        assertThat(second.status()).isEqualTo(409);
+        assertThat(second.has("Idempotency-Replayed")).isFalse();
+        assertThat(calls()).isEqualTo(2);
+    }
+
+    @Test
+    void noContentResponse_isStoredAndReplayed() {
+        Reply first = post("api/resources/empty", "", key("N"));
+        Reply second = post("api/resources/empty", "", key("N"));
+
+        assertThat(first.status()).isEqualTo(204);
+        assertThat(second.status()).isEqualTo(204);
+        assertThat(second.header("ETag")).isEqualTo(first.header("ETag"));
+        assertThat(second.header("Idempotency-Replayed")).isEqualTo("true");
+        assertThat(calls()).isEqualTo(1);
+    }
+
+    @Test
+    void createdWithLocationAndNoBody_isStoredAndReplayed() {
+        Reply first = post("api/resources/empty?location=true", "", key("L"));
+        Reply second = post("api/resources/empty?location=true", "", key("L"));
+
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(second.status()).isEqualTo(201);
+        assertThat(second.header("Location")).isEqualTo(first.header("Location"));
+        assertThat(second.header("Idempotency-Replayed")).isEqualTo("true");
+        assertThat(calls()).isEqualTo(1);
+    }
+
+    @Test
+    void streamingResponse_isDeliveredAndNotStored() {
+        Reply first = post("api/resources/stream", "", key("S"));
+        Reply second = post("api/resources/stream", "", key("S"));
+
+        assertThat(first.text()).isEqualTo("streamed 1");
+        assertThat(first.header("Idempotency-Replay-Unavailable")).isEqualTo("streaming");
+        assertThat(second.text()).isEqualTo("streamed 2");
+        assertThat(calls()).isEqualTo(2);
+    }
+
+    @Test
+    void requestBodyOverTheCap_bypassesIdempotency_andTheHandlerSeesItWhole() {
+        String name = "n".repeat(70_000); // max-request-bytes is 65536 here
+        String body = "{\"name\":\"" + name + "\"}";
+        Reply first = post("api/resources", body, key("R"));
+        Reply second = post("api/resources", body, key("R"));
+
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(first.text()).contains(name);
+        assertThat(first.header("Idempotency-Replay-Unavailable")).isEqualTo("request-too-large");
+        assertThat(second.has("Idempotency-Replayed")).isFalse();
+        assertThat(calls()).isEqualTo(2);
+    }
+
+    @Test
+    void asyncResponse_holdsTheClaimUntilResumed() throws Exception {
+        assertDuplicateWaitsAndReplays("api/resources/async");
+    }
+
+    @Test
+    void completionStage_holdsTheClaimUntilItCompletes() throws Exception {
+        assertDuplicateWaitsAndReplays("api/resources/stage");
+    }
+
+    private void assertDuplicateWaitsAndReplays(String path) throws Exception {
+        CompletableFuture<Reply> r1 =
+                CompletableFuture.supplyAsync(() -> post(path, BODY_X, key("A"), DELAY, "800"));
+        awaitCalls(1);
+        Reply r2 = post(path, BODY_X, key("A"));
+
+        Reply first = r1.get(30, TimeUnit.SECONDS);
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(first.has("Idempotency-Replayed")).isFalse();
+        assertThat(r2.header("Idempotency-Replayed")).isEqualTo("true");
+        assertThat(r2.text()).isEqualTo(first.text());
+        assertThat(calls()).isEqualTo(1);
+    }
+
+    // --- helpers ---------------------------------------------------------------------------
+
+    Reply raw(String... headerLines) {
+        List<String> lines = new ArrayList<>(List.of(headerLines));
+        lines.add("Content-Type: application/json");
+        lines.add(TAG + ": " + tag);
+        return http.raw("POST", "api/resources", lines, BODY_X.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The UTF-8 bytes of {@code text}, one char per byte, as a raw header line carries them. */
+    static String latin1(String text) {
+        return new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+    }
+
+    void awaitCalls(int n) {
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(20))
+                .until(() -> calls() >= n);
+    }
+
+    static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static URI uri(URL url) throws Exception {
+        return url.toURI();
+    }
+}

@@ -1,0 +1,26 @@
+package io.idemkit.it.http;
+
+import io.idemkit.IdempotencyEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** Records the decision of every idempotency event, per effective key, for the tests to read. */
+@ApplicationScoped
+public class EventLog {
+
+    private final Map<String, List<String>> decisions = new ConcurrentHashMap<>();
+
+    void record(@Observes IdempotencyEvent event) {
+        decisions
+                .computeIfAbsent(event.effectiveKey(), k -> new CopyOnWriteArrayList<>())
+                .add(event.decision().eventName());
+    }
+
+    List<String> decisionsOf(String effectiveKey) {
+        return decisions.getOrDefault(effectiveKey, List.of());
+    }
+}

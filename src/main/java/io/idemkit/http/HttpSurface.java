@@ -1,0 +1,116 @@
+package io.idemkit.http;
+
+import io.idemkit.IdempotencyScopeUnavailableException;
+import io.idemkit.config.IdemkitConfig;
+import io.idemkit.config.ScopeSource;
+import io.idemkit.core.IdempotencyEngine;
+import io.idemkit.core.ScopeResolver;
+import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.core.SecurityContext;
+import java.security.Principal;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the filter pair needs from the application, resolved once per application from CDI: the
+ * engine, the validated configuration, the scope and the request guard. Thread-safe.
+ */
+@Dependent
+public class HttpSurface {
+
+    /** The name Open Liberty gives the principal of an unauthenticated caller. */
+    private static final String LIBERTY_UNAUTHENTICATED = "UNAUTHENTICATED";
+
+    /** IMF-fixdate (RFC 9110 5.6.7), always two-digit days, always GMT. */
+    private static final DateTimeFormatter IMF_FIXDATE =
+            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.ENGLISH)
+                    .withZone(ZoneOffset.UTC);
+
+    private final IdempotencyEngine engine;
+    private final IdemkitConfig config;
+    private final ScopeResolver scope;
+    private final Instance<UnendedExecutions> guard;
+    private final ProblemResponses problems;
+    private final StoredHeaders headers;
+
+    @Inject
+    HttpSurface(
+            IdempotencyEngine engine,
+            IdemkitConfig config,
+            ScopeResolver scope,
+            Instance<UnendedExecutions> guard) {
+        this.engine = Objects.requireNonNull(engine, "engine");
+        this.config = Objects.requireNonNull(config, "config");
+        this.scope = Objects.requireNonNull(scope, "scope");
+        this.guard = Objects.requireNonNull(guard, "guard");
+        this.problems = new ProblemResponses(config.compatMode());
+        this.headers = new StoredHeaders(config.headersStored(), config.headersNeverStored());
+    }
+
+    IdempotencyEngine engine() {
+        return engine;
+    }
+
+    IdemkitConfig config() {
+        return config;
+    }
+
+    ProblemResponses problems() {
+        return problems;
+    }
+
+    StoredHeaders headers() {
+        return headers;
+    }
+
+    UnendedExecutions guard() {
+        return guard.get();
+    }
+
+    /**
+     * The scope of a request (contract C5): the application's {@code IdempotencyScopeProvider} when
+     * there is one; with {@code idemkit.scope-source=principal}, the authenticated principal,
+     * required; otherwise the authenticated principal when the request has one, and the
+     * single-tenant scope (with its warning) when it has none.
+     *
+     * @throws IdempotencyScopeUnavailableException when a configured source yields nothing
+     */
+    String scopeOf(SecurityContext security) {
+        if (config.scopeSource() == ScopeSource.PRINCIPAL) {
+            return principalName(security)
+                    .orElseThrow(
+                            () ->
+                                    new IdempotencyScopeUnavailableException(
+                                            "idemkit.scope-source=principal, but the request has"
+                                                    + " no authenticated principal; it was"
+                                                    + " refused. Protect the endpoint with"
+                                                    + " authentication."));
+        }
+        if (!scope.isSingleTenant()) {
+            return scope.resolve();
+        }
+        return principalName(security).orElseGet(scope::resolve);
+    }
+
+    /**
+     * @return {@code instant} as an IMF-fixdate, for {@code Idempotency-Key-Expires}
+     */
+    static String imfFixdate(Instant instant) {
+        return IMF_FIXDATE.format(instant);
+    }
+
+    private static Optional<String> principalName(SecurityContext security) {
+        Principal principal = security == null ? null : security.getUserPrincipal();
+        String name = principal == null ? null : principal.getName();
+        if (name == null || name.isBlank() || LIBERTY_UNAUTHENTICATED.equals(name)) {
+            return Optional.empty();
+        }
+        return Optional.of(name);
+    }
+}

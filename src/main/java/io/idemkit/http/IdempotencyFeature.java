@@ -1,0 +1,120 @@
+package io.idemkit.http;
+
+import io.idemkit.Idempotent;
+import jakarta.enterprise.inject.spi.CDI;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.ContainerResponseFilter;
+import jakarta.ws.rs.container.DynamicFeature;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.FeatureContext;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.ext.WriterInterceptor;
+import jakarta.ws.rs.sse.SseEventSink;
+import java.lang.System.Logger.Level;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Binds the idempotency filter pair to every resource method that carries {@link Idempotent}, on
+ * the method or its class, and to no other: endpoints without the annotation pay nothing.
+ *
+ * <p>Found by JAX-RS 3.1's service-loader discovery of dynamic features ({@code
+ * META-INF/services/jakarta.ws.rs.container.DynamicFeature}), which works whether the application
+ * relies on scanning or lists its classes in {@code Application.getClasses()}. An application that
+ * turns service loading off ({@code jakarta.ws.rs.loadServices=false}) registers this class itself.
+ */
+public final class IdempotencyFeature implements DynamicFeature {
+
+    private static final System.Logger LOG = System.getLogger(IdempotencyFeature.class.getName());
+
+    private final Supplier<HttpSurface> surface = new LazySurface();
+
+    @Override
+    public void configure(ResourceInfo resource, FeatureContext context) {
+        Class<?> type = resource.getResourceClass();
+        Method method = resource.getResourceMethod();
+        if (type == null || method == null) {
+            return;
+        }
+        Idempotent onMethod = annotationOf(type, method);
+        Idempotent onType = type.getAnnotation(Idempotent.class);
+        if (onMethod == null && onType == null) {
+            return;
+        }
+        Endpoint endpoint = new Endpoint(type, method, onMethod, onType);
+        if (isServerSentEvents(method)) {
+            LOG.log(
+                    Level.WARNING,
+                    "@Idempotent on "
+                            + endpoint
+                            + " has no effect: a server-sent event stream cannot be stored or"
+                            + " replayed. Remove the annotation.");
+            return;
+        }
+        context.register(
+                new IdempotencyFilter(endpoint, surface),
+                Map.of(
+                        ContainerRequestFilter.class, IdempotencyFilter.REQUEST_PRIORITY,
+                        ContainerResponseFilter.class, IdempotencyFilter.RESPONSE_PRIORITY,
+                        WriterInterceptor.class, IdempotencyFilter.WRITER_PRIORITY));
+    }
+
+    /** The method's annotation, also when it sits on the overridden method of a supertype. */
+    private static Idempotent annotationOf(Class<?> type, Method method) {
+        Idempotent found = method.getAnnotation(Idempotent.class);
+        for (Class<?> c = type;
+                found == null && c != null && c != Object.class;
+                c = c.getSuperclass()) {
+            found = declared(c, method);
+            for (Class<?> i : c.getInterfaces()) {
+                if (found == null) {
+                    found = declared(i, method);
+                }
+            }
+        }
+        return found;
+    }
+
+    private static Idempotent declared(Class<?> type, Method method) {
+        try {
+            return type.getDeclaredMethod(method.getName(), method.getParameterTypes())
+                    .getAnnotation(Idempotent.class);
+        } catch (NoSuchMethodException e) {
+            return null;
+        }
+    }
+
+    private static boolean isServerSentEvents(Method method) {
+        if (Arrays.asList(method.getParameterTypes()).contains(SseEventSink.class)) {
+            return true;
+        }
+        Produces produces = method.getAnnotation(Produces.class);
+        return produces != null
+                && Arrays.stream(produces.value())
+                        .anyMatch(p -> p.contains(MediaType.SERVER_SENT_EVENTS));
+    }
+
+    /** Resolves the CDI side once, on the first request, when the container is certainly up. */
+    private static final class LazySurface implements Supplier<HttpSurface> {
+
+        private volatile HttpSurface resolved;
+
+        @Override
+        public HttpSurface get() {
+            HttpSurface s = resolved;
+            if (s == null) {
+                synchronized (this) {
+                    s = resolved;
+                    if (s == null) {
+                        s = CDI.current().select(HttpSurface.class).get();
+                        resolved = s;
+                    }
+                }
+            }
+            return s;
+        }
+    }
+}

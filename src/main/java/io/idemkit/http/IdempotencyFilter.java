@@ -1,0 +1,339 @@
+package io.idemkit.http;
+
+import io.idemkit.IdempotencyInProgressException;
+import io.idemkit.IdempotencyKeyMissingException;
+import io.idemkit.IdempotencyPayloadMismatchException;
+import io.idemkit.IdempotencyScopeUnavailableException;
+import io.idemkit.IdempotencyStorageException;
+import io.idemkit.config.CompatMode;
+import io.idemkit.config.IdempotentPolicy;
+import io.idemkit.core.Admission;
+import io.idemkit.core.Execution;
+import io.idemkit.core.Operation;
+import io.idemkit.core.OperationPolicy;
+import io.idemkit.core.hash.EffectiveKey;
+import io.idemkit.core.hash.Fingerprint;
+import io.idemkit.spi.StoredHeader;
+import io.idemkit.spi.StoredResult;
+import jakarta.enterprise.context.ContextNotActiveException;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ContainerResponseFilter;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
+import jakarta.ws.rs.ext.WriterInterceptor;
+import jakarta.ws.rs.ext.WriterInterceptorContext;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.System.Logger.Level;
+import java.net.URI;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The filter pair of one {@code @Idempotent} resource method (contract C6), with the writer
+ * interceptor that counts and holds the body it stores. The request filter claims the key, or
+ * answers a duplicate itself (replay, 422, 423, 503); the response filter and the interceptor store
+ * what the client receives, or release the claim.
+ *
+ * <p>Registered by {@link IdempotencyFeature} for annotated methods only, so endpoints without the
+ * annotation pay nothing. Thread-safe: one instance serves every request of its method, and the
+ * per-request state travels as a request property.
+ */
+final class IdempotencyFilter
+        implements ContainerRequestFilter, ContainerResponseFilter, WriterInterceptor {
+
+    /**
+     * Request filters run in ascending priority: this one runs after authentication and
+     * authorization, so that the principal is known and a refused caller claims nothing.
+     */
+    static final int REQUEST_PRIORITY = Priorities.AUTHORIZATION + 100;
+
+    /**
+     * Response filters run in descending priority: this one runs last, so that it stores the
+     * headers every other filter has set.
+     */
+    static final int RESPONSE_PRIORITY = 100;
+
+    /**
+     * Writer interceptors run in ascending priority, the first one outermost: this one wraps the
+     * stream closest to the client, so that it counts and stores the bytes as they go on the wire,
+     * after any encoding interceptor ({@link Priorities#ENTITY_CODER}).
+     */
+    static final int WRITER_PRIORITY = 100;
+
+    static final String REPLAYED = "Idempotency-Replayed";
+    static final String REPLAYED_STRIPE = "Idempotent-Replayed";
+    static final String KEY_EXPIRES = "Idempotency-Key-Expires";
+    static final String REPLAY_UNAVAILABLE = "Idempotency-Replay-Unavailable";
+
+    private static final String EXCHANGE = IdempotencyFilter.class.getName() + ".exchange";
+    private static final Set<String> MUTATING = Set.of("POST", "PUT", "PATCH", "DELETE");
+    private static final System.Logger LOG = System.getLogger(IdempotencyFilter.class.getName());
+
+    private final Endpoint endpoint;
+    private final Supplier<HttpSurface> surfaces;
+    private volatile OperationPolicy policy;
+
+    IdempotencyFilter(Endpoint endpoint, Supplier<HttpSurface> surfaces) {
+        this.endpoint = endpoint;
+        this.surfaces = surfaces;
+    }
+
+    @Override
+    public void filter(ContainerRequestContext request) throws IOException {
+        HttpSurface surface = surfaces.get();
+        Optional<String> key;
+        try {
+            key = IdempotencyKeyHeader.parse(request.getHeaders().get(IdempotencyKeyHeader.NAME));
+        } catch (IdempotencyKeyMissingException e) {
+            request.abortWith(surface.problems().missingKey(e.getMessage()));
+            return;
+        }
+        String method = request.getMethod();
+        if (key.isEmpty()) {
+            if (surface.config().requireKey() && MUTATING.contains(method)) {
+                request.abortWith(
+                        surface.problems()
+                                .missingKey(
+                                        "This endpoint requires an "
+                                                + IdempotencyKeyHeader.NAME
+                                                + " header (idemkit.require-key=true). Send one"
+                                                + " key of 1 to 255 bytes; a UUID is a good"
+                                                + " choice."));
+            }
+            return;
+        }
+        RequestBody body =
+                RequestBody.read(request.getEntityStream(), surface.config().maxRequestBytes());
+        request.setEntityStream(body.stream());
+        if (body.overLimit()) {
+            LOG.log(
+                    Level.DEBUG,
+                    "idemkit bypassed a request to {0}: its body exceeds idemkit.max-request-bytes",
+                    endpoint);
+            request.setProperty(EXCHANGE, Exchange.bypassed("request-too-large"));
+            return;
+        }
+        Operation operation;
+        try {
+            operation = operation(surface, request, key.get(), body.bytes());
+        } catch (IdempotencyScopeUnavailableException e) {
+            LOG.log(Level.WARNING, e.getMessage());
+            request.abortWith(surface.problems().identityUnavailable());
+            return;
+        } catch (IllegalArgumentException e) {
+            // A path or query the reference could not encode either (a lone surrogate).
+            request.abortWith(surface.problems().missingKey(e.getMessage()));
+            return;
+        }
+        Admission admission;
+        try {
+            admission = surface.engine().admit(operation);
+        } catch (IdempotencyPayloadMismatchException e) {
+            request.abortWith(surface.problems().payloadMismatch());
+            return;
+        } catch (IdempotencyInProgressException e) {
+            request.abortWith(surface.problems().inProgress(e));
+            return;
+        } catch (IdempotencyStorageException e) {
+            LOG.log(Level.WARNING, e.getMessage());
+            request.abortWith(surface.problems().storageError());
+            return;
+        }
+        if (admission instanceof Admission.Replay replay) {
+            request.abortWith(replayOf(surface, replay));
+        } else if (admission instanceof Admission.Proceed proceed) {
+            Execution execution = proceed.execution();
+            request.setProperty(EXCHANGE, Exchange.claimed(execution));
+            guard(surface, execution);
+        }
+        // Admission.Unprotected: the store failed under fail-open; the request runs as if
+        // idemkit were not there.
+    }
+
+    @Override
+    public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+        if (!(request.getProperty(EXCHANGE) instanceof Exchange exchange)) {
+            return; // not ours: unprotected, or answered by the request filter
+        }
+        MultivaluedMap<String, Object> headers = response.getHeaders();
+        if (exchange.bypass() != null) {
+            headers.putSingle(REPLAY_UNAVAILABLE, exchange.bypass());
+            return;
+        }
+        HttpSurface surface = surfaces.get();
+        Execution execution = exchange.execution();
+        try {
+            int status = response.getStatus();
+            if (!response.hasEntity()) {
+                StoredResult result =
+                        new StoredResult(status, surface.headers().select(headers), new byte[0]);
+                if (isCacheable(status)) {
+                    expiry(surface).ifPresent(e -> headers.putSingle(KEY_EXPIRES, e));
+                }
+                execution.finish(result);
+            } else if (isStreaming(response)) {
+                headers.putSingle(REPLAY_UNAVAILABLE, "streaming");
+                execution.release();
+            } else if (!isCacheable(status)) {
+                execution.release();
+            } else {
+                expiry(surface).ifPresent(e -> headers.putSingle(KEY_EXPIRES, e));
+                exchange.awaitBody(status);
+            }
+        } catch (RuntimeException e) {
+            execution.releaseIfUnended();
+            throw e;
+        }
+    }
+
+    @Override
+    public void aroundWriteTo(WriterInterceptorContext context) throws IOException {
+        if (!(context.getProperty(EXCHANGE) instanceof Exchange exchange)
+                || !exchange.awaitingBody()) {
+            context.proceed();
+            return;
+        }
+        HttpSurface surface = surfaces.get();
+        Execution execution = exchange.execution();
+        MultivaluedMap<String, Object> headers = context.getHeaders();
+        OutputStream wire = context.getOutputStream();
+        CapturingOutputStream capture =
+                new CapturingOutputStream(
+                        wire,
+                        surface.config().maxBodyBytes(),
+                        () -> {
+                            headers.remove(KEY_EXPIRES);
+                            headers.putSingle(REPLAY_UNAVAILABLE, "size-exceeded");
+                            execution.release();
+                        });
+        context.setOutputStream(capture);
+        try {
+            context.proceed();
+        } catch (IOException | RuntimeException e) {
+            if (!capture.overflowed()) {
+                // The resource ran, but its response could not be written whole, so there is
+                // nothing to replay. Holding the claim keeps an immediate retry from running the
+                // side effect again; the lease decides when one may.
+                execution.hold();
+            }
+            throw e;
+        } finally {
+            context.setOutputStream(wire);
+        }
+        if (capture.overflowed()) {
+            return;
+        }
+        byte[] body = capture.body();
+        // Stored before it is sent: whatever happens to this client's connection, a retry gets
+        // the result instead of running the resource again.
+        execution.finish(
+                new StoredResult(exchange.status(), storedHeaders(surface, context), body));
+        capture.release();
+    }
+
+    private Operation operation(
+            HttpSurface surface, ContainerRequestContext request, String key, byte[] body) {
+        String scope = surface.scopeOf(request.getSecurityContext());
+        URI uri = request.getUriInfo().getRequestUri();
+        String method = request.getMethod();
+        String path = uri.getRawPath() == null ? "/" : uri.getRawPath();
+        return new Operation(
+                EffectiveKey.forHttp(key, scope, method, path),
+                Fingerprint.forHttp(
+                        method,
+                        path,
+                        uri.getRawQuery(),
+                        body,
+                        request.getHeaderString(HttpHeaders.CONTENT_TYPE)),
+                Fingerprint.VERSION,
+                policy(surface),
+                "http");
+    }
+
+    private OperationPolicy policy(HttpSurface surface) {
+        OperationPolicy resolved = policy;
+        if (resolved == null) {
+            // Validated at deployment by the extension; this only merges.
+            resolved =
+                    IdempotentPolicy.resolve(
+                            endpoint.onMethod(), endpoint.onType(), surface.config().defaults());
+            policy = resolved;
+        }
+        return resolved;
+    }
+
+    private boolean isCacheable(int status) {
+        OperationPolicy p = policy;
+        return p != null
+                && p.cacheable().isCacheable(new StoredResult(status, List.of(), new byte[0]));
+    }
+
+    private static boolean isStreaming(ContainerResponseContext response) {
+        MediaType type = response.getMediaType();
+        return response.getEntity() instanceof StreamingOutput
+                || (type != null && type.isCompatible(MediaType.SERVER_SENT_EVENTS_TYPE));
+    }
+
+    private static List<StoredHeader> storedHeaders(
+            HttpSurface surface, WriterInterceptorContext context) {
+        List<StoredHeader> stored = new ArrayList<>(surface.headers().select(context.getHeaders()));
+        MediaType type = context.getMediaType();
+        if (type != null
+                && surface.headers().keeps(HttpHeaders.CONTENT_TYPE)
+                && stored.stream()
+                        .noneMatch(h -> h.name().equalsIgnoreCase(HttpHeaders.CONTENT_TYPE))) {
+            stored.add(new StoredHeader(HttpHeaders.CONTENT_TYPE, type.toString()));
+        }
+        return stored;
+    }
+
+    private static Response replayOf(HttpSurface surface, Admission.Replay replay) {
+        StoredResult result = replay.result();
+        Response.ResponseBuilder response = Response.status(result.status());
+        for (StoredHeader header : result.headers()) {
+            response.header(header.name(), header.value());
+        }
+        if (result.bodyLength() > 0) {
+            response.entity(result.body());
+        }
+        return response.header(
+                        surface.config().compatMode() == CompatMode.STRIPE
+                                ? REPLAYED_STRIPE
+                                : REPLAYED,
+                        "true")
+                .header(KEY_EXPIRES, HttpSurface.imfFixdate(replay.expiresAt()))
+                .build();
+    }
+
+    /** When a result stored now stops being replayed; empty when the store cannot tell. */
+    private Optional<String> expiry(HttpSurface surface) {
+        Instant now;
+        try {
+            now = surface.engine().store().now();
+        } catch (RuntimeException e) {
+            return Optional.empty(); // the header is advisory; the response is not
+        }
+        return Optional.of(HttpSurface.imfFixdate(now.plus(policy(surface).completedTtl())));
+    }
+
+    private static void guard(HttpSurface surface, Execution execution) {
+        try {
+            surface.guard().track(execution);
+        } catch (ContextNotActiveException e) {
+            // No request context (a JAX-RS runtime outside a servlet container): an unmapped
+            // exception then leaves the key to the lease.
+            LOG.log(Level.DEBUG, "idemkit found no request context; the lease is the fallback");
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package io.idemkit.http;
+
+import io.idemkit.IdempotencyKeyMissingException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Parses the {@code Idempotency-Key} request header (contract C6.1).
+ *
+ * <ul>
+ *   <li>The quoted form (an RFC 8941 string, {@code "abc"}, with {@code \"} and {@code \\} escapes)
+ *       and the bare form ({@code abc}) are the same key.
+ *   <li>The key is 1 to {@value #MAX_BYTES} bytes of UTF-8, counted on the wire.
+ *   <li>An empty key, a longer one, bytes that are not UTF-8, control characters, a broken quoted
+ *       form, and a header sent more than once are refused.
+ * </ul>
+ *
+ * <p>Servlet containers hand header values over as ISO-8859-1, one character per byte; the bytes
+ * are recovered from that and decoded as UTF-8, so that a multi-byte key is hashed as the client
+ * sent it. Messages never contain the key. Thread-safe and stateless.
+ */
+final class IdempotencyKeyHeader {
+
+    /** The header's name; JAX-RS matches it case-insensitively. */
+    static final String NAME = "Idempotency-Key";
+
+    /** The longest key, in bytes of UTF-8. */
+    static final int MAX_BYTES = 255;
+
+    private IdempotencyKeyHeader() {}
+
+    /**
+     * @param values every value of the header in the request, as the container decoded them, or
+     *     {@code null} when it is absent
+     * @return the key, or empty when the request carries no key header
+     * @throws IdempotencyKeyMissingException saying which rule the header broke
+     */
+    static Optional<String> parse(List<String> values) {
+        if (values == null || values.isEmpty()) {
+            return Optional.empty();
+        }
+        if (values.size() > 1) {
+            throw refused("was sent " + values.size() + " times; send it once");
+        }
+        String raw = trim(values.get(0));
+        if (raw.length() >= 2 && raw.charAt(0) == '"' && raw.charAt(raw.length() - 1) == '"') {
+            raw = unquote(raw);
+        } else if (!raw.isEmpty() && raw.charAt(0) == '"') {
+            throw refused("starts a quoted string that does not end");
+        }
+        byte[] wire = raw.getBytes(StandardCharsets.ISO_8859_1);
+        if (wire.length == 0) {
+            throw refused("is empty");
+        }
+        if (wire.length > MAX_BYTES) {
+            throw refused("is " + wire.length + " bytes long; the limit is " + MAX_BYTES);
+        }
+        for (byte b : wire) {
+            if ((b >= 0 && b < 0x20) || b == 0x7f) {
+                throw refused("contains a control character");
+            }
+        }
+        try {
+            return Optional.of(
+                    StandardCharsets.UTF_8
+                            .newDecoder()
+                            .onMalformedInput(CodingErrorAction.REPORT)
+                            .onUnmappableCharacter(CodingErrorAction.REPORT)
+                            .decode(ByteBuffer.wrap(wire))
+                            .toString());
+        } catch (CharacterCodingException e) {
+            throw refused("is not valid UTF-8");
+        }
+    }
+
+    private static String unquote(String quoted) {
+        StringBuilder out = new StringBuilder(quoted.length());
+        for (int i = 1; i < quoted.length() - 1; i++) {
+            char c = quoted.charAt(i);
+            if (c == '\\') {
+                if (i + 1 >= quoted.length() - 1) {
+                    throw refused("ends its quoted string with a lone backslash");
+                }
+                char next = quoted.charAt(++i);
+                if (next != '"' && next != '\\') {
+                    throw refused("escapes a character other than \\\" or \\\\");
+                }
+                out.append(next);
+            } else if (c == '"') {
+                throw refused("has an unescaped quote inside its quoted string");
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    /** Optional white space around a field value is not part of it (RFC 9110 5.5). */
+    private static String trim(String value) {
+        int start = 0;
+        int end = value.length();
+        while (start < end && isOws(value.charAt(start))) {
+            start++;
+        }
+        while (end > start && isOws(value.charAt(end - 1))) {
+            end--;
+        }
+        return value.substring(start, end);
+    }
+
+    private static boolean isOws(char c) {
+        return c == ' ' || c == '\t';
+    }
+
+    private static IdempotencyKeyMissingException refused(String why) {
+        return new IdempotencyKeyMissingException(
+                "The "
+                        + NAME
+                        + " header "
+                        + why
+                        + ". Send one key of 1 to "
+                        + MAX_BYTES
+                        + " bytes of UTF-8, bare or as a quoted string; a UUID is a good choice.");
+    }
+}

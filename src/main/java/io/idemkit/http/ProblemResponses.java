@@ -1,0 +1,103 @@
+package io.idemkit.http;
+
+import io.idemkit.IdempotencyInProgressException;
+import io.idemkit.config.CompatMode;
+import jakarta.json.Json;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * The error responses of the HTTP surface (contract C6.4): RFC 9457 {@code
+ * application/problem+json} bodies with {@code type}, {@code title}, {@code status} and {@code
+ * detail}. No body ever echoes the key, the scope or the request body. Thread-safe.
+ */
+final class ProblemResponses {
+
+    /** The media type of every error body. */
+    static final String PROBLEM_JSON = "application/problem+json";
+
+    /** {@code Retry-After} of a storage outage: the store's own timeout is usually in seconds. */
+    static final Duration STORAGE_RETRY_AFTER = Duration.ofSeconds(5);
+
+    private final CompatMode compat;
+
+    ProblemResponses(CompatMode compat) {
+        this.compat = compat;
+    }
+
+    Response missingKey(String detail) {
+        return problem(400, "urn:idemkit:missing-key", "Idempotency key missing or invalid", detail)
+                .build();
+    }
+
+    Response payloadMismatch() {
+        return problem(
+                        stripe() ? 409 : 422,
+                        "urn:idemkit:payload-mismatch",
+                        "Idempotency key payload mismatch",
+                        "The idempotency key was used before with a different request payload."
+                                + " Send the same payload as before, or use a new key for a new"
+                                + " operation.")
+                .build();
+    }
+
+    Response inProgress(IdempotencyInProgressException e) {
+        return problem(
+                        stripe() ? 409 : 423,
+                        "urn:idemkit:in-progress",
+                        "Idempotency key in progress",
+                        "Another request with the same idempotency key is still being processed."
+                                + " Retry after Retry-After seconds with the same key and payload.")
+                .header(HttpHeaders.RETRY_AFTER, seconds(e.retryAfter()))
+                .build();
+    }
+
+    Response storageError() {
+        return problem(
+                        503,
+                        "urn:idemkit:storage-error",
+                        "Idempotency storage unavailable",
+                        "The idempotency store is unavailable, so the request was refused rather"
+                                + " than run unprotected. Retry later with the same key.")
+                .header(HttpHeaders.RETRY_AFTER, seconds(STORAGE_RETRY_AFTER))
+                .build();
+    }
+
+    Response identityUnavailable() {
+        return problem(
+                        500,
+                        "urn:idemkit:identity-unavailable",
+                        "Caller identity unavailable",
+                        "The server could not determine the caller's identity for this request,"
+                                + " and refused it to keep callers' idempotency keys apart. This"
+                                + " is a server-side configuration problem.")
+                .build();
+    }
+
+    /** Whole seconds, rounded up, at least 1: a client that retries at 0 only spins. */
+    static String seconds(Duration d) {
+        long s = d.getSeconds() + (d.getNano() > 0 ? 1 : 0);
+        return Long.toString(Math.max(1, s));
+    }
+
+    private boolean stripe() {
+        return compat == CompatMode.STRIPE;
+    }
+
+    private static Response.ResponseBuilder problem(
+            int status, String type, String title, String detail) {
+        String body =
+                Json.createObjectBuilder()
+                        .add("type", type)
+                        .add("title", title)
+                        .add("status", status)
+                        .add("detail", detail)
+                        .build()
+                        .toString();
+        return Response.status(status)
+                .type(PROBLEM_JSON)
+                .entity(body.getBytes(StandardCharsets.UTF_8));
+    }
+}
