@@ -1,0 +1,91 @@
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.LinkedHashMap;
+import java.util.function.Function;
+
+/**
+ * Reads run.sh's results.tsv and prints, per store, each case's median throughput (with its range
+ * over the rounds) and latencies, then the target ratios, each taken within one round and
+ * reported as the median and range over the rounds. Run as {@code java Report.java results.tsv}.
+ */
+public class Report {
+
+    record Row(String store, String name, int conns, int round, double rps, double p50, double p99,
+            long non2xx, long errors, long runs) {}
+
+    public static void main(String[] args) throws Exception {
+        List<Row> rows = new ArrayList<>();
+        for (String line : Files.readAllLines(Path.of(args[0]))) {
+            String[] f = line.split("\t");
+            rows.add(new Row(f[0], f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3]),
+                    Double.parseDouble(f[4]), Double.parseDouble(f[5]), Double.parseDouble(f[6]),
+                    Long.parseLong(f[7]), Long.parseLong(f[8]), Long.parseLong(f[9])));
+        }
+        Map<String, List<Row>> byStore = new LinkedHashMap<>(); // in the order run.sh ran them
+        rows.forEach(r -> byStore.computeIfAbsent(r.store(), s -> new ArrayList<>()).add(r));
+        String[] names = {"baseline", "fresh", "replay", "slow-fresh", "slow-replay"};
+        for (var e : byStore.entrySet()) {
+            List<Row> rs = e.getValue();
+            System.out.printf("%n### %s store%n%n", e.getKey());
+            System.out.println("| case | conns | req/s (median [range]) | p50 ms | p99 ms | non-2xx | handler runs |");
+            System.out.println("|---|---|---|---|---|---|---|");
+            for (int conns : new int[] {1, 16}) {
+                for (String name : names) {
+                    List<Row> c = rs.stream().filter(r -> r.name().equals(name) && r.conns() == conns).toList();
+                    if (c.isEmpty()) continue;
+                    System.out.printf(Locale.ROOT, "| %s | %d | %s | %.2f | %.2f | %d | %d |%n", name, conns,
+                            stat(c, Row::rps, "%.0f"), median(c, Row::p50) / 1000, median(c, Row::p99) / 1000,
+                            c.stream().mapToLong(Row::non2xx).sum() + c.stream().mapToLong(Row::errors).sum(),
+                            c.stream().mapToLong(Row::runs).sum());
+                }
+            }
+            System.out.println();
+            System.out.println("| ratio (throughput, within a round) | conns | median [range] | target |");
+            System.out.println("|---|---|---|---|");
+            boolean memory = e.getKey().equals("memory");
+            for (int conns : new int[] {1, 16}) {
+                ratio(rs, "fresh", "baseline", conns, memory ? 0.85 : -1);
+                ratio(rs, "replay", "baseline", conns, memory ? 1.0 : -1);
+                ratio(rs, "replay", "fresh", conns, -1);
+                ratio(rs, "slow-replay", "slow-fresh", conns, 10);
+            }
+        }
+    }
+
+    static void ratio(List<Row> rs, String top, String bottom, int conns, double target) {
+        List<Double> ratios = new ArrayList<>();
+        for (Row t : rs) {
+            if (!t.name().equals(top) || t.conns() != conns) continue;
+            rs.stream().filter(b -> b.name().equals(bottom) && b.conns() == conns && b.round() == t.round())
+                    .findFirst().ifPresent(b -> ratios.add(t.rps() / b.rps()));
+        }
+        if (ratios.isEmpty()) return;
+        ratios.sort(null);
+        String verdict = target < 0 ? "" : String.format(Locale.ROOT, "≥ %s — %s", trim(target),
+                median(ratios) >= target ? "met" : "MISSED");
+        System.out.printf(Locale.ROOT, "| %s / %s | %d | %.2f [%.2f..%.2f] | %s |%n", top, bottom, conns,
+                median(ratios), ratios.get(0), ratios.get(ratios.size() - 1), verdict);
+    }
+
+    static String trim(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+
+    static String stat(List<Row> c, Function<Row, Double> f, String fmt) {
+        List<Double> v = c.stream().map(f).sorted().toList();
+        return String.format(Locale.ROOT, fmt + " [" + fmt + ".." + fmt + "]", median(v), v.get(0), v.get(v.size() - 1));
+    }
+
+    static double median(List<Row> c, Function<Row, Double> f) {
+        return median(c.stream().map(f).sorted().toList());
+    }
+
+    static double median(List<Double> sorted) {
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+}
