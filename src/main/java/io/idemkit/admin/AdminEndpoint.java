@@ -3,6 +3,7 @@ package io.idemkit.admin;
 import io.idemkit.IdempotencyAdmin;
 import io.idemkit.IdempotencyAdmin.RecordInfo;
 import io.idemkit.IdempotencyStorageException;
+import io.idemkit.http.ProblemResponses;
 import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
@@ -65,7 +66,6 @@ final class AdminEndpoint implements ContainerRequestFilter {
     private static final String LOOKUP = "records/lookup";
     private static final String PURGE = "purge-expired";
     private static final int MAX_LOOKUP_BYTES = 64 * 1024;
-    private static final String PROBLEM_JSON = "application/problem+json";
     private static final System.Logger LOG = System.getLogger(AdminEndpoint.class.getName());
 
     private final AdminSettings settings;
@@ -311,18 +311,8 @@ final class AdminEndpoint implements ContainerRequestFilter {
     }
 
     private static Response problem(int status, String type, String title, String detail) {
-        String body =
-                Json.createObjectBuilder()
-                        .add("type", type)
-                        .add("title", title)
-                        .add("status", status)
-                        .add("detail", detail)
-                        .build()
-                        .toString();
-        return Response.status(status)
-                .type(PROBLEM_JSON)
+        return ProblemResponses.problem(status, type, title, detail)
                 .header(HttpHeaders.CACHE_CONTROL, "no-store")
-                .entity(body.getBytes(StandardCharsets.UTF_8))
                 .build();
     }
 

@@ -13,10 +13,10 @@ import java.time.Duration;
  * application/problem+json} bodies with {@code type}, {@code title}, {@code status} and {@code
  * detail}. No body ever echoes the key, the scope or the request body. Thread-safe.
  */
-final class ProblemResponses {
+public final class ProblemResponses {
 
     /** The media type of every error body. */
-    static final String PROBLEM_JSON = "application/problem+json";
+    public static final String PROBLEM_JSON = "application/problem+json";
 
     /** {@code Retry-After} of a storage outage: the store's own timeout is usually in seconds. */
     static final Duration STORAGE_RETRY_AFTER = Duration.ofSeconds(5);
@@ -86,7 +86,16 @@ final class ProblemResponses {
         return compat == CompatMode.STRIPE;
     }
 
-    private static Response.ResponseBuilder problem(
+    /**
+     * An RFC 9457 problem response, shared with the admin API.
+     *
+     * @param status the HTTP status
+     * @param type the problem type URI
+     * @param title a short summary
+     * @param detail what happened and what to do, with no key and no payload
+     * @return a response builder with the problem+json body set
+     */
+    public static Response.ResponseBuilder problem(
             int status, String type, String title, String detail) {
         String body =
                 Json.createObjectBuilder()
