@@ -3,6 +3,7 @@ package io.idemkit;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The one event emitted for every protected operation, carrying the decision that was taken for it
@@ -20,6 +21,10 @@ import java.util.Objects;
  * @param store the store's name ({@code memory}, {@code mongodb}, or a custom store's name)
  * @param fingerprintVersion the fingerprint scheme version of the request (currently {@code 1})
  * @param surface where the operation came from: {@code http} or {@code method}
+ * @param storageFailure for {@link Decision#STORAGE_ERROR} only, which kind of store failure it was
+ *     (for example {@link IdempotencyStorageException.Kind#WRITE_NOT_CONFIRMED}, which may leave
+ *     the key claimed until its lease ends); {@code null} for every other decision. Prefer {@link
+ *     #storageFailureKind()}.
  */
 public record IdempotencyEvent(
         Decision decision,
@@ -27,15 +32,65 @@ public record IdempotencyEvent(
         Duration latency,
         String store,
         int fingerprintVersion,
-        String surface) {
+        String surface,
+        IdempotencyStorageException.Kind storageFailure) {
 
-    /** Validates the components. */
+    /**
+     * Validates the components.
+     *
+     * @throws IllegalArgumentException if {@code storageFailure} is missing for a {@code
+     *     STORAGE_ERROR}, or given for another decision
+     */
     public IdempotencyEvent {
         Objects.requireNonNull(decision, "decision");
         Objects.requireNonNull(effectiveKey, "effectiveKey");
         Objects.requireNonNull(latency, "latency");
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(surface, "surface");
+        if ((decision == Decision.STORAGE_ERROR) != (storageFailure != null)) {
+            throw new IllegalArgumentException(
+                    "storageFailure is given for STORAGE_ERROR and only for it, not for "
+                            + decision
+                            + " with "
+                            + storageFailure);
+        }
+    }
+
+    /**
+     * An event of a decision other than {@link Decision#STORAGE_ERROR}, or of a {@code
+     * STORAGE_ERROR} of kind {@link IdempotencyStorageException.Kind#FAILED}.
+     *
+     * @param decision what happened to the operation
+     * @param effectiveKey the lowercase hex SHA-256 effective key
+     * @param latency the time from admission to this decision
+     * @param store the store's name
+     * @param fingerprintVersion the fingerprint scheme version of the request
+     * @param surface {@code http} or {@code method}
+     */
+    public IdempotencyEvent(
+            Decision decision,
+            String effectiveKey,
+            Duration latency,
+            String store,
+            int fingerprintVersion,
+            String surface) {
+        this(
+                decision,
+                effectiveKey,
+                latency,
+                store,
+                fingerprintVersion,
+                surface,
+                decision == Decision.STORAGE_ERROR
+                        ? IdempotencyStorageException.Kind.FAILED
+                        : null);
+    }
+
+    /**
+     * @return which kind of store failure a {@code STORAGE_ERROR} was; empty for other decisions
+     */
+    public Optional<IdempotencyStorageException.Kind> storageFailureKind() {
+        return Optional.ofNullable(storageFailure);
     }
 
     /** The decision taken for one operation. */
@@ -59,7 +114,11 @@ public record IdempotencyEvent(
          * (fenced) instead of stored. The caller still received its own result.
          */
         LEASE_RECLAIMED_LOSS,
-        /** The store failed; the operation was refused (fail-closed) or ran unprotected. */
+        /**
+         * The store failed; the operation was refused (fail-closed) or ran unprotected, or, when
+         * storing its result failed, its claim is held until the lease ends. {@link
+         * IdempotencyEvent#storageFailureKind()} says which kind of failure it was.
+         */
         STORAGE_ERROR,
         /** The stored record was unreadable; it was treated as absent and the operation ran. */
         CORRUPT_RECORD;

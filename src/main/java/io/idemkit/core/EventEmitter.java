@@ -2,6 +2,7 @@ package io.idemkit.core;
 
 import io.idemkit.IdempotencyEvent;
 import io.idemkit.IdempotencyEvent.Decision;
+import io.idemkit.IdempotencyStorageException;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Objects;
@@ -23,6 +24,23 @@ final class EventEmitter {
     }
 
     void emit(Decision decision, Operation operation, long startedNanos) {
+        emit(decision, operation, startedNanos, null);
+    }
+
+    /** Emits {@code storage_error} with the kind of {@code failure} (C4.8). */
+    void emitStorageError(Operation operation, long startedNanos, RuntimeException failure) {
+        emit(
+                Decision.STORAGE_ERROR,
+                operation,
+                startedNanos,
+                IdempotencyStorageException.kindOf(failure));
+    }
+
+    private void emit(
+            Decision decision,
+            Operation operation,
+            long startedNanos,
+            IdempotencyStorageException.Kind storageFailure) {
         IdempotencyEvent event =
                 new IdempotencyEvent(
                         decision,
@@ -30,15 +48,17 @@ final class EventEmitter {
                         Duration.ofNanos(Math.max(0, ticker.nanos() - startedNanos)),
                         storeName,
                         operation.fingerprintVersion(),
-                        operation.surface());
+                        operation.surface(),
+                        storageFailure);
         if (LOG.isLoggable(Level.DEBUG)) {
             LOG.log(
                     Level.DEBUG,
-                    "idemkit {0} key={1} latency={2}ms store={3}",
+                    "idemkit {0} key={1} latency={2}ms store={3}{4}",
                     decision.eventName(),
                     event.effectiveKey(),
                     event.latency().toMillis(),
-                    storeName);
+                    storeName,
+                    storageFailure == null ? "" : " failure=" + storageFailure.attributeValue());
         }
         try {
             sink.accept(event);

@@ -127,7 +127,7 @@ public final class Execution {
                             + "); the claim is held until its lease runs out, so duplicates"
                             + " wait instead of running again, and run once it has. Check the"
                             + " store; if the operation must not repeat, reconcile it.");
-            events.emit(Decision.STORAGE_ERROR, operation, startedNanos);
+            events.emitStorageError(operation, startedNanos, e);
             return FinishOutcome.STORE_FAILED;
         }
         if (!stored) {

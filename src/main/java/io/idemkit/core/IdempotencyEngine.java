@@ -218,7 +218,7 @@ public final class IdempotencyEngine implements AutoCloseable {
     }
 
     private Admission storageFailure(Operation operation, RuntimeException e, long started) {
-        events.emit(Decision.STORAGE_ERROR, operation, started);
+        events.emitStorageError(operation, started, e);
         if (operation.policy().onStorageError() == StorageErrorMode.FAIL_OPEN) {
             LOG.log(
                     Level.WARNING,

@@ -25,7 +25,9 @@ import java.util.Optional;
  *       unknown fingerprint version) is treated as absent: {@link #claim} overwrites it and reports
  *       {@link ClaimResult#recoveredFromCorrupt()}; {@link #find} returns empty.
  *   <li><b>One failure type.</b> Every failure of the backend surfaces as {@link
- *       IdempotencyStorageException} carrying the backend's message, never a raw driver exception.
+ *       IdempotencyStorageException} carrying the backend's message, never a raw driver exception,
+ *       and the {@link IdempotencyStorageException.Kind} of the failure when it is known (the
+ *       {@code storage_error} event reports it).
  *   <li><b>Lazy connections.</b> Constructing a store does not connect; the first operation does.
  * </ul>
  *

@@ -21,12 +21,15 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>the counter {@value #OPERATIONS} and the histogram {@value #DURATION} (seconds), both with
- *       the attributes {@code decision}, {@code surface} and {@code store};
+ *       the attributes {@code decision}, {@code surface} and {@code store}, and for {@code
+ *       storage_error} also {@code storage_failure} ({@code unreachable}, {@code
+ *       write_not_confirmed}, {@code refused} or {@code failed});
  *   <li>on the current span, when there is one (the server span of MicroProfile Telemetry), the
  *       attributes of the reference's span shape: {@code idempotency.decision}, {@code
  *       idempotency.backend}, {@code idempotency.fingerprint_version}, {@code
  *       idempotency.effective_key} (the SHA-256, never the raw key), {@code idempotency.cache_hit}
- *       and {@code idempotency.surface}.
+ *       and {@code idempotency.surface}, and for {@code storage_error} {@code
+ *       idempotency.storage_failure}.
  * </ul>
  *
  * Registered as a singleton by the extension only when the OpenTelemetry API is visible. The event
@@ -43,6 +46,9 @@ public class OperationTelemetry {
     static final AttributeKey<String> DECISION = AttributeKey.stringKey("decision");
     static final AttributeKey<String> SURFACE = AttributeKey.stringKey("surface");
     static final AttributeKey<String> STORE = AttributeKey.stringKey("store");
+    static final AttributeKey<String> STORAGE_FAILURE = AttributeKey.stringKey("storage_failure");
+    static final AttributeKey<String> SPAN_STORAGE_FAILURE =
+            AttributeKey.stringKey("idempotency.storage_failure");
 
     static final AttributeKey<String> SPAN_DECISION =
             AttributeKey.stringKey("idempotency.decision");
@@ -93,8 +99,23 @@ public class OperationTelemetry {
         String decision = name(event.decision());
         if (operations != null) {
             Attributes attributes =
-                    Attributes.of(
-                            DECISION, decision, SURFACE, event.surface(), STORE, event.store());
+                    event.storageFailure() == null
+                            ? Attributes.of(
+                                    DECISION,
+                                    decision,
+                                    SURFACE,
+                                    event.surface(),
+                                    STORE,
+                                    event.store())
+                            : Attributes.of(
+                                    DECISION,
+                                    decision,
+                                    SURFACE,
+                                    event.surface(),
+                                    STORE,
+                                    event.store(),
+                                    STORAGE_FAILURE,
+                                    event.storageFailure().attributeValue());
             operations.add(1, attributes);
             duration.record(event.latency().toNanos() / 1e9, attributes);
         }
@@ -106,6 +127,9 @@ public class OperationTelemetry {
             span.setAttribute(SPAN_EFFECTIVE_KEY, event.effectiveKey());
             span.setAttribute(SPAN_CACHE_HIT, event.decision() == Decision.REPLAYED);
             span.setAttribute(SPAN_SURFACE, event.surface());
+            if (event.storageFailure() != null) {
+                span.setAttribute(SPAN_STORAGE_FAILURE, event.storageFailure().attributeValue());
+            }
         }
     }
 

@@ -151,7 +151,7 @@ class TelemetryWiringTest {
     }
 
     @Test
-    void storeFailure_marksTheStoreSpanAsAnError() {
+    void storeFailure_marksTheStoreSpanAsAnError_andCountsTheKindOfFailure() {
         deployment.set("idemkit.store", "memory").set("idemkit.memory.max-size", "1");
         WeldContainer weld = deployment.start(Sdk.class);
         IdempotencyEngine engine = weld.select(IdempotencyEngine.class).get();
@@ -176,7 +176,10 @@ class TelemetryWiringTest {
                                 .getLongSumData()
                                 .getPoints())
                 .extracting(LongPointData::getAttributes)
-                .contains(series("storage_error"));
+                .contains(
+                        series("storage_error").toBuilder()
+                                .put("storage_failure", "refused")
+                                .build());
     }
 
     @Test

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -284,6 +285,50 @@ class IdempotencyEngineTest {
     }
 
     @Test
+    void storeFailure_eventCarriesTheKindOfFailure() {
+        IdempotencyEngine broken =
+                engineOn(
+                        new FailingStore(
+                                new IdempotencyStorageException(
+                                        IdempotencyStorageException.Kind.WRITE_NOT_CONFIRMED,
+                                        "majority did not confirm",
+                                        null)));
+
+        assertThatThrownBy(() -> broken.admit(op("fp")))
+                .isInstanceOf(IdempotencyStorageException.class);
+        assertThat(events)
+                .singleElement()
+                .satisfies(
+                        event -> {
+                            assertThat(event.decision()).isEqualTo(Decision.STORAGE_ERROR);
+                            assertThat(event.storageFailureKind())
+                                    .contains(IdempotencyStorageException.Kind.WRITE_NOT_CONFIRMED);
+                        });
+    }
+
+    @Test
+    void storeThrowingSomethingElse_isReportedAsKindFailed() {
+        IdempotencyEngine broken = engineOn(new FailingStore(new IllegalStateException("bug")));
+
+        assertThatThrownBy(() -> broken.admit(op("fp")))
+                .isInstanceOf(IdempotencyStorageException.class);
+        assertThat(events)
+                .singleElement()
+                .extracting(IdempotencyEvent::storageFailure)
+                .isEqualTo(IdempotencyStorageException.Kind.FAILED);
+    }
+
+    @Test
+    void otherDecisions_carryNoStorageFailure() {
+        proceed(op("fp")).finish(created("ok"));
+
+        assertThat(events)
+                .singleElement()
+                .extracting(IdempotencyEvent::storageFailureKind)
+                .isEqualTo(Optional.empty());
+    }
+
+    @Test
     void storeThrowingSomethingElse_isWrappedAsAStorageError() {
         IdempotencyEngine broken = engineOn(new FailingStore(new IllegalStateException("bug")));
 
@@ -303,6 +348,8 @@ class IdempotencyEngineTest {
 
         assertThat(store.find("e".repeat(64)).orElseThrow().state()).isEqualTo(RecordState.CLAIMED);
         assertThat(decisions()).containsExactly(Decision.STORAGE_ERROR);
+        assertThat(events.get(0).storageFailureKind())
+                .contains(IdempotencyStorageException.Kind.FAILED);
     }
 
     @Test

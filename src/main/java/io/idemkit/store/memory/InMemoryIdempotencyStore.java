@@ -110,11 +110,13 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
                 return tryClaim(key, fingerprint, fingerprintVersion, leaseTtl);
             } catch (Full stillFull) {
                 throw new IdempotencyStorageException(
+                        IdempotencyStorageException.Kind.REFUSED,
                         "The in-memory idempotency store is full ("
                                 + maxSize
                                 + " records, idemkit.memory.max-size); the operation was"
                                 + " refused. Raise the limit, shorten idemkit.completed-ttl, or"
-                                + " use the MongoDB store.");
+                                + " use the MongoDB store.",
+                        null);
             }
         }
     }

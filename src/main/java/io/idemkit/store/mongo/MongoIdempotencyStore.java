@@ -292,13 +292,15 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
         long size = RecordLayout.completedSizeBound(result);
         if (size > MAX_DOCUMENT_BYTES) {
             throw new IdempotencyStorageException(
+                    IdempotencyStorageException.Kind.REFUSED,
                     "MongoDB store refused to store a result of about "
                             + size
                             + " bytes ("
                             + result.bodyLength()
                             + " body bytes): MongoDB documents are limited to 16 MiB. Lower"
                             + " idemkit.max-body-bytes so that such results are delivered"
-                            + " without being stored.");
+                            + " without being stored.",
+                    null);
         }
         boolean stored =
                 call(
@@ -877,17 +879,19 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
             detail = detail.replace(key, "<key>");
         }
         message.append("): ").append(MongoStoreSettings.redact(detail));
+        IdempotencyStorageException.Kind kind = IdempotencyStorageException.Kind.FAILED;
         if (writeNotConfirmed(e)) {
             message.append(WRITE_NOT_CONFIRMED);
+            kind = IdempotencyStorageException.Kind.WRITE_NOT_CONFIRMED;
         } else if (e instanceof MongoTimeoutException
                 || e instanceof MongoOperationTimeoutException
                 || e instanceof MongoSocketException) {
             message.append(UNREACHABLE);
+            kind = IdempotencyStorageException.Kind.UNREACHABLE;
         }
         // The cause is kept for its stack trace, unless its messages name the key.
-        return key != null && mentions(e, key)
-                ? new IdempotencyStorageException(message.toString())
-                : new IdempotencyStorageException(message.toString(), e);
+        return new IdempotencyStorageException(
+                kind, message.toString(), key != null && mentions(e, key) ? null : e);
     }
 
     private static boolean mentions(Throwable e, String key) {

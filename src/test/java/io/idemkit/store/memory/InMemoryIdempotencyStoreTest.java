@@ -29,7 +29,9 @@ class InMemoryIdempotencyStoreTest {
 
             assertThatThrownBy(() -> store.claim("c", "fp", 1, LEASE))
                     .isInstanceOf(IdempotencyStorageException.class)
-                    .hasMessageContaining("full (2 records, idemkit.memory.max-size)");
+                    .hasMessageContaining("full (2 records, idemkit.memory.max-size)")
+                    .extracting(e -> ((IdempotencyStorageException) e).kind())
+                    .isEqualTo(IdempotencyStorageException.Kind.REFUSED);
 
             assertThat(store.find("a")).isPresent();
             assertThat(store.find("b")).isPresent();

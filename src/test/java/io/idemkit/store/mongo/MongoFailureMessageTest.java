@@ -49,6 +49,7 @@ class MongoFailureMessageTest {
                 .contains("holds the key until its lease ends")
                 .contains("under fail-open the operation runs unprotected")
                 .doesNotContain("unreachable");
+        assertThat(e.kind()).isEqualTo(IdempotencyStorageException.Kind.WRITE_NOT_CONFIRMED);
     }
 
     @Test
@@ -56,9 +57,10 @@ class MongoFailureMessageTest {
         MongoOperationTimeoutException csot =
                 new MongoOperationTimeoutException("Operation timed out", writeConcernTimeout());
 
-        assertThat(MongoIdempotencyStore.failure("complete", KEY, csot).getMessage())
-                .contains("did not confirm it")
-                .doesNotContain("unreachable");
+        IdempotencyStorageException e = MongoIdempotencyStore.failure("complete", KEY, csot);
+
+        assertThat(e.getMessage()).contains("did not confirm it").doesNotContain("unreachable");
+        assertThat(e.kind()).isEqualTo(IdempotencyStorageException.Kind.WRITE_NOT_CONFIRMED);
     }
 
     @Test
@@ -81,7 +83,9 @@ class MongoFailureMessageTest {
                             "MongoDB is unreachable or slower than idemkit.mongo.timeout")
                     .hasMessageContaining("nothing is known to have been written")
                     .hasMessageNotContaining("write concern")
-                    .hasMessageNotContaining(key);
+                    .hasMessageNotContaining(key)
+                    .extracting(e -> ((IdempotencyStorageException) e).kind())
+                    .isEqualTo(IdempotencyStorageException.Kind.UNREACHABLE);
         } finally {
             store.close();
         }

@@ -122,6 +122,10 @@ class MongoOutageTest {
                 .isInstanceOf(IdempotencyStorageException.class)
                 .hasMessageStartingWith("MongoDB ")
                 .hasMessageContaining("idemkit.mongo.timeout")
+                .satisfies(
+                        e ->
+                                assertThat(((IdempotencyStorageException) e).kind())
+                                        .isEqualTo(IdempotencyStorageException.Kind.UNREACHABLE))
                 .message()
                 .doesNotContain(key);
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(HANG_GUARD);

@@ -80,7 +80,9 @@ class MongoPayloadSizeTest {
         assertThatThrownBy(() -> store.complete(key, token, oversized, LONG))
                 .isInstanceOf(IdempotencyStorageException.class)
                 .hasMessageContaining("16 MiB")
-                .hasMessageContaining("idemkit.max-body-bytes");
+                .hasMessageContaining("idemkit.max-body-bytes")
+                .extracting(e -> ((IdempotencyStorageException) e).kind())
+                .isEqualTo(IdempotencyStorageException.Kind.REFUSED);
 
         assertThat(commands.sent()).isEmpty();
         IdempotencyRecord record = store.find(key).orElseThrow();
