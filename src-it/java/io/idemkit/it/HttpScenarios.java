@@ -7,9 +7,12 @@ import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.it.HttpCalls.Reply;
 import io.idemkit.it.http.HttpApplication;
 import io.idemkit.it.http.ShortLeaseResource;
+import java.io.IOException;
 import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -335,9 +338,30 @@ abstract class HttpScenarios {
     }
 
     @Test
+    void asyncRequestThatEndsWithoutReachingTheResponseFilter_releasesTheKeyWhenItEnds() {
+        // The same on a suspended resource: the first dispatch ends before the resource resumes,
+        // so the release waits for the end of the asynchronous request, not of the dispatch.
+        Reply first =
+                post(
+                        "api/resources/async",
+                        BODY_X,
+                        key("GA"),
+                        DELAY,
+                        "300",
+                        "X-Test-Break-Response",
+                        "1");
+        Reply second = post("api/resources/async", BODY_X, key("GA"));
+
+        assertThat(first.status()).isEqualTo(500);
+        assertThat(second.status()).isEqualTo(201);
+        assertThat(second.has("Idempotency-Replayed")).isFalse();
+        assertThat(calls()).isEqualTo(2);
+    }
+
+    @Test
     void requestThatEndsWithoutReachingTheResponseFilter_releasesTheKeyAtOnce() {
         // A response filter ahead of idemkit's throws, so idemkit's never runs; the end of the
-        // request context releases the claim (C6.7). waitTimeout=0s: a held claim gives 423.
+        // servlet request releases the claim (C6.7). waitTimeout=0s: a held claim gives 423.
         Reply first = post("api/resources/quick", BODY_X, key("G"), "X-Test-Break-Response", "1");
         Reply second = post("api/resources/quick", BODY_X, key("G"));
 
@@ -348,7 +372,7 @@ abstract class HttpScenarios {
     }
 
     @Test
-    void writerThatFailsPartWay_holdsTheKey_soARetryDoesNotRunTheHandlerAgain() {
+    void writerThatFailsPartWay_holdsTheKey_soARetryDoesNotRunTheHandlerAgain() throws IOException {
         Reply first = post("api/resources/broken-writer", "", key("BW"));
         Reply retry = post("api/resources/broken-writer", "", key("BW"));
 
@@ -356,6 +380,22 @@ abstract class HttpScenarios {
         assertThat(retry.status()).isEqualTo(423);
         assertThat(retry.header("Retry-After")).isNotNull();
         assertThat(calls()).isEqualTo(1);
+        // The runtime then answers with an error response, passing through the filters again;
+        // idemkit must leave it alone rather than throw over the writer's own exception.
+        assertThat(serverLog("this execution has already ended")).isZero();
+    }
+
+    /** How many lines of the main IT server's messages.log contain {@code marker}. */
+    static long serverLog(String marker) throws IOException {
+        Path log =
+                Path.of(
+                        System.getProperty("liberty.wlp.home", "target/liberty/wlp"),
+                        "usr/servers",
+                        System.getProperty("liberty.server.name", "idemkit-it"),
+                        "logs/messages.log");
+        try (var lines = Files.lines(log, StandardCharsets.UTF_8)) {
+            return lines.filter(l -> l.contains(marker)).count();
+        }
     }
 
     @Test

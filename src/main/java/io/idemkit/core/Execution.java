@@ -170,6 +170,13 @@ public final class Execution {
     }
 
     /**
+     * @return whether the execution has ended: finished, released or held
+     */
+    public boolean ended() {
+        return ended.get();
+    }
+
+    /**
      * Releases the claim unless the execution has already ended, for a surface that learns only
      * afterwards that its operation was abandoned: a JAX-RS request that ended on an exception no
      * mapper handled never reaches the response filter (contract C6.7). Safe to call from any

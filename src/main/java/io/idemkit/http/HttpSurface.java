@@ -8,7 +8,6 @@ import io.idemkit.core.IdempotencyEngine;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeResolver;
 import jakarta.enterprise.context.Dependent;
-import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.SecurityContext;
 import java.security.Principal;
@@ -21,7 +20,7 @@ import java.util.Optional;
 
 /**
  * What the filter pair needs from the application, resolved once per application from CDI: the
- * engine, the validated configuration, the scope and the request guard. Thread-safe.
+ * engine, the validated configuration, and the scope. Thread-safe.
  */
 @Dependent
 public class HttpSurface {
@@ -34,10 +33,12 @@ public class HttpSurface {
             DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.ENGLISH)
                     .withZone(ZoneOffset.UTC);
 
+    /** The last second {@link #imfFixdate} formatted, shared by all requests. */
+    private static volatile FormattedSecond lastFormatted;
+
     private final IdempotencyEngine engine;
     private final IdemkitConfig config;
     private final ScopeResolver scope;
-    private final Instance<UnendedExecutions> guard;
     private final MethodPolicies policies;
     private final ProblemResponses problems;
     private final StoredHeaders headers;
@@ -47,12 +48,10 @@ public class HttpSurface {
             IdempotencyEngine engine,
             IdemkitConfig config,
             ScopeResolver scope,
-            MethodPolicies policies,
-            Instance<UnendedExecutions> guard) {
+            MethodPolicies policies) {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.config = Objects.requireNonNull(config, "config");
         this.scope = Objects.requireNonNull(scope, "scope");
-        this.guard = Objects.requireNonNull(guard, "guard");
         this.policies = Objects.requireNonNull(policies, "policies");
         this.problems = new ProblemResponses(config.compatMode());
         this.headers = new StoredHeaders(config.headersStored(), config.headersNeverStored());
@@ -80,10 +79,6 @@ public class HttpSurface {
 
     StoredHeaders headers() {
         return headers;
-    }
-
-    UnendedExecutions guard() {
-        return guard.get();
     }
 
     /**
@@ -115,7 +110,14 @@ public class HttpSurface {
      * @return {@code instant} as an IMF-fixdate, for {@code Idempotency-Key-Expires}
      */
     static String imfFixdate(Instant instant) {
-        return IMF_FIXDATE.format(instant);
+        // Every response of a second carries the same date: format it once per second.
+        FormattedSecond last = lastFormatted;
+        long second = instant.getEpochSecond();
+        if (last == null || last.epochSecond() != second) {
+            last = new FormattedSecond(second, IMF_FIXDATE.format(Instant.ofEpochSecond(second)));
+            lastFormatted = last;
+        }
+        return last.text();
     }
 
     private static Optional<String> principalName(SecurityContext security) {
@@ -126,4 +128,6 @@ public class HttpSurface {
         }
         return Optional.of(name);
     }
+
+    private record FormattedSecond(long epochSecond, String text) {}
 }

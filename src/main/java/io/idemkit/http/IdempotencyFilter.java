@@ -14,7 +14,6 @@ import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.core.hash.Fingerprint;
 import io.idemkit.spi.StoredHeader;
 import io.idemkit.spi.StoredResult;
-import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
@@ -75,7 +74,9 @@ final class IdempotencyFilter
     static final String KEY_EXPIRES = "Idempotency-Key-Expires";
     static final String REPLAY_UNAVAILABLE = "Idempotency-Replay-Unavailable";
 
-    private static final String EXCHANGE = IdempotencyFilter.class.getName() + ".exchange";
+    /** The request property, in a servlet container a request attribute, of the exchange. */
+    static final String EXCHANGE = IdempotencyFilter.class.getName() + ".exchange";
+
     private static final Set<String> MUTATING = Set.of("POST", "PUT", "PATCH", "DELETE");
     private static final System.Logger LOG = System.getLogger(IdempotencyFilter.class.getName());
 
@@ -113,7 +114,10 @@ final class IdempotencyFilter
             return;
         }
         RequestBody body =
-                RequestBody.read(request.getEntityStream(), surface.config().maxRequestBytes());
+                RequestBody.read(
+                        request.getEntityStream(),
+                        surface.config().maxRequestBytes(),
+                        request.getLength());
         request.setEntityStream(body.stream());
         if (body.overLimit()) {
             LOG.log(
@@ -158,7 +162,7 @@ final class IdempotencyFilter
                 exchange.keepAlive(proceed.execution().keepAlive(false));
             }
             request.setProperty(EXCHANGE, exchange);
-            guard(surface, exchange);
+            warnIfNoRequestEnd();
         }
         // Admission.Unprotected: the store failed under fail-open; the request runs as if
         // idemkit were not there.
@@ -174,9 +178,14 @@ final class IdempotencyFilter
             headers.putSingle(REPLAY_UNAVAILABLE, exchange.bypass());
             return;
         }
+        Execution execution = exchange.execution();
+        if (execution.ended()) {
+            // A second pass: the runtime answers with an error response after the first one's
+            // writer failed, which held the claim. The error response is not the result.
+            return;
+        }
         exchange.stopKeepAlive();
         HttpSurface surface = surfaces.get();
-        Execution execution = exchange.execution();
         try {
             int status = response.getStatus();
             if (!response.hasEntity()) {
@@ -204,7 +213,8 @@ final class IdempotencyFilter
     @Override
     public void aroundWriteTo(WriterInterceptorContext context) throws IOException {
         if (!(context.getProperty(EXCHANGE) instanceof Exchange exchange)
-                || !exchange.awaitingBody()) {
+                || !exchange.awaitingBody()
+                || exchange.execution().ended()) {
             context.proceed();
             return;
         }
@@ -328,13 +338,22 @@ final class IdempotencyFilter
         return Optional.of(HttpSurface.imfFixdate(now.plus(policy(surface).completedTtl())));
     }
 
-    private static void guard(HttpSurface surface, Exchange exchange) {
-        try {
-            surface.guard().track(exchange);
-        } catch (ContextNotActiveException e) {
-            // No request context (a JAX-RS runtime outside a servlet container): an unmapped
-            // exception then leaves the key to the lease.
-            LOG.log(Level.DEBUG, "idemkit found no request context; the lease is the fallback");
+    private static volatile boolean warnedNoRequestEnd;
+
+    /**
+     * Outside a servlet container, or where the application's {@code web.xml} ordering excludes the
+     * library's initializer, nothing releases the claim of a request that ends in an unmapped
+     * exception: its lease does. Said once.
+     */
+    private static void warnIfNoRequestEnd() {
+        if (!warnedNoRequestEnd && !RequestEndRelease.installed()) {
+            warnedNoRequestEnd = true;
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit found no servlet request listener of its own (no servlet container,"
+                            + " or web.xml <absolute-ordering> leaves out the idemkit jar): a"
+                            + " request that ends in an exception no ExceptionMapper handles keeps"
+                            + " its key until the lease runs out. Add <others/> to the ordering.");
         }
     }
 }

@@ -25,4 +25,17 @@ class HeaderValuesTest {
         assertThat(HttpSurface.imfFixdate(java.time.Instant.parse("2026-12-03T09:05:07Z")))
                 .isEqualTo("Thu, 03 Dec 2026 09:05:07 GMT");
     }
+
+    @Test
+    void imfFixdate_formattedOncePerSecond_stillFollowsEverySecondAndDropsFractions() {
+        java.time.Instant t = java.time.Instant.parse("2026-12-03T09:05:07.250Z");
+
+        assertThat(HttpSurface.imfFixdate(t)).isEqualTo("Thu, 03 Dec 2026 09:05:07 GMT");
+        assertThat(HttpSurface.imfFixdate(t.plusMillis(700)))
+                .isEqualTo("Thu, 03 Dec 2026 09:05:07 GMT");
+        assertThat(HttpSurface.imfFixdate(t.plusMillis(750)))
+                .isEqualTo("Thu, 03 Dec 2026 09:05:08 GMT");
+        assertThat(HttpSurface.imfFixdate(t.minusSeconds(86_400)))
+                .isEqualTo("Wed, 02 Dec 2026 09:05:07 GMT");
+    }
 }

@@ -123,6 +123,19 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
 
     private ClaimResult tryClaim(
             String key, String fingerprint, int fingerprintVersion, Duration leaseTtl) {
+        // A live record answers without locking the key's bin: every duplicate of a hot key would
+        // otherwise take turns in compute. Linearizable at the read: records are immutable, so
+        // one that is live now was live when it was read.
+        IdempotencyRecord current = records.get(key);
+        if (current != null
+                && IdempotencyRecord.isKnownFingerprintVersion(current.fingerprintVersion())
+                && current.isLiveAt(clock.instant())) {
+            return ClaimResult.of(
+                    current.state() == RecordState.COMPLETED
+                            ? ClaimStatus.ALREADY_COMPLETED
+                            : ClaimStatus.ALREADY_CLAIMED,
+                    current);
+        }
         ClaimResult[] result = new ClaimResult[1];
         records.compute(
                 key,
