@@ -36,6 +36,12 @@ echo "== building the bench WAR and the Liberty server $SERVER"
 mvn -B -ntp -q -Pbench-http package \
   -Dliberty.http.port="$HTTP_PORT" -Dliberty.var.https.port="$HTTPS_PORT"
 mkdir -p "$OUT"
+# The recommended setup: the Servlet API visible (servlet-6.0; webProfile and appSecurity include
+# it), so that idemkit notices a request's end without a request-scoped bean per claim.
+mkdir -p "$WLP/usr/servers/$SERVER/configDropins/overrides"
+cat > "$WLP/usr/servers/$SERVER/configDropins/overrides/bench-servlet.xml" <<'XML'
+<server><featureManager><feature>servlet-6.0</feature></featureManager></server>
+XML
 RESULTS="$OUT/results.tsv"
 : > "$RESULTS"
 

@@ -361,7 +361,7 @@ abstract class HttpScenarios {
     @Test
     void requestThatEndsWithoutReachingTheResponseFilter_releasesTheKeyAtOnce() {
         // A response filter ahead of idemkit's throws, so idemkit's never runs; the end of the
-        // servlet request releases the claim (C6.7). waitTimeout=0s: a held claim gives 423.
+        // request releases the claim (C6.7). waitTimeout=0s: a held claim gives 423.
         Reply first = post("api/resources/quick", BODY_X, key("G"), "X-Test-Break-Response", "1");
         Reply second = post("api/resources/quick", BODY_X, key("G"));
 

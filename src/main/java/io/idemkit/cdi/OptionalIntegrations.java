@@ -1,6 +1,7 @@
 package io.idemkit.cdi;
 
 import io.idemkit.health.StoreReadinessCheck;
+import io.idemkit.http.ServletRequestEnd;
 import io.idemkit.telemetry.OperationTelemetry;
 import io.idemkit.telemetry.TracingStoreDecorator;
 import jakarta.enterprise.inject.literal.SingletonLiteral;
@@ -8,11 +9,11 @@ import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import java.lang.System.Logger.Level;
 
 /**
- * Adds the beans of the optional integrations (MicroProfile Health, OpenTelemetry) when, and only
- * when, the application can see their APIs. Those beans carry no bean-defining annotation, so CDI
- * never discovers (and so never loads) them on a runtime without the API; loading a class that
- * implements a missing interface would fail the deployment. They are added as {@code @Singleton}s:
- * one instance, no client proxy.
+ * Adds the beans of the optional integrations (MicroProfile Health, OpenTelemetry, the Servlet
+ * API's request end) when, and only when, the application can see their APIs. Those beans carry no
+ * bean-defining annotation, so CDI never discovers (and so never loads) them on a runtime without
+ * the API; loading a class that implements a missing interface would fail the deployment. They are
+ * added as {@code @Singleton}s: one instance, no client proxy.
  */
 final class OptionalIntegrations {
 
@@ -30,6 +31,10 @@ final class OptionalIntegrations {
         ClassLoader loader = OptionalIntegrations.class.getClassLoader();
         boolean health = isVisible(HEALTH_API, loader);
         boolean telemetry = isVisible(OPENTELEMETRY_API, loader);
+        boolean servlet = isVisible(ServletRequestEnd.SERVLET_API, loader);
+        if (servlet) {
+            addServletRequestEnd(event);
+        }
         if (health) {
             addHealth(event);
         }
@@ -42,11 +47,18 @@ final class OptionalIntegrations {
                         "idemkit optional integrations: MicroProfile Health "
                                 + (health ? "on" : "off (no API)")
                                 + ", OpenTelemetry "
-                                + (telemetry ? "on" : "off (no API)"));
+                                + (telemetry ? "on" : "off (no API)")
+                                + ", release at servlet request end "
+                                + (servlet ? "on" : "off (no API; a request-scoped bean instead)"));
     }
 
     // The class literals below are resolved only when these methods run, that is, only when the
     // API they depend on is there.
+
+    private static void addServletRequestEnd(BeforeBeanDiscovery event) {
+        event.addAnnotatedType(ServletRequestEnd.class, ServletRequestEnd.class.getName())
+                .add(SingletonLiteral.INSTANCE);
+    }
 
     private static void addHealth(BeforeBeanDiscovery event) {
         event.addAnnotatedType(StoreReadinessCheck.class, StoreReadinessCheck.class.getName())

@@ -2,6 +2,7 @@ package io.idemkit.http;
 
 import io.idemkit.core.Execution;
 import io.idemkit.core.LeaseHeartbeat;
+import java.lang.System.Logger.Level;
 
 /**
  * What the request filter leaves for the response side of one request: the claim it won, or why the
@@ -9,6 +10,8 @@ import io.idemkit.core.LeaseHeartbeat;
  * request's, then the one that writes its response).
  */
 final class Exchange {
+
+    private static final System.Logger LOG = System.getLogger(Exchange.class.getName());
 
     private final Execution execution;
     private final String bypass;
@@ -55,6 +58,24 @@ final class Exchange {
         if (running != null) {
             beat = null;
             running.close();
+        }
+    }
+
+    /**
+     * Releases the claim if nothing ended it: the request is over (C6.7). Safe to call more than
+     * once, and for a bypassed request.
+     */
+    void releaseIfUnended() {
+        if (execution == null) {
+            return;
+        }
+        stopKeepAlive();
+        if (execution.releaseIfUnended()) {
+            LOG.log(
+                    Level.DEBUG,
+                    "idemkit released key {0}: the request ended before its response was stored"
+                            + " (an exception no ExceptionMapper handles)",
+                    execution.operation().effectiveKey());
         }
     }
 

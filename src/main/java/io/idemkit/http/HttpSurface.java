@@ -8,6 +8,7 @@ import io.idemkit.core.IdempotencyEngine;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeResolver;
 import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.SecurityContext;
 import java.security.Principal;
@@ -20,7 +21,7 @@ import java.util.Optional;
 
 /**
  * What the filter pair needs from the application, resolved once per application from CDI: the
- * engine, the validated configuration, and the scope. Thread-safe.
+ * engine, the validated configuration, the scope, and how a request's end is noticed. Thread-safe.
  */
 @Dependent
 public class HttpSurface {
@@ -40,6 +41,8 @@ public class HttpSurface {
     private final IdemkitConfig config;
     private final ScopeResolver scope;
     private final MethodPolicies policies;
+    private final Instance<UnendedExecutions> guard;
+    private final boolean servletRequestEnd;
     private final ProblemResponses problems;
     private final StoredHeaders headers;
 
@@ -48,11 +51,14 @@ public class HttpSurface {
             IdempotencyEngine engine,
             IdemkitConfig config,
             ScopeResolver scope,
-            MethodPolicies policies) {
+            MethodPolicies policies,
+            Instance<UnendedExecutions> guard) {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.config = Objects.requireNonNull(config, "config");
         this.scope = Objects.requireNonNull(scope, "scope");
         this.policies = Objects.requireNonNull(policies, "policies");
+        this.guard = Objects.requireNonNull(guard, "guard");
+        this.servletRequestEnd = isVisible(ServletRequestEnd.SERVLET_API);
         this.problems = new ProblemResponses(config.compatMode());
         this.headers = new StoredHeaders(config.headersStored(), config.headersNeverStored());
     }
@@ -79,6 +85,28 @@ public class HttpSurface {
 
     StoredHeaders headers() {
         return headers;
+    }
+
+    /**
+     * Makes sure the end of the request releases {@code exchange}'s claim if nothing else ended it
+     * (C6.7): {@link ServletRequestEnd} does so for every request where the Servlet API is visible;
+     * elsewhere the request-scoped {@link UnendedExecutions} tracks it.
+     *
+     * @throws jakarta.enterprise.context.ContextNotActiveException without a request context
+     */
+    void releaseAtRequestEnd(Exchange exchange) {
+        if (!servletRequestEnd) {
+            guard.get().track(exchange);
+        }
+    }
+
+    private static boolean isVisible(String className) {
+        try {
+            Class.forName(className, false, HttpSurface.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     /**

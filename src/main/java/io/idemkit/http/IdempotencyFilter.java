@@ -14,6 +14,7 @@ import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.core.hash.Fingerprint;
 import io.idemkit.spi.StoredHeader;
 import io.idemkit.spi.StoredResult;
+import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
@@ -162,7 +163,7 @@ final class IdempotencyFilter
                 exchange.keepAlive(proceed.execution().keepAlive(false));
             }
             request.setProperty(EXCHANGE, exchange);
-            warnIfNoRequestEnd();
+            releaseAtRequestEnd(surface, exchange);
         }
         // Admission.Unprotected: the store failed under fail-open; the request runs as if
         // idemkit were not there.
@@ -338,22 +339,13 @@ final class IdempotencyFilter
         return Optional.of(HttpSurface.imfFixdate(now.plus(policy(surface).completedTtl())));
     }
 
-    private static volatile boolean warnedNoRequestEnd;
-
-    /**
-     * Outside a servlet container, or where the application's {@code web.xml} ordering excludes the
-     * library's initializer, nothing releases the claim of a request that ends in an unmapped
-     * exception: its lease does. Said once.
-     */
-    private static void warnIfNoRequestEnd() {
-        if (!warnedNoRequestEnd && !RequestEndRelease.installed()) {
-            warnedNoRequestEnd = true;
-            LOG.log(
-                    Level.WARNING,
-                    "idemkit found no servlet request listener of its own (no servlet container,"
-                            + " or web.xml <absolute-ordering> leaves out the idemkit jar): a"
-                            + " request that ends in an exception no ExceptionMapper handles keeps"
-                            + " its key until the lease runs out. Add <others/> to the ordering.");
+    private static void releaseAtRequestEnd(HttpSurface surface, Exchange exchange) {
+        try {
+            surface.releaseAtRequestEnd(exchange);
+        } catch (ContextNotActiveException e) {
+            // No request context (a JAX-RS runtime outside a servlet container): an unmapped
+            // exception then leaves the key to the lease.
+            LOG.log(Level.DEBUG, "idemkit found no request context; the lease is the fallback");
         }
     }
 }

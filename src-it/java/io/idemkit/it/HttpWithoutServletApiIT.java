@@ -1,0 +1,86 @@
+package io.idemkit.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idemkit.it.HttpCalls.Reply;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.util.UUID;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The HTTP surface on an Open Liberty whose application cannot see the Servlet API: {@code
+ * liberty-config/server.xml} alone enables {@code restfulWS-3.1}, which does not make {@code
+ * jakarta.servlet} visible to applications (the main IT server gets it from {@code appSecurity}).
+ * The application must still start, and a synchronous request that ends without reaching the
+ * response filter must still release its claim at once (C6.7), through the request-scoped fallback
+ * rather than the servlet request's end; an asynchronous one keeps its key for the lease. A server
+ * of its own, like {@link HttpCrashAndRestartIT}.
+ */
+class HttpWithoutServletApiIT {
+
+    private static final String BODY = "{\"name\": \"x\"}";
+    private static final String BREAK = "X-Test-Break-Response";
+
+    @Test
+    void syncRequestThatEndsWithoutTheResponseFilter_releasesItsKey_asyncOneWaitsForTheLease()
+            throws Exception {
+        WebArchive war = HttpScenarios.memoryWar("http-no-servlet", "");
+        try (LibertyServer server = new LibertyServer("idemkit-noservlet", freePort(), war)) {
+            URI app = server.application(war);
+            HttpCalls http = new HttpCalls(app);
+            String tag = UUID.randomUUID().toString();
+            server.start(app.resolve("api/calls/" + tag));
+
+            Reply stored = post(http, "api/resources/quick", "stored-" + tag, tag);
+            Reply replayed = post(http, "api/resources/quick", "stored-" + tag, tag);
+            assertThat(stored.status()).isEqualTo(201);
+            assertThat(replayed.header("Idempotency-Replayed")).isEqualTo("true");
+
+            // quick has waitTimeout=0s: a claim still held would answer 423 at once.
+            String key = "broken-" + tag;
+            assertThat(post(http, "api/resources/quick", key, tag, BREAK, "1").status())
+                    .isEqualTo(500);
+            Reply retry = post(http, "api/resources/quick", key, tag);
+            assertThat(retry.status()).isEqualTo(201);
+            assertThat(retry.has("Idempotency-Replayed")).isFalse();
+
+            String asyncKey = "broken-async-" + tag;
+            assertThat(
+                            post(
+                                            http,
+                                            "api/resources/async",
+                                            asyncKey,
+                                            tag,
+                                            HttpScenarios.DELAY,
+                                            "300",
+                                            BREAK,
+                                            "1")
+                                    .status())
+                    .isEqualTo(500);
+            // The fallback's known gap (README, Limits): a suspended resource whose request ended
+            // without the response filter keeps its key until the lease runs out.
+            Reply asyncRetry = post(http, "api/resources/async", asyncKey, tag);
+            assertThat(asyncRetry.status()).isEqualTo(423);
+
+            assertThat(Integer.parseInt(http.get("api/calls/" + tag).text())).isEqualTo(4);
+        }
+    }
+
+    private static Reply post(HttpCalls http, String path, String key, String tag, String... more) {
+        String[] headers = new String[4 + more.length];
+        headers[0] = "Idempotency-Key";
+        headers[1] = key;
+        headers[2] = HttpScenarios.TAG;
+        headers[3] = tag;
+        System.arraycopy(more, 0, headers, 4, more.length);
+        return http.postJson(path, BODY, headers);
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
