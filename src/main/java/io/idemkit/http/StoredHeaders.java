@@ -4,10 +4,11 @@ import io.idemkit.spi.StoredHeader;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.ext.RuntimeDelegate;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Chooses the response headers kept with a stored result (contract C6.3): those on the allow-list
@@ -25,8 +26,8 @@ final class StoredHeaders {
      * @param neverStored lower-case names never to keep
      */
     StoredHeaders(Set<String> stored, Set<String> neverStored) {
-        this.stored = Set.copyOf(stored);
-        this.neverStored = Set.copyOf(neverStored);
+        this.stored = caseInsensitive(stored);
+        this.neverStored = caseInsensitive(neverStored);
     }
 
     /**
@@ -49,8 +50,13 @@ final class StoredHeaders {
     }
 
     boolean keeps(String name) {
-        String lower = name.toLowerCase(Locale.ROOT);
-        return stored.contains(lower) && !neverStored.contains(lower);
+        return stored.contains(name) && !neverStored.contains(name);
+    }
+
+    private static Set<String> caseInsensitive(Set<String> names) {
+        Set<String> set = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        set.addAll(names);
+        return Collections.unmodifiableSet(set);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
