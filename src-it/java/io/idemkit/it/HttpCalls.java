@@ -81,6 +81,25 @@ public final class HttpCalls {
         return send(request.build());
     }
 
+    /**
+     * POSTs a JSON body with an {@code Idempotency-Key} and the test tag the IT resources count
+     * their calls by.
+     *
+     * @param path relative to the base
+     * @param key the idempotency key
+     * @param tag the {@code X-Test-Tag} value
+     * @param headers more headers: name, value, name, value…
+     */
+    public Reply postKeyed(String path, String json, String key, String tag, String... headers) {
+        String[] all = new String[headers.length + 4];
+        all[0] = "Idempotency-Key";
+        all[1] = key;
+        all[2] = "X-Test-Tag";
+        all[3] = tag;
+        System.arraycopy(headers, 0, all, 4, headers.length);
+        return postJson(path, json, all);
+    }
+
     /** GETs a path. */
     public Reply get(String path, String... headers) {
         HttpRequest.Builder request =

@@ -9,7 +9,6 @@ import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import io.idemkit.core.ScopeResolver;
 import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.it.HttpCalls.Reply;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.UUID;
@@ -56,7 +55,8 @@ class HttpCrashAndRestartIT {
                         "idemkit.mongo.uri="
                                 + mongoUri()
                                 + "\nidemkit.mongo.database=it_restart\nidemkit.mongo.timeout=1s\n");
-        try (LibertyServer server = new LibertyServer("idemkit-restart", freePort(), war)) {
+        try (LibertyServer server =
+                new LibertyServer("idemkit-restart", LibertyServer.freePort(), war)) {
             URI app = server.application(war);
             HttpCalls http = new HttpCalls(app);
             String tag = UUID.randomUUID().toString();
@@ -69,7 +69,7 @@ class HttpCrashAndRestartIT {
 
             CompletableFuture<Reply> doomed =
                     CompletableFuture.supplyAsync(
-                            () -> post(http, path, key, tag, "X-Test-Delay-Ms", "60000"));
+                            () -> http.postKeyed(path, BODY, key, tag, "X-Test-Delay-Ms", "60000"));
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> isClaimed(effectiveKey));
             server.kill();
 
@@ -79,7 +79,7 @@ class HttpCrashAndRestartIT {
                     .withMessageContaining("request failed");
 
             server.start(app.resolve("api/calls/" + tag));
-            Reply whileLeased = post(http, path, key, tag);
+            Reply whileLeased = http.postKeyed(path, BODY, key, tag);
             assertThat(whileLeased.status()).isEqualTo(423);
             assertThat(whileLeased.header("Retry-After")).isNotNull();
 
@@ -89,14 +89,16 @@ class HttpCrashAndRestartIT {
                     Awaitility.await()
                             .atMost(Duration.ofSeconds(60))
                             .pollInterval(Duration.ofMillis(500))
-                            .until(() -> post(http, path, key, tag), r -> r.status() != 423);
+                            .until(
+                                    () -> http.postKeyed(path, BODY, key, tag),
+                                    r -> r.status() != 423);
             assertThat(ran.status()).isEqualTo(201);
             assertThat(ran.has("Idempotency-Replayed")).isFalse();
             assertThat(calls(http, tag)).isEqualTo(1);
 
             server.stop();
             server.start(app.resolve("api/calls/" + tag));
-            Reply replay = post(http, path, key, tag);
+            Reply replay = http.postKeyed(path, BODY, key, tag);
 
             assertThat(replay.status()).isEqualTo(201);
             assertThat(replay.header("Idempotency-Replayed")).isEqualTo("true");
@@ -116,23 +118,7 @@ class HttpCrashAndRestartIT {
         }
     }
 
-    private static Reply post(HttpCalls http, String path, String key, String tag, String... more) {
-        String[] headers = new String[4 + more.length];
-        headers[0] = "Idempotency-Key";
-        headers[1] = key;
-        headers[2] = HttpScenarios.TAG;
-        headers[3] = tag;
-        System.arraycopy(more, 0, headers, 4, more.length);
-        return http.postJson(path, BODY, headers);
-    }
-
     private static int calls(HttpCalls http, String tag) {
         return Integer.parseInt(http.get("api/calls/" + tag).text());
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

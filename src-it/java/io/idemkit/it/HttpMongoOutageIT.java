@@ -27,16 +27,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class HttpMongoOutageIT {
 
     private static final String BODY = "{\"name\": \"x\"}";
-    private static final int PORT = freePort();
+    private static final int PORT = LibertyServer.freePort();
     private static MongoServer mongo = startMongo();
-
-    private static int freePort() {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     private static MongoServer startMongo() {
         MongoServer server = new MongoServer(new MemoryBackend());

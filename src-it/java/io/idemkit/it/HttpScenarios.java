@@ -90,13 +90,7 @@ abstract class HttpScenarios {
     }
 
     Reply post(String path, String body, String key, String... headers) {
-        String[] all = new String[headers.length + 4];
-        all[0] = KEY;
-        all[1] = key;
-        all[2] = TAG;
-        all[3] = tag;
-        System.arraycopy(headers, 0, all, 4, headers.length);
-        return http.postJson(path, body, all);
+        return http.postKeyed(path, body, key, tag, headers);
     }
 
     // --- the conformance file's HTTP scenarios ---------------------------------------------

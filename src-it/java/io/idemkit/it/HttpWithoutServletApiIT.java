@@ -3,7 +3,6 @@ package io.idemkit.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.HttpCalls.Reply;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.util.UUID;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -27,30 +26,31 @@ class HttpWithoutServletApiIT {
     void syncRequestThatEndsWithoutTheResponseFilter_releasesItsKey_asyncOneWaitsForTheLease()
             throws Exception {
         WebArchive war = HttpScenarios.memoryWar("http-no-servlet", "");
-        try (LibertyServer server = new LibertyServer("idemkit-noservlet", freePort(), war)) {
+        try (LibertyServer server =
+                new LibertyServer("idemkit-noservlet", LibertyServer.freePort(), war)) {
             URI app = server.application(war);
             HttpCalls http = new HttpCalls(app);
             String tag = UUID.randomUUID().toString();
             server.start(app.resolve("api/calls/" + tag));
 
-            Reply stored = post(http, "api/resources/quick", "stored-" + tag, tag);
-            Reply replayed = post(http, "api/resources/quick", "stored-" + tag, tag);
+            Reply stored = http.postKeyed("api/resources/quick", BODY, "stored-" + tag, tag);
+            Reply replayed = http.postKeyed("api/resources/quick", BODY, "stored-" + tag, tag);
             assertThat(stored.status()).isEqualTo(201);
             assertThat(replayed.header("Idempotency-Replayed")).isEqualTo("true");
 
             // quick has waitTimeout=0s: a claim still held would answer 423 at once.
             String key = "broken-" + tag;
-            assertThat(post(http, "api/resources/quick", key, tag, BREAK, "1").status())
+            assertThat(http.postKeyed("api/resources/quick", BODY, key, tag, BREAK, "1").status())
                     .isEqualTo(500);
-            Reply retry = post(http, "api/resources/quick", key, tag);
+            Reply retry = http.postKeyed("api/resources/quick", BODY, key, tag);
             assertThat(retry.status()).isEqualTo(201);
             assertThat(retry.has("Idempotency-Replayed")).isFalse();
 
             String asyncKey = "broken-async-" + tag;
             assertThat(
-                            post(
-                                            http,
+                            http.postKeyed(
                                             "api/resources/async",
+                                            BODY,
                                             asyncKey,
                                             tag,
                                             HttpScenarios.DELAY,
@@ -61,26 +61,10 @@ class HttpWithoutServletApiIT {
                     .isEqualTo(500);
             // The fallback's known gap (README, Limits): a suspended resource whose request ended
             // without the response filter keeps its key until the lease runs out.
-            Reply asyncRetry = post(http, "api/resources/async", asyncKey, tag);
+            Reply asyncRetry = http.postKeyed("api/resources/async", BODY, asyncKey, tag);
             assertThat(asyncRetry.status()).isEqualTo(423);
 
             assertThat(Integer.parseInt(http.get("api/calls/" + tag).text())).isEqualTo(4);
-        }
-    }
-
-    private static Reply post(HttpCalls http, String path, String key, String tag, String... more) {
-        String[] headers = new String[4 + more.length];
-        headers[0] = "Idempotency-Key";
-        headers[1] = key;
-        headers[2] = HttpScenarios.TAG;
-        headers[3] = tag;
-        System.arraycopy(more, 0, headers, 4, more.length);
-        return http.postJson(path, BODY, headers);
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

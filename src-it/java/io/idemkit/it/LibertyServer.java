@@ -1,6 +1,8 @@
 package io.idemkit.it;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -37,6 +39,17 @@ final class LibertyServer implements AutoCloseable {
      * @param httpPort its HTTP port; the HTTPS port is the next one
      * @param war the application
      */
+    /**
+     * @return a TCP port that was free a moment ago, for a server of a test's own
+     */
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     LibertyServer(String name, int httpPort, WebArchive war) throws IOException {
         this.name = name;
         this.httpPort = httpPort;
