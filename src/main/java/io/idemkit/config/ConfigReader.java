@@ -50,9 +50,8 @@ public final class ConfigReader {
     private IdemkitConfig read() {
         warnAboutUnknownKeys();
         StoreKind store = enumValue(ConfigKeys.STORE, ConfigKeys.STORE_DEFAULT, StoreKind.class);
-        Duration leaseTtl = positive(ConfigKeys.LEASE_TTL, ConfigKeys.LEASE_TTL_DEFAULT);
-        Duration completedTtl =
-                positive(ConfigKeys.COMPLETED_TTL, ConfigKeys.COMPLETED_TTL_DEFAULT);
+        Duration leaseTtl = ttl(ConfigKeys.LEASE_TTL, ConfigKeys.LEASE_TTL_DEFAULT);
+        Duration completedTtl = ttl(ConfigKeys.COMPLETED_TTL, ConfigKeys.COMPLETED_TTL_DEFAULT);
         Duration waitTimeout =
                 notNegative(ConfigKeys.WAIT_TIMEOUT, ConfigKeys.WAIT_TIMEOUT_DEFAULT);
         StorageErrorMode onStorageError =
@@ -191,6 +190,10 @@ public final class ConfigReader {
 
     private Duration positive(String key, String defaultText) {
         return value(key, defaultText, DurationFormat::parsePositive);
+    }
+
+    private Duration ttl(String key, String defaultText) {
+        return value(key, defaultText, DurationFormat::parseTtl);
     }
 
     private Duration notNegative(String key, String defaultText) {

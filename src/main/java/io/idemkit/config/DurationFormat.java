@@ -1,5 +1,6 @@
 package io.idemkit.config;
 
+import io.idemkit.spi.StoreArguments;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -55,6 +56,26 @@ public final class DurationFormat {
         Duration d = parse(text);
         if (d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException("must be positive");
+        }
+        return d;
+    }
+
+    /**
+     * A lease or retention, within what every store can represent ({@link StoreArguments#MIN_TTL}
+     * to {@link StoreArguments#MAX_TTL}), so that a value no store accepts fails the deployment
+     * instead of every request.
+     *
+     * @param text the configured text
+     * @return the duration, from 1 ms to 100 years
+     * @throws IllegalArgumentException if the text is no duration, or one outside that range
+     */
+    public static Duration parseTtl(String text) {
+        Duration d = parsePositive(text);
+        if (d.compareTo(StoreArguments.MIN_TTL) < 0) {
+            throw new IllegalArgumentException("must be at least 1ms");
+        }
+        if (d.compareTo(StoreArguments.MAX_TTL) > 0) {
+            throw new IllegalArgumentException("must be at most 36525d (100 years)");
         }
         return d;
     }

@@ -71,7 +71,7 @@ public final class IdempotentPolicy {
      */
     public static void check(String member, String text) {
         switch (member) {
-            case LEASE_TTL, COMPLETED_TTL -> DurationFormat.parsePositive(text);
+            case LEASE_TTL, COMPLETED_TTL -> DurationFormat.parseTtl(text);
             case WAIT_TIMEOUT -> DurationFormat.parseNotNegative(text);
             case CACHEABLE_STATUS -> CacheableStatuses.parse(text);
             default ->
@@ -91,13 +91,13 @@ public final class IdempotentPolicy {
                 member(
                         LEASE_TTL,
                         members.getOrDefault(LEASE_TTL, ""),
-                        DurationFormat::parsePositive,
+                        DurationFormat::parseTtl,
                         defaults.leaseTtl());
         Duration completed =
                 member(
                         COMPLETED_TTL,
                         members.getOrDefault(COMPLETED_TTL, ""),
-                        DurationFormat::parsePositive,
+                        DurationFormat::parseTtl,
                         defaults.completedTtl());
         Duration wait =
                 member(

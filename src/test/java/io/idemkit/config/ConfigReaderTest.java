@@ -126,6 +126,25 @@ class ConfigReaderTest {
     }
 
     @Test
+    void leaseOrRetentionNoStoreCanHold_failsTheDeployment() {
+        assertThatThrownBy(
+                        () ->
+                                read(
+                                        Map.of(
+                                                "idemkit.lease-ttl", "40000d",
+                                                "idemkit.completed-ttl", "36526d")))
+                .isInstanceOfSatisfying(
+                        InvalidConfigurationException.class,
+                        e ->
+                                assertThat(e.problems())
+                                        .containsExactlyInAnyOrder(
+                                                "Invalid idemkit.lease-ttl=40000d: must be at most"
+                                                        + " 36525d (100 years)",
+                                                "Invalid idemkit.completed-ttl=36526d: must be at"
+                                                        + " most 36525d (100 years)"));
+    }
+
+    @Test
     void everyBrokenRule_isReportedAtOnceInTheHouseFormat() {
         assertThatThrownBy(
                         () ->

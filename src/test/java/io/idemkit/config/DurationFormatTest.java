@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -43,5 +44,20 @@ class DurationFormatTest {
     @CsvSource({"PT0.25S, 250ms", "PT30S, 30s", "PT5M, 5m", "PT24H, 1d", "PT36H, 36h", "PT0S, 0s"})
     void format_isTheShortestText(String duration, String expected) {
         assertThat(DurationFormat.format(Duration.parse(duration))).isEqualTo(expected);
+    }
+
+    @Test
+    void ttlOverOneHundredYears_isRefusedAtDeployment_notByEveryStoreCall() {
+        assertThatThrownBy(() -> DurationFormat.parseTtl("36526d"))
+                .hasMessage("must be at most 36525d (100 years)");
+        assertThat(DurationFormat.parseTtl("36525d")).isEqualTo(Duration.ofDays(36_525));
+    }
+
+    @Test
+    void ttlBelowOneMillisecond_isRefused() {
+        assertThatThrownBy(() -> DurationFormat.parseTtl("PT0.0005S"))
+                .hasMessage("must be at least 1ms");
+        assertThatThrownBy(() -> DurationFormat.parseTtl("0s")).hasMessage("must be positive");
+        assertThat(DurationFormat.parseTtl("1ms")).isEqualTo(Duration.ofMillis(1));
     }
 }
