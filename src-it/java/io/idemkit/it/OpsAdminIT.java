@@ -101,6 +101,26 @@ class OpsAdminIT {
     }
 
     @Test
+    void wrongMethod_405_withAllow() throws Exception {
+        HttpCalls http = new HttpCalls(enabledBase.toURI());
+
+        Reply purgeByGet = http.get("api/idemkit/admin/purge-expired", "Authorization", ADMIN);
+        Reply recordByPost =
+                http.postJson(
+                        "api/idemkit/admin/records/" + "cd".repeat(32),
+                        "{}",
+                        "Authorization",
+                        ADMIN);
+
+        assertThat(purgeByGet.status()).isEqualTo(405);
+        assertThat(purgeByGet.header("Allow")).isEqualTo("POST");
+        assertThat(purgeByGet.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(purgeByGet.text()).contains("\"type\":\"urn:idemkit:admin-method-not-allowed\"");
+        assertThat(recordByPost.status()).isEqualTo(405);
+        assertThat(recordByPost.header("Allow")).isEqualTo("GET, DELETE");
+    }
+
+    @Test
     void lookupShowsTheRecord_deleteMakesTheNextRequestRunAgain() throws Exception {
         HttpCalls http = new HttpCalls(enabledBase.toURI());
         String tag = UUID.randomUUID().toString();

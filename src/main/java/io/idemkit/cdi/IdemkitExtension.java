@@ -20,6 +20,7 @@ import io.idemkit.core.CacheableStatuses;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
+import io.idemkit.interceptor.JaxRsResourceMethods;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.store.mongo.MongoLeaseRule;
 import jakarta.enterprise.event.Observes;
@@ -42,6 +43,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -84,6 +86,7 @@ public class IdemkitExtension implements Extension {
                     ProcessAnnotatedType<T> event) {
         AnnotatedType<T> type = event.getAnnotatedType();
         Idempotent onType = type.getAnnotation(Idempotent.class);
+        Set<Method> resourceMethods = new HashSet<>();
         if (onType != null) {
             check(onType, null, type.getJavaClass().getName());
         }
@@ -119,6 +122,10 @@ public class IdemkitExtension implements Extension {
             if (intercepted) {
                 idempotentMethods.add(
                         new MethodPolicies.MethodRef(type.getJavaClass(), javaMethod));
+                if (onMethod != null
+                        && JaxRsResourceMethods.isResourceMethod(type.getJavaClass(), javaMethod)) {
+                    resourceMethods.add(javaMethod);
+                }
             }
             for (AnnotatedParameter<? super T> parameter : method.getParameters()) {
                 boolean key = parameter.isAnnotationPresent(IdempotencyKey.class);
@@ -144,6 +151,14 @@ public class IdemkitExtension implements Extension {
                                     + " one.");
                 }
             }
+        }
+        if (onType == null && !resourceMethods.isEmpty()) {
+            // The filter pair handles these (C7.4), reading the annotation by reflection; without
+            // the interceptor binding in CDI's view, no interceptor chain runs on every request
+            // only to pass through.
+            event.configureAnnotatedType()
+                    .filterMethods(m -> resourceMethods.contains(m.getJavaMember()))
+                    .forEach(m -> m.remove(a -> a.annotationType() == Idempotent.class));
         }
     }
 

@@ -14,13 +14,18 @@ import java.util.Set;
  * or an interface. The JAX-RS filter pair handles those, so the interceptor must not claim them a
  * second time. Works by name, so that the JAX-RS API need not be present.
  */
-final class JaxRsResourceMethods {
+public final class JaxRsResourceMethods {
 
     private static final String HTTP_METHOD = "jakarta.ws.rs.HttpMethod";
 
     private JaxRsResourceMethods() {}
 
-    static boolean isResourceMethod(Class<?> beanClass, Method method) {
+    /**
+     * @param beanClass the class the method is called on
+     * @param method the method
+     * @return whether it is a JAX-RS resource method
+     */
+    public static boolean isResourceMethod(Class<?> beanClass, Method method) {
         if (hasDesignator(method)) {
             return true;
         }
