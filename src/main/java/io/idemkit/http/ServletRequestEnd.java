@@ -6,6 +6,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.ServletRequest;
+import java.lang.System.Logger.Level;
 
 /**
  * Ends the claim of a request that ended without reaching the response filter (contract C6.7): a
@@ -30,6 +31,8 @@ public class ServletRequestEnd {
     /** The Servlet API type whose visibility decides between this and {@link UnendedExecutions}. */
     public static final String SERVLET_API = "jakarta.servlet.ServletRequest";
 
+    private static final System.Logger LOG = System.getLogger(ServletRequestEnd.class.getName());
+
     void requestEnded(@Observes @Destroyed(RequestScoped.class) ServletRequest request) {
         Object exchange = request.getAttribute(IdempotencyFilter.EXCHANGE);
         if (exchange == null) {
@@ -38,7 +41,15 @@ public class ServletRequestEnd {
         if (request.isAsyncStarted()) {
             // A suspended resource: CDI ends the context of the first dispatch, the request goes
             // on, and ends when its asynchronous cycle does.
-            request.getAsyncContext().addListener(new AsyncEnd(exchange));
+            try {
+                request.getAsyncContext().addListener(new AsyncEnd(exchange));
+            } catch (IllegalStateException e) {
+                // A container that takes no listener this late: the lease is the fallback.
+                LOG.log(
+                        Level.DEBUG,
+                        "idemkit cannot follow the end of an asynchronous request here; a claim"
+                                + " it leaves unended waits for its lease");
+            }
             return;
         }
         release(exchange);
