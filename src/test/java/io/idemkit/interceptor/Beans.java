@@ -272,6 +272,11 @@ final class Beans {
         public String create(String body) {
             return "created-" + executions.incrementAndGet();
         }
+
+        /** The class of the instance behind the client proxy: a Weld subclass if intercepted. */
+        public Class<?> runtimeClass() {
+            return getClass();
+        }
     }
 
     /** A JAX-RS resource interface. */

@@ -359,4 +359,14 @@ class MethodInterceptorTest {
         assertThat(payments.pay("{}")).isEqualTo("paid-4");
         assertThat(Beans.events).isEmpty();
     }
+
+    @Test
+    void jaxRsResourceMethods_loseTheInterceptorBinding_soNoInterceptorChainRuns() {
+        WeldContainer weld = start(Beans.OrderResource.class);
+
+        // Its only @Idempotent method is a resource method: without the binding, Weld has no
+        // reason to subclass the bean at all.
+        assertThat(weld.select(Beans.OrderResource.class).get().runtimeClass())
+                .isEqualTo(Beans.OrderResource.class);
+    }
 }
