@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import io.idemkit.core.ScopeResolver;
 import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.it.HttpCalls.Reply;
@@ -29,16 +28,10 @@ import org.junit.jupiter.api.Test;
 class HttpCrashAndRestartIT {
 
     private static final String BODY = "{\"name\": \"x\"}";
-    private static final MongoServer MONGO = startMongo();
-
-    private static MongoServer startMongo() {
-        MongoServer server = new MongoServer(new MemoryBackend());
-        server.bind("127.0.0.1", 0);
-        return server;
-    }
+    private static final MongoServer MONGO = ItMongo.start();
 
     private static String mongoUri() {
-        return "mongodb://127.0.0.1:" + MONGO.getLocalAddress().getPort();
+        return ItMongo.uri(MONGO);
     }
 
     @AfterAll

@@ -3,7 +3,6 @@ package io.idemkit.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import io.idemkit.it.HttpCalls.Reply;
 import java.net.URL;
 import java.util.UUID;
@@ -28,13 +27,7 @@ class HttpMongoOutageIT {
 
     private static final String BODY = "{\"name\": \"x\"}";
     private static final int PORT = LibertyServer.freePort();
-    private static MongoServer mongo = startMongo();
-
-    private static MongoServer startMongo() {
-        MongoServer server = new MongoServer(new MemoryBackend());
-        server.bind("127.0.0.1", PORT);
-        return server;
-    }
+    private static MongoServer mongo = ItMongo.start(PORT);
 
     private static WebArchive war(String name, String onStorageError) {
         return HttpScenarios.war(
@@ -97,7 +90,7 @@ class HttpMongoOutageIT {
         assertThat(unprotectedAgain.has("Idempotency-Replayed")).isFalse();
         assertThat(calls(toOpen, tag)).isEqualTo(3);
 
-        mongo = startMongo();
+        mongo = ItMongo.start(PORT);
         Reply back = post(toClosed, "back-" + key, tag);
         Reply backAgain = post(toClosed, "back-" + key, tag);
 

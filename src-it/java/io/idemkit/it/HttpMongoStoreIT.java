@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import io.idemkit.core.hash.Fingerprint;
 import io.idemkit.it.HttpCalls.Reply;
 import io.idemkit.spi.ClaimStatus;
@@ -38,16 +37,10 @@ class HttpMongoStoreIT extends HttpScenarios {
     private static final String COLLECTION = "records";
 
     // Started when the class loads: the deployment names its port.
-    private static final MongoServer MONGO = startMongo();
-
-    private static MongoServer startMongo() {
-        MongoServer server = new MongoServer(new MemoryBackend());
-        server.bind("127.0.0.1", 0);
-        return server;
-    }
+    private static final MongoServer MONGO = ItMongo.start();
 
     private static String uri() {
-        return "mongodb://127.0.0.1:" + MONGO.getLocalAddress().getPort();
+        return ItMongo.uri(MONGO);
     }
 
     @Deployment(testable = false)

@@ -1,7 +1,6 @@
 package io.idemkit.it;
 
 import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import io.idemkit.it.method.MethodApplication;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -21,19 +20,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class MongoMethodSurfaceIT extends MethodSurfaceContract {
 
     // Started when the class loads: Arquillian deploys before any @BeforeAll method runs.
-    private static final MongoServer MONGO = startMongo();
-
-    private static MongoServer startMongo() {
-        MongoServer server = new MongoServer(new MemoryBackend());
-        server.bind("127.0.0.1", 0);
-        return server;
-    }
+    private static final MongoServer MONGO = ItMongo.start();
 
     @Deployment(testable = false)
     static WebArchive application() {
         String config =
-                "idemkit.mongo.uri=mongodb://127.0.0.1:"
-                        + MONGO.getLocalAddress().getPort()
+                "idemkit.mongo.uri="
+                        + ItMongo.uri(MONGO)
                         + "\nidemkit.mongo.database=it_method\nidemkit.scope-mode=single-tenant\n";
         return LibraryJar.addTo(
                 ShrinkWrap.create(WebArchive.class, "method-mongo.war")

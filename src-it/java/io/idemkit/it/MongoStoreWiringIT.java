@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import io.idemkit.it.wiring.RoundTrip;
 import io.idemkit.it.wiring.WiringApplication;
 import io.idemkit.spi.ClaimStatus;
@@ -43,16 +42,10 @@ class MongoStoreWiringIT {
 
     // Started when the class loads: Arquillian deploys, and the deployment names the port,
     // before any @BeforeAll method runs.
-    private static final MongoServer MONGO = startMongo();
-
-    private static MongoServer startMongo() {
-        MongoServer server = new MongoServer(new MemoryBackend());
-        server.bind("127.0.0.1", 0);
-        return server;
-    }
+    private static final MongoServer MONGO = ItMongo.start();
 
     private static String uri() {
-        return "mongodb://127.0.0.1:" + MONGO.getLocalAddress().getPort();
+        return ItMongo.uri(MONGO);
     }
 
     @Deployment(testable = false)

@@ -223,13 +223,7 @@ class OpsAdminIT {
     }
 
     private static Reply post(HttpCalls http, String key, String tag) {
-        return http.postJson(
-                "api/resources",
-                HttpScenarios.BODY_X,
-                HttpScenarios.KEY,
-                key,
-                HttpScenarios.TAG,
-                tag);
+        return http.postKeyed("api/resources", HttpScenarios.BODY_X, key, tag);
     }
 
     private static int calls(HttpCalls http, String tag) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import jakarta.json.JsonObject;
 import java.net.URL;
 import java.time.Duration;
@@ -27,22 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @RunAsClient
 class OpsHealthMongoIT {
 
-    private static final int PORT = freePort();
-    private static MongoServer mongo = startMongo();
-
-    private static int freePort() {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static MongoServer startMongo() {
-        MongoServer server = new MongoServer(new MemoryBackend());
-        server.bind("127.0.0.1", PORT);
-        return server;
-    }
+    private static final int PORT = LibertyServer.freePort();
+    private static MongoServer mongo = ItMongo.start(PORT);
 
     @Deployment(testable = false)
     static WebArchive application() {
@@ -90,7 +75,7 @@ class OpsHealthMongoIT {
         assertThat(live.overall()).isEqualTo("UP");
         assertThat(live.check("idemkit-store")).isEmpty();
 
-        mongo = startMongo();
+        mongo = ItMongo.start(PORT);
         OpsHealth.Answer back =
                 await().atMost(Duration.ofSeconds(30))
                         .ignoreExceptions()

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import io.idemkit.core.ScopeResolver;
 import io.idemkit.core.hash.EffectiveKey;
 import java.io.IOException;
@@ -45,15 +44,14 @@ class OpsTelemetryIT {
                     "usr/servers",
                     System.getProperty("liberty.ops.server.name", "idemkit-ops-it"),
                     "logs/messages.log");
-    private static final MongoServer MONGO = new MongoServer(new MemoryBackend());
-    private static final int PORT = MONGO.bind().getPort();
+    private static final MongoServer MONGO = ItMongo.start();
 
     @Deployment(testable = false)
     static WebArchive application() {
         return HttpScenarios.war(
                 "ops-telemetry",
-                "idemkit.mongo.uri=mongodb://127.0.0.1:"
-                        + PORT
+                "idemkit.mongo.uri="
+                        + ItMongo.uri(MONGO)
                         + "\nidemkit.mongo.database=it_ops_telemetry\n");
     }
 

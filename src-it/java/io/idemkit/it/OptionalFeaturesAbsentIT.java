@@ -57,12 +57,6 @@ class OptionalFeaturesAbsentIT {
     }
 
     private static Reply post(HttpCalls http, String key, String tag) {
-        return http.postJson(
-                "api/resources",
-                HttpScenarios.BODY_X,
-                HttpScenarios.KEY,
-                key,
-                HttpScenarios.TAG,
-                tag);
+        return http.postKeyed("api/resources", HttpScenarios.BODY_X, key, tag);
     }
 }

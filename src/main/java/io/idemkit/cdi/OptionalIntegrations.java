@@ -15,7 +15,7 @@ import java.lang.System.Logger.Level;
  * the API; loading a class that implements a missing interface would fail the deployment. They are
  * added as {@code @Singleton}s: one instance, no client proxy.
  */
-final class OptionalIntegrations {
+public final class OptionalIntegrations {
 
     /** The MicroProfile Health API (the {@code mpHealth} feature on Open Liberty). */
     static final String HEALTH_API = "org.eclipse.microprofile.health.HealthCheck";
@@ -72,7 +72,12 @@ final class OptionalIntegrations {
                 .add(SingletonLiteral.INSTANCE);
     }
 
-    static boolean isVisible(String className, ClassLoader loader) {
+    /**
+     * @param className an API type's name
+     * @param loader the class loader that would have to load it
+     * @return whether it can, without initializing the class
+     */
+    public static boolean isVisible(String className, ClassLoader loader) {
         try {
             Class.forName(className, false, loader);
             return true;

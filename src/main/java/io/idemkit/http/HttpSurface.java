@@ -2,6 +2,7 @@ package io.idemkit.http;
 
 import io.idemkit.IdempotencyScopeUnavailableException;
 import io.idemkit.cdi.MethodPolicies;
+import io.idemkit.cdi.OptionalIntegrations;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.ScopeSource;
 import io.idemkit.core.IdempotencyEngine;
@@ -58,7 +59,10 @@ public class HttpSurface {
         this.scope = Objects.requireNonNull(scope, "scope");
         this.policies = Objects.requireNonNull(policies, "policies");
         this.guard = Objects.requireNonNull(guard, "guard");
-        this.servletRequestEnd = isVisible(ServletRequestEnd.SERVLET_API);
+        // The same test that decides whether the extension adds ServletRequestEnd.
+        this.servletRequestEnd =
+                OptionalIntegrations.isVisible(
+                        ServletRequestEnd.SERVLET_API, HttpSurface.class.getClassLoader());
         this.problems = new ProblemResponses(config.compatMode());
         this.headers = new StoredHeaders(config.headersStored(), config.headersNeverStored());
     }
@@ -97,15 +101,6 @@ public class HttpSurface {
     void releaseAtRequestEnd(Exchange exchange) {
         if (!servletRequestEnd) {
             guard.get().track(exchange);
-        }
-    }
-
-    private static boolean isVisible(String className) {
-        try {
-            Class.forName(className, false, HttpSurface.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
         }
     }
 
