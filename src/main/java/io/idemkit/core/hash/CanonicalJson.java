@@ -45,7 +45,7 @@ public final class CanonicalJson {
     static final int MAX_DEPTH = 1000;
 
     /** Python 3.11's {@code sys.get_int_max_str_digits()} default. */
-    private static final int MAX_INT_DIGITS = 4300;
+    static final int MAX_INT_DIGITS = 4300;
 
     private static final byte[] HEX_DIGITS = {
         '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'
@@ -57,11 +57,24 @@ public final class CanonicalJson {
      * Canonicalizes a JSON body. Never throws on bad input (contract C6.9).
      *
      * @param body the body bytes, in any encoding that {@code json.loads} detects
-     * @return the canonical UTF-8 bytes, or empty when the reference would not canonicalize the
-     *     body (see the class comment), so that the caller falls back to the raw bytes
+     * @return the canonical UTF-8 bytes, the {@code body} array itself when it is already in
+     *     canonical form, or empty when the reference would not canonicalize the body (see the
+     *     class comment), so that the caller falls back to the raw bytes
      */
     public static Optional<byte[]> canonicalize(byte[] body) {
         Objects.requireNonNull(body, "body");
+        // Compact JSON with sorted keys is common, and is its own canonical form: one scan
+        // instead of decoding, parsing, sorting and writing it again.
+        return AlreadyCanonicalJson.test(body) ? Optional.of(body) : byParsing(body);
+    }
+
+    /**
+     * The canonicalization itself, without the shortcut for a body already in canonical form.
+     *
+     * @param body the body bytes
+     * @return as {@link #canonicalize}, always a new array
+     */
+    static Optional<byte[]> byParsing(byte[] body) {
         Optional<CharBuffer> text = JsonText.decode(body);
         if (text.isEmpty()) {
             return Optional.empty();

@@ -161,14 +161,137 @@ class CanonicalizationProperties {
 
     @Property
     void canonicalJson_canonicalizedAgain_isUnchanged(@ForAll("jsonTexts") String json) {
-        Optional<byte[]> once = CanonicalJson.canonicalize(json.getBytes(StandardCharsets.UTF_8));
+        // The full path both times: the shortcut would hand the canonical form back untouched.
+        Optional<byte[]> once = CanonicalJson.byParsing(json.getBytes(StandardCharsets.UTF_8));
         assertThat(once).isPresent();
         String text = new String(once.get(), StandardCharsets.UTF_8);
         // Python writes overflow as Infinity, which is not JSON and does not parse again.
         if (!text.contains("Infinity")) {
-            assertThat(CanonicalJson.canonicalize(once.get()))
+            assertThat(CanonicalJson.byParsing(once.get()))
                     .hasValueSatisfying(again -> assertThat(again).isEqualTo(once.get()));
         }
+    }
+
+    @Property(tries = 2000)
+    void canonicalJson_withTheShortcut_isTheFullCanonicalization(
+            @ForAll("jsonTexts") String json,
+            @ForAll int position,
+            @ForAll byte replacement,
+            @ForAll boolean insert) {
+        // The canonical form, which the shortcut should mostly take, and one byte changed in it,
+        // which it must only take when the full path agrees.
+        byte[] canonical =
+                CanonicalJson.byParsing(json.getBytes(StandardCharsets.UTF_8)).orElseThrow();
+        int at = Math.floorMod(position, canonical.length + 1);
+        byte[] changed = new byte[canonical.length + (insert ? 1 : 0)];
+        System.arraycopy(canonical, 0, changed, 0, at);
+        if (insert || at < canonical.length) {
+            changed[at] = replacement;
+        }
+        int rest = insert ? at : at + 1;
+        if (rest < canonical.length) {
+            System.arraycopy(canonical, rest, changed, at + 1, canonical.length - rest);
+        }
+        for (byte[] body : new byte[][] {canonical, changed}) {
+            byte[] full = CanonicalJson.byParsing(body).orElse(body);
+            assertThat(CanonicalJson.canonicalize(body).orElse(body)).isEqualTo(full);
+            if (AlreadyCanonicalJson.test(body)) {
+                assertThat(full).isEqualTo(body);
+            }
+        }
+    }
+
+    @Property(tries = 2000)
+    void canonicalJson_ofCompactJson_isTheFullCanonicalization(
+            @ForAll("compactTexts") String json) {
+        // Compact JSON, close to canonical: keys out of order or repeated, every kind of escape,
+        // -0 and leading zeros. The shortcut may take only what the full path writes unchanged.
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        byte[] full = CanonicalJson.byParsing(body).orElse(body);
+        assertThat(CanonicalJson.canonicalize(body).orElse(body)).as(json).isEqualTo(full);
+    }
+
+    @Provide
+    Arbitrary<String> compactTexts() {
+        String[] pieces = {
+            "a",
+            "b",
+            "é",
+            "\uFFFF",
+            "\uD83D\uDE00",
+            "\\\"",
+            "\\\\",
+            "\\n",
+            "\\b",
+            "\\/",
+            "\\u0008",
+            "\\u000a",
+            "\\u001f",
+            "\\u001F",
+            "\\u0000",
+            "\\u0041",
+            "\\ud83d\\ude00"
+        };
+        Arbitrary<String> strings =
+                Arbitraries.of(pieces)
+                        .list()
+                        .ofMaxSize(3)
+                        .map(l -> "\"" + String.join("", l) + "\"");
+        Arbitrary<String> scalars =
+                Arbitraries.oneOf(
+                        strings,
+                        Arbitraries.of("0", "-0", "01", "-01", "1999", "-5", "1.5", "1e3", "-"),
+                        Arbitraries.of("true", "false", "null"));
+        Arbitrary<String> keys =
+                Arbitraries.of(
+                                "a",
+                                "b",
+                                "Z",
+                                "é",
+                                "\uFFFF",
+                                "\uD83D\uDE00",
+                                "",
+                                "\\\"",
+                                "\\n",
+                                "\\u0061")
+                        .map(k -> "\"" + k + "\"");
+        return Arbitraries.recursive(
+                () -> scalars,
+                values ->
+                        Arbitraries.oneOf(
+                                values.list()
+                                        .ofMaxSize(3)
+                                        .map(l -> "[" + String.join(",", l) + "]"),
+                                Combinators.combine(keys, values)
+                                        .as((k, v) -> k + ":" + v)
+                                        .list()
+                                        .ofMaxSize(3)
+                                        .map(l -> "{" + String.join(",", l) + "}")),
+                1,
+                3);
+    }
+
+    @Property
+    void canonicalJson_ofIntegersStringsAndLiterals_isTakenByTheShortcut(
+            @ForAll("shortcutTexts") String json) {
+        byte[] canonical =
+                CanonicalJson.byParsing(json.getBytes(StandardCharsets.UTF_8)).orElseThrow();
+        assertThat(AlreadyCanonicalJson.test(canonical)).as(json).isTrue();
+    }
+
+    @Provide
+    Arbitrary<String> shortcutTexts() {
+        // Containers of anything the shortcut covers: no floats, no -0, no deep nesting.
+        Arbitrary<String> scalars =
+                Arbitraries.oneOf(
+                        Arbitraries.strings()
+                                .withChars("ab\"\\/\n\t\b\f\u0000\u001f\u007féß中\uE000\uFFFF")
+                                .ofMaxLength(8)
+                                .map(CanonicalizationProperties::jsonString),
+                        Arbitraries.bigIntegers().map(Object::toString),
+                        Arbitraries.of("true", "false", "null"));
+        return Arbitraries.recursive(() -> scalars, this::jsonContainers, 1, 4)
+                .filter(t -> t.startsWith("{") || t.startsWith("["));
     }
 
     @Property
