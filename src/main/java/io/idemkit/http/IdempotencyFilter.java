@@ -32,7 +32,6 @@ import java.io.OutputStream;
 import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -299,14 +298,17 @@ final class IdempotencyFilter
 
     private static List<StoredHeader> storedHeaders(
             HttpSurface surface, WriterInterceptorContext context) {
-        List<StoredHeader> stored = new ArrayList<>(surface.headers().select(context.getHeaders()));
+        List<StoredHeader> stored = surface.headers().select(context.getHeaders());
         MediaType type = context.getMediaType();
-        if (type != null
-                && surface.headers().keeps(HttpHeaders.CONTENT_TYPE)
-                && stored.stream()
-                        .noneMatch(h -> h.name().equalsIgnoreCase(HttpHeaders.CONTENT_TYPE))) {
-            stored.add(new StoredHeader(HttpHeaders.CONTENT_TYPE, type.toString()));
+        if (type == null || !surface.headers().keeps(HttpHeaders.CONTENT_TYPE)) {
+            return stored;
         }
+        for (StoredHeader header : stored) {
+            if (header.name().equalsIgnoreCase(HttpHeaders.CONTENT_TYPE)) {
+                return stored;
+            }
+        }
+        stored.add(new StoredHeader(HttpHeaders.CONTENT_TYPE, type.toString()));
         return stored;
     }
 

@@ -52,6 +52,10 @@ final class IdempotencyKeyHeader {
         } else if (!raw.isEmpty() && raw.charAt(0) == '"') {
             throw refused("starts a quoted string that does not end");
         }
+        if (isPrintableAscii(raw)) {
+            // The common key (a UUID): its bytes are its characters, and nothing is to decode.
+            return Optional.of(raw);
+        }
         byte[] wire = raw.getBytes(StandardCharsets.ISO_8859_1);
         if (wire.length == 0) {
             throw refused("is empty");
@@ -75,6 +79,21 @@ final class IdempotencyKeyHeader {
         } catch (CharacterCodingException e) {
             throw refused("is not valid UTF-8");
         }
+    }
+
+    /** Whether a key is 1 to {@link #MAX_BYTES} characters of printable ASCII or space. */
+    private static boolean isPrintableAscii(String key) {
+        int length = key.length();
+        if (length == 0 || length > MAX_BYTES) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            char c = key.charAt(i);
+            if (c < 0x20 || c >= 0x7f) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String unquote(String quoted) {

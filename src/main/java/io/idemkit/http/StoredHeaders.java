@@ -32,7 +32,8 @@ final class StoredHeaders {
 
     /**
      * @param headers the response headers as JAX-RS holds them (values of any header type)
-     * @return the headers to store, in order, each value as it goes on the wire
+     * @return the headers to store, in order, each value as it goes on the wire; a new list, the
+     *     caller's to change
      */
     List<StoredHeader> select(MultivaluedMap<String, Object> headers) {
         List<StoredHeader> out = new ArrayList<>();

@@ -52,6 +52,16 @@ class IdempotencyKeyHeaderTest {
         assertThat(IdempotencyKeyHeader.parse(List.of("k"))).contains("k");
     }
 
+    @Test
+    void asciiKeys_keepTheSameLimit() {
+        String ascii255 = "k".repeat(255);
+        assertThat(IdempotencyKeyHeader.parse(List.of(ascii255))).contains(ascii255);
+        assertThatThrownBy(() -> IdempotencyKeyHeader.parse(List.of(ascii255 + "k")))
+                .isInstanceOf(IdempotencyKeyMissingException.class)
+                .hasMessageContaining("256 bytes");
+        assertThat(IdempotencyKeyHeader.parse(List.of(" order 42 ~!\t"))).contains("order 42 ~!");
+    }
+
     @ParameterizedTest
     @ValueSource(
             strings = {
