@@ -85,9 +85,9 @@ run_case() { # store round seconds name path mode connections
 for store in $STORES; do
   echo "== store: $store"
   stop_server
-  # The in-memory store keeps every fresh record in the heap, and idemkit's DELETE between cases
-  # cannot reach it; a retention just longer than a case keeps the heap, and so the garbage
-  # collector's share, the same for every case instead of growing through the run.
+  # The in-memory store keeps every fresh record in the heap, and the DELETE /records between
+  # cases reaches only the MongoDB store; a retention just longer than a case keeps the heap,
+  # and so the garbage collector's share, the same for every case instead of growing.
   retention=$(( (SECONDS_PER_CASE > WARMUP_SECONDS ? SECONDS_PER_CASE : WARMUP_SECONDS) + 5 ))s
   if [ "$store" = memory ]; then
     IDEMKIT_STORE=$store IDEMKIT_COMPLETED_TTL=$retention IDEMKIT_MEMORY_SWEEP_INTERVAL=5s \
