@@ -127,31 +127,17 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
         // otherwise take turns in compute. Linearizable at the read: records are immutable, so
         // one that is live now was live when it was read.
         IdempotencyRecord current = records.get(key);
-        if (current != null
-                && IdempotencyRecord.isKnownFingerprintVersion(current.fingerprintVersion())
-                && current.isLiveAt(clock.instant())) {
-            return ClaimResult.of(
-                    current.state() == RecordState.COMPLETED
-                            ? ClaimStatus.ALREADY_COMPLETED
-                            : ClaimStatus.ALREADY_CLAIMED,
-                    current);
+        if (isReadable(current) && current.isLiveAt(clock.instant())) {
+            return liveAnswer(current);
         }
         ClaimResult[] result = new ClaimResult[1];
         records.compute(
                 key,
                 (k, existing) -> {
                     Instant now = clock.instant();
-                    boolean readable =
-                            existing != null
-                                    && IdempotencyRecord.isKnownFingerprintVersion(
-                                            existing.fingerprintVersion());
+                    boolean readable = isReadable(existing);
                     if (readable && existing.isLiveAt(now)) {
-                        result[0] =
-                                ClaimResult.of(
-                                        existing.state() == RecordState.COMPLETED
-                                                ? ClaimStatus.ALREADY_COMPLETED
-                                                : ClaimStatus.ALREADY_CLAIMED,
-                                        existing);
+                        result[0] = liveAnswer(existing);
                         return existing;
                     }
                     if (existing == null) {
@@ -174,6 +160,21 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
                     return claimed;
                 });
         return result[0];
+    }
+
+    /** Whether a record is there and this code can read it (a known fingerprint version). */
+    private static boolean isReadable(IdempotencyRecord record) {
+        return record != null
+                && IdempotencyRecord.isKnownFingerprintVersion(record.fingerprintVersion());
+    }
+
+    /** The answer to a claim of a key whose record is live: a duplicate, done or in flight. */
+    private static ClaimResult liveAnswer(IdempotencyRecord live) {
+        return ClaimResult.of(
+                live.state() == RecordState.COMPLETED
+                        ? ClaimStatus.ALREADY_COMPLETED
+                        : ClaimStatus.ALREADY_CLAIMED,
+                live);
     }
 
     private void reserveSlot() {
