@@ -32,7 +32,7 @@ public class EngineProducer {
             Instance<StoreDecorator> decorators,
             BeanManager beans) {
         // Optional integrations (one span per store call) wrap the store the engine uses.
-        IdempotencyStore used = store;
+        IdempotencyStore used = StoreInstance.forApplicationLifetime(store, beans);
         for (StoreDecorator decorator : decorators) {
             used = decorator.decorate(used);
         }

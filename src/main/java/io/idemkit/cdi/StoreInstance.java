@@ -1,6 +1,7 @@
 package io.idemkit.cdi;
 
 import io.idemkit.spi.IdempotencyStore;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.spi.Context;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
@@ -32,6 +33,25 @@ public final class StoreInstance {
         Context context = beans.getContext(bean.getScope());
         Object actual = get(context, bean, beans);
         return actual instanceof IdempotencyStore store ? store : injected;
+    }
+
+    /**
+     * The store object the engine keeps for the application's life: the object itself when the
+     * store bean is {@code @ApplicationScoped}, whose one instance lives exactly as long as the
+     * application, so that a store call skips the client proxy's context lookup and reflective
+     * dispatch; the proxy for any other normal scope, whose instance can change (such a store
+     * cannot serve the deployment-time check today, but the engine must not depend on that).
+     *
+     * @param injected the store as it was injected (possibly a client proxy)
+     * @param beans the bean manager
+     * @return the store object the engine may hold for the application's life
+     */
+    static IdempotencyStore forApplicationLifetime(IdempotencyStore injected, BeanManager beans) {
+        Bean<?> bean = beans.resolve(beans.getBeans(IdempotencyStore.class));
+        if (bean == null || bean.getScope() != ApplicationScoped.class) {
+            return injected;
+        }
+        return of(injected, beans);
     }
 
     private static <T> T get(Context context, Bean<T> bean, BeanManager beans) {

@@ -4,11 +4,11 @@ import io.idemkit.spi.StoredHeader;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.ext.RuntimeDelegate;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Chooses the response headers kept with a stored result (contract C6.3): those on the allow-list
@@ -51,13 +51,17 @@ final class StoredHeaders {
     }
 
     boolean keeps(String name) {
-        return stored.contains(name) && !neverStored.contains(name);
+        String lower = name.toLowerCase(Locale.ROOT); // the same string when already lower case
+        return stored.contains(lower) && !neverStored.contains(lower);
     }
 
+    /** Hashed lower-case names: a lookup per response header, cheaper than a sorted set. */
     private static Set<String> caseInsensitive(Set<String> names) {
-        Set<String> set = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
-        set.addAll(names);
-        return Collections.unmodifiableSet(set);
+        Set<String> set = new HashSet<>();
+        for (String name : names) {
+            set.add(name.toLowerCase(Locale.ROOT));
+        }
+        return Set.copyOf(set);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

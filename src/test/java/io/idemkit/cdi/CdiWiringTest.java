@@ -261,6 +261,24 @@ class CdiWiringTest {
         assertThat(store.name()).isEqualTo("custom");
     }
 
+    @Test
+    void engine_callsAnApplicationScopedStoreItself_notThroughItsClientProxy() {
+        WeldContainer weld = start();
+
+        IdempotencyStore injected = weld.select(IdempotencyStore.class).get();
+        IdempotencyStore used = weld.select(IdempotencyEngine.class).get().store();
+        assertThat(injected).isNotInstanceOf(InMemoryIdempotencyStore.class); // the client proxy
+        assertThat(used).isInstanceOf(InMemoryIdempotencyStore.class);
+    }
+
+    @Test
+    void engine_callsAnApplicationScopedAlternativeStoreItself() {
+        WeldContainer weld = start(CustomStore.class);
+
+        assertThat(weld.select(IdempotencyEngine.class).get().store().getClass())
+                .isEqualTo(CustomStore.class);
+    }
+
     /** Records the events CDI delivers. */
     @ApplicationScoped
     public static class EventLog {
