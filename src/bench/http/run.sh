@@ -5,8 +5,8 @@
 # and 16 connections; on the in-memory store and on the MongoDB store (an in-process
 # mongo-java-server). Prints throughput, p50 and p99, and the target ratios taken within rounds.
 #
-#   src/bench/http/run.sh                 # about 9 minutes on 2 cores
-#   ROUNDS=5 SECONDS_PER_CASE=8 src/bench/http/run.sh
+#   src/bench/http/run.sh                 # about 14 minutes on 2 cores
+#   ROUNDS=3 WARMUP_SECONDS=3 src/bench/http/run.sh     # quicker, noisier
 #   HTTP_PORT=9380 HTTPS_PORT=9743 src/bench/http/run.sh
 #
 # Needs Java 17+, Maven and wrk; installs wrk with apt-get when it is missing (Debian/Ubuntu,
@@ -16,9 +16,9 @@ cd "$(dirname "$0")/../../.."
 
 HTTP_PORT=${HTTP_PORT:-9080}
 HTTPS_PORT=${HTTPS_PORT:-9443}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-5}
 SECONDS_PER_CASE=${SECONDS_PER_CASE:-5}
-WARMUP_SECONDS=${WARMUP_SECONDS:-3}
+WARMUP_SECONDS=${WARMUP_SECONDS:-10}
 STORES=${STORES:-"memory mongo"}
 BASE="http://127.0.0.1:${HTTP_PORT}/bench"
 SERVER=idemkit-bench

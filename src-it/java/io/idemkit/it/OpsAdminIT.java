@@ -1,16 +1,21 @@
 package io.idemkit.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import de.bwaldvogel.mongo.MongoServer;
 import io.idemkit.core.ScopeResolver;
 import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.it.HttpCalls.Reply;
+import io.idemkit.it.ops.CustomStore;
+import io.idemkit.testsupport.ForwardingStore;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import java.io.StringReader;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -20,7 +25,9 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -28,10 +35,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * and without the role (403); 404 for an unknown key; a lookup by raw parts that shows the record
  * without its body unless asked; a delete after which the next request runs again (C3 delete).
  * Disabled, it is indistinguishable from an unknown path; enabled without a role, it refuses
- * everyone.
+ * everyone. On a store that cannot purge on demand, purge is a 501; while the store is down, every
+ * call is a 503 problem that does not echo the store's error.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
+@EnabledIfSystemProperty(
+        named = "arquillian.launch",
+        matches = "liberty-ops",
+        disabledReason = OpsHealth.ON_THE_OPS_SERVER)
 class OpsAdminIT {
 
     /** Declares the role, so that Liberty's role binding (src-it/liberty-ops) applies to it. */
@@ -41,6 +53,11 @@ class OpsAdminIT {
                     + "<realm-name>idemkit-it</realm-name></login-config>"
                     + "<security-role><role-name>idemkit-admin</role-name></security-role>"
                     + "</web-app>";
+
+    private static final String ENABLED =
+            "idemkit.admin.enabled=true\nidemkit.admin.role=idemkit-admin\n";
+    private static final int MONGO_PORT = LibertyServer.freePort();
+    private static MongoServer mongo = ItMongo.start(MONGO_PORT);
 
     private static final String ADMIN = basic("ops-admin");
     private static final String TENANT = basic("tenant-A");
@@ -52,7 +69,7 @@ class OpsAdminIT {
 
     @Deployment(name = "enabled", testable = false)
     static WebArchive enabled() {
-        return war("ops-admin", "idemkit.admin.enabled=true\nidemkit.admin.role=idemkit-admin\n");
+        return war("ops-admin", ENABLED);
     }
 
     @Deployment(name = "disabled", testable = false)
@@ -65,9 +82,40 @@ class OpsAdminIT {
         return war("ops-admin-no-role", "idemkit.admin.enabled=true\n");
     }
 
+    @Deployment(name = "custom-store", testable = false)
+    static WebArchive customStore() {
+        return war("ops-admin-custom", ENABLED)
+                .addClasses(ForwardingStore.class, CustomStore.class);
+    }
+
+    @Deployment(name = "on-mongo", testable = false)
+    static WebArchive onMongo() {
+        return HttpScenarios.war(
+                        "ops-admin-mongo",
+                        "idemkit.mongo.uri=mongodb://127.0.0.1:"
+                                + MONGO_PORT
+                                + "\nidemkit.mongo.database=it_ops_admin"
+                                + "\nidemkit.mongo.timeout=1s\n"
+                                + ENABLED)
+                .setWebXML(new StringAsset(WEB_XML));
+    }
+
+    @AfterAll
+    static void stopMongo() {
+        mongo.shutdownNow();
+    }
+
     @ArquillianResource
     @OperateOnDeployment("enabled")
     URL enabledBase;
+
+    @ArquillianResource
+    @OperateOnDeployment("custom-store")
+    URL customStoreBase;
+
+    @ArquillianResource
+    @OperateOnDeployment("on-mongo")
+    URL mongoBase;
 
     @ArquillianResource
     @OperateOnDeployment("disabled")
@@ -220,6 +268,56 @@ class OpsAdminIT {
                 .contains("idemkit.admin.role");
         assertThat(http.get("api/idemkit/admin/records/" + "ef".repeat(32)).status())
                 .isEqualTo(403);
+    }
+
+    @Test
+    void purgeOnAStoreThatCannotPurge_501Problem() throws Exception {
+        HttpCalls http = new HttpCalls(customStoreBase.toURI());
+
+        Reply purge = http.postJson("api/idemkit/admin/purge-expired", "", "Authorization", ADMIN);
+
+        assertThat(purge.status()).isEqualTo(501);
+        assertThat(purge.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(purge.text())
+                .contains("\"type\":\"urn:idemkit:admin-unsupported\"")
+                .contains("The custom store cannot purge expired records on demand.");
+        // The rest of the API works on any store.
+        assertThat(
+                        http.get(
+                                        "api/idemkit/admin/records/" + "ab".repeat(32),
+                                        "Authorization",
+                                        ADMIN)
+                                .status())
+                .isEqualTo(404);
+    }
+
+    @Test
+    void storeOutage_503Problem_thatNamesNeitherTheStoreNorTheError() throws Exception {
+        HttpCalls http = new HttpCalls(mongoBase.toURI());
+        String record = "api/idemkit/admin/records/" + "cd".repeat(32);
+        assertThat(http.get(record, "Authorization", ADMIN).status()).isEqualTo(404);
+
+        mongo.shutdownNow();
+        try {
+            Reply lookup = http.get(record, "Authorization", ADMIN);
+            Reply delete = http.delete(record, "Authorization", ADMIN);
+            Reply purge =
+                    http.postJson("api/idemkit/admin/purge-expired", "", "Authorization", ADMIN);
+
+            for (Reply reply : new Reply[] {lookup, delete, purge}) {
+                assertThat(reply.status()).isEqualTo(503);
+                assertThat(reply.header("Content-Type")).startsWith("application/problem+json");
+                assertThat(reply.text())
+                        .contains("\"type\":\"urn:idemkit:storage-error\"")
+                        .doesNotContain("127.0.0.1")
+                        .doesNotContain("Exception");
+            }
+        } finally {
+            mongo = ItMongo.start(MONGO_PORT);
+        }
+        await().atMost(Duration.ofSeconds(30))
+                .ignoreExceptions()
+                .until(() -> http.get(record, "Authorization", ADMIN).status() == 404);
     }
 
     private static Reply post(HttpCalls http, String key, String tag) {

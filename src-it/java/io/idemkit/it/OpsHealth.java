@@ -13,6 +13,15 @@ import java.util.Optional;
 /** Reads the server's MicroProfile Health endpoints, which live at the server's root. */
 final class OpsHealth {
 
+    /**
+     * Why an {@code Ops*IT} class does not run in failsafe's first execution: it needs the server
+     * with the optional features, which the {@code ops-integration-test} execution starts. So
+     * {@code -Dit.test=OpsAdminIT}, which both executions see, runs it once, in the right one.
+     */
+    static final String ON_THE_OPS_SERVER =
+            "runs in the ops-integration-test execution, on the server with mpHealth and"
+                    + " mpTelemetry";
+
     private final HttpCalls root;
 
     OpsHealth(URL application) throws Exception {

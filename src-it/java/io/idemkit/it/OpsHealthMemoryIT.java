@@ -13,6 +13,7 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -21,6 +22,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
+@EnabledIfSystemProperty(
+        named = "arquillian.launch",
+        matches = "liberty-ops",
+        disabledReason = OpsHealth.ON_THE_OPS_SERVER)
 class OpsHealthMemoryIT {
 
     @Deployment(testable = false)
