@@ -10,9 +10,9 @@ import java.util.Objects;
 /**
  * The application's store object itself, not its CDI client proxy: the proxy implements only {@link
  * IdempotencyStore}, so what a concrete store offers beyond the SPI (the in-memory store's size,
- * MongoDB's clock offset and purge) is reached through the bean's context. Portable CDI: the
- * context of a normal-scoped bean hands out the contextual instance; a pseudo-scoped bean is
- * injected as itself.
+ * MongoDB's clock offset and purge) is reached through the bean's context, and the engine calls an
+ * application-scoped store without the proxy's dispatch. Portable CDI: the context of a
+ * normal-scoped bean hands out the contextual instance; a pseudo-scoped bean is injected as itself.
  */
 public final class StoreInstance {
 
@@ -27,12 +27,9 @@ public final class StoreInstance {
         Objects.requireNonNull(injected, "injected");
         Objects.requireNonNull(beans, "beans");
         Bean<?> bean = beans.resolve(beans.getBeans(IdempotencyStore.class));
-        if (bean == null || !beans.isNormalScope(bean.getScope())) {
-            return injected;
-        }
-        Context context = beans.getContext(bean.getScope());
-        Object actual = get(context, bean, beans);
-        return actual instanceof IdempotencyStore store ? store : injected;
+        return bean != null && beans.isNormalScope(bean.getScope())
+                ? contextual(injected, bean, beans)
+                : injected;
     }
 
     /**
@@ -48,10 +45,16 @@ public final class StoreInstance {
      */
     static IdempotencyStore forApplicationLifetime(IdempotencyStore injected, BeanManager beans) {
         Bean<?> bean = beans.resolve(beans.getBeans(IdempotencyStore.class));
-        if (bean == null || bean.getScope() != ApplicationScoped.class) {
-            return injected;
-        }
-        return of(injected, beans);
+        return bean != null && bean.getScope() == ApplicationScoped.class
+                ? contextual(injected, bean, beans)
+                : injected;
+    }
+
+    private static IdempotencyStore contextual(
+            IdempotencyStore injected, Bean<?> bean, BeanManager beans) {
+        Context context = beans.getContext(bean.getScope());
+        Object actual = get(context, bean, beans);
+        return actual instanceof IdempotencyStore store ? store : injected;
     }
 
     private static <T> T get(Context context, Bean<T> bean, BeanManager beans) {

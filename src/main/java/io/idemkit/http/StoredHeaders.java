@@ -26,8 +26,8 @@ final class StoredHeaders {
      * @param neverStored lower-case names never to keep
      */
     StoredHeaders(Set<String> stored, Set<String> neverStored) {
-        this.stored = caseInsensitive(stored);
-        this.neverStored = caseInsensitive(neverStored);
+        this.stored = lowerCased(stored);
+        this.neverStored = lowerCased(neverStored);
     }
 
     /**
@@ -56,7 +56,7 @@ final class StoredHeaders {
     }
 
     /** Hashed lower-case names: a lookup per response header, cheaper than a sorted set. */
-    private static Set<String> caseInsensitive(Set<String> names) {
+    private static Set<String> lowerCased(Set<String> names) {
         Set<String> set = new HashSet<>();
         for (String name : names) {
             set.add(name.toLowerCase(Locale.ROOT));

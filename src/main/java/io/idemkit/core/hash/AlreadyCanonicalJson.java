@@ -266,7 +266,7 @@ final class AlreadyCanonicalJson {
             i++;
         }
         int digits = i;
-        if (i >= b.length || b[i] < '0' || b[i] > '9') {
+        if (i >= b.length || !isDigit(b[i])) {
             return NO;
         }
         if (b[i] == '0') {
@@ -275,7 +275,7 @@ final class AlreadyCanonicalJson {
                 return NO; // -0 is written 0
             }
         } else {
-            while (i < b.length && b[i] >= '0' && b[i] <= '9') {
+            while (i < b.length && isDigit(b[i])) {
                 i++;
             }
         }
