@@ -379,14 +379,21 @@ abstract class HttpScenarios {
         assertThat(serverLog("this execution has already ended")).isZero();
     }
 
-    /** How many lines of the main IT server's messages.log contain {@code marker}. */
+    /**
+     * How many lines of the IT server's log contain {@code marker}: the file that the execution
+     * names in {@code idemkit.it.server-log} (WildFly's {@code standalone/log/server.log}), else
+     * the main Liberty server's messages.log.
+     */
     static long serverLog(String marker) throws IOException {
+        String runtimeLog = System.getProperty("idemkit.it.server-log");
         Path log =
-                Path.of(
-                        System.getProperty("liberty.wlp.home", "target/liberty/wlp"),
-                        "usr/servers",
-                        System.getProperty("liberty.server.name", "idemkit-it"),
-                        "logs/messages.log");
+                runtimeLog != null
+                        ? Path.of(runtimeLog)
+                        : Path.of(
+                                System.getProperty("liberty.wlp.home", "target/liberty/wlp"),
+                                "usr/servers",
+                                System.getProperty("liberty.server.name", "idemkit-it"),
+                                "logs/messages.log");
         try (var lines = Files.lines(log, StandardCharsets.UTF_8)) {
             return lines.filter(l -> l.contains(marker)).count();
         }

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @RunAsClient
 @EnabledIfSystemProperty(
         named = "arquillian.launch",
-        matches = "liberty-ops",
+        matches = "liberty-ops|wildfly",
         disabledReason = OpsHealth.ON_THE_OPS_SERVER)
 class OpsAdminIT {
 

@@ -14,18 +14,29 @@ import java.util.Optional;
 final class OpsHealth {
 
     /**
-     * Why an {@code Ops*IT} class does not run in failsafe's first execution: it needs the server
-     * with the optional features, which the {@code ops-integration-test} execution starts. So
-     * {@code -Dit.test=OpsAdminIT}, which both executions see, runs it once, in the right one.
+     * Why an {@code Ops*IT} class does not run in failsafe's first execution: it needs a server
+     * with the optional features, which the {@code ops-integration-test} execution starts on
+     * Liberty (WildFly's standalone-microprofile.xml always has them). So {@code
+     * -Dit.test=OpsAdminIT}, which every execution sees, runs it once per runtime.
      */
     static final String ON_THE_OPS_SERVER =
             "runs in the ops-integration-test execution, on the server with mpHealth and"
-                    + " mpTelemetry";
+                    + " mpTelemetry (and on WildFly)";
 
     private final HttpCalls root;
 
+    /**
+     * @param application the application's URL; its server's root serves the health endpoints,
+     *     unless the execution names another root in {@code idemkit.it.health-root} (WildFly serves
+     *     them on its management interface)
+     */
     OpsHealth(URL application) throws Exception {
-        this.root = new HttpCalls(application.toURI().resolve(URI.create("/")));
+        String healthRoot = System.getProperty("idemkit.it.health-root");
+        this.root =
+                new HttpCalls(
+                        healthRoot != null
+                                ? URI.create(healthRoot)
+                                : application.toURI().resolve(URI.create("/")));
     }
 
     /** One health endpoint's answer: the HTTP status and the body. */

@@ -40,7 +40,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @EnabledIfSystemProperty(
         named = "arquillian.launch",
         matches = "liberty-ops",
-        disabledReason = OpsHealth.ON_THE_OPS_SERVER)
+        disabledReason =
+                "reads the spans and metrics that Liberty's mpTelemetry logging exporter writes to"
+                        + " messages.log: runs in the ops-integration-test execution")
 class OpsTelemetryIT {
 
     private static final Path MESSAGES =

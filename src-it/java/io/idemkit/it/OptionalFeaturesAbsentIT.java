@@ -12,6 +12,7 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -21,6 +22,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
+@DisabledIfSystemProperty(
+        named = "idemkit.it.runtime",
+        matches = "wildfly",
+        disabledReason =
+                "WildFly's standalone-microprofile.xml always has MicroProfile Health and"
+                        + " Telemetry; OpsHealth*IT run there instead")
 class OptionalFeaturesAbsentIT {
 
     @Deployment(testable = false)
