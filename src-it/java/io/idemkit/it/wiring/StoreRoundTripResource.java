@@ -33,19 +33,18 @@ public class StoreRoundTripResource {
     private static final Duration LEASE = Duration.ofSeconds(30);
     private static final Duration RETENTION = Duration.ofMinutes(5);
 
-    private final IdempotencyStore store;
-    private final Instance<IdempotencyEngine> engine;
+    // Field injection, and so the implicit public no-argument constructor: RESTEasy refuses a
+    // resource whose only constructor takes CDI-injected parameters (RESTEASY003190), as JAX-RS
+    // 3.1 §3.1.2 allows it to.
+
+    /** The application's store, as the library produces it. */
+    @Inject IdempotencyStore store;
 
     /**
-     * @param store the application's store, as the library produces it
-     * @param engine the library's engine, looked up rather than injected so that its absence shows
-     *     up as a failed assertion instead of a failed deployment
+     * The library's engine, looked up rather than injected so that its absence shows up as a failed
+     * assertion instead of a failed deployment.
      */
-    @Inject
-    public StoreRoundTripResource(IdempotencyStore store, Instance<IdempotencyEngine> engine) {
-        this.store = store;
-        this.engine = engine;
-    }
+    @Inject Instance<IdempotencyEngine> engine;
 
     /**
      * @param key the key to claim, fresh for each call
