@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Two real users of a Liberty basic registry send the same key (C5): by default the scope is the
- * JAX-RS {@code SecurityContext} principal, so their requests never share a record.
+ * Two real users send the same key (C5): by default the scope is the JAX-RS {@code SecurityContext}
+ * principal, so their requests never share a record. The users are in Liberty's basic registry
+ * (src-it/liberty) and in WildFly's ApplicationRealm (src-it/wildfly/configuration).
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient

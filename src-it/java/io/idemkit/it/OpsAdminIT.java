@@ -46,7 +46,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
         disabledReason = OpsHealth.ON_THE_OPS_SERVER)
 class OpsAdminIT {
 
-    /** Declares the role, so that Liberty's role binding (src-it/liberty-ops) applies to it. */
+    /**
+     * Declares the role, so that Liberty's role binding (src-it/liberty-ops) applies to it; on
+     * WildFly, the ApplicationRealm gives the operator that role (src-it/wildfly/configuration).
+     */
     private static final String WEB_XML =
             "<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"6.0\">"
                     + "<login-config><auth-method>BASIC</auth-method>"
