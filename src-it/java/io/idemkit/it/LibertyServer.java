@@ -22,7 +22,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  * stopped with {@code bin/server}, and killed with SIGKILL, for the tests that must really stop a
  * server (a restart, a crash mid-request).
  */
-final class LibertyServer implements AutoCloseable {
+final class LibertyServer implements OwnServer {
 
     private static final Path WLP =
             Path.of(System.getProperty("liberty.wlp.home", "target/liberty/wlp")).toAbsolutePath();
@@ -82,13 +82,15 @@ final class LibertyServer implements AutoCloseable {
     /**
      * @return the application's root, {@code http://localhost:port/<war name>/}
      */
-    URI application(WebArchive war) {
+    @Override
+    public URI application(WebArchive war) {
         String context = war.getName().replaceFirst("\\.war$", "");
         return URI.create("http://localhost:" + httpPort + "/" + context + "/");
     }
 
     /** Starts the server and waits until {@code probe} answers. */
-    void start(URI probe) throws IOException, InterruptedException {
+    @Override
+    public void start(URI probe) throws IOException, InterruptedException {
         run("start");
         HttpClient client = HttpClient.newHttpClient();
         Awaitility.await()
@@ -105,12 +107,14 @@ final class LibertyServer implements AutoCloseable {
     }
 
     /** Stops the server the ordinary way. */
-    void stop() throws IOException, InterruptedException {
+    @Override
+    public void stop() throws IOException, InterruptedException {
         run("stop");
     }
 
     /** Kills the server's JVM with SIGKILL: no shutdown hook, no request finishes. */
-    void kill() throws IOException {
+    @Override
+    public void kill() throws IOException {
         long pid =
                 Long.parseLong(
                         Files.readString(WLP.resolve("usr/servers/.pid/" + name + ".pid")).trim());

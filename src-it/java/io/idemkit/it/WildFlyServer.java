@@ -1,0 +1,135 @@
+package io.idemkit.it;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+
+/**
+ * A WildFly server of the test's own, beside the one Arquillian manages, in the installation the
+ * build unpacked: a server base directory of its own under {@code target/wildfly/servers} with a
+ * copy of the IT configuration ({@code standalone-microprofile.xml} with the ejb3 subsystem), the
+ * application in its deployment scanner's folder, every socket on loopback and on free ports;
+ * started with {@code bin/standalone.sh}, stopped with SIGTERM (WildFly's ordinary shutdown) and
+ * killed with SIGKILL.
+ */
+final class WildFlyServer implements OwnServer {
+
+    private static final Path HOME =
+            Path.of(System.getProperty("wildfly.home", "target/wildfly/wildfly-39.0.1.Final"))
+                    .toAbsolutePath();
+
+    private final Path base;
+    private final int httpPort = LibertyServer.freePort();
+    private final int httpsPort = LibertyServer.freePort();
+    private final int managementPort = LibertyServer.freePort();
+    private Process launcher;
+
+    /**
+     * Creates (or recreates) the server's base directory, with {@code war} to deploy.
+     *
+     * @param name the server's name
+     * @param war the application
+     */
+    WildFlyServer(String name, WebArchive war) throws IOException {
+        this.base = HOME.getParent().resolve("servers").resolve(name);
+        if (Files.exists(base)) {
+            try (var files = Files.walk(base)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+        Path configuration = HOME.resolve("standalone/configuration");
+        Files.createDirectories(base.resolve("configuration"));
+        try (var files = Files.list(configuration)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                Files.copy(file, base.resolve("configuration").resolve(file.getFileName()));
+            }
+        }
+        Files.createDirectories(base.resolve("deployments"));
+        war.as(ZipExporter.class)
+                .exportTo(base.resolve("deployments").resolve(war.getName()).toFile());
+    }
+
+    @Override
+    public URI application(WebArchive war) {
+        String context = war.getName().replaceFirst("\\.war$", "");
+        return URI.create("http://127.0.0.1:" + httpPort + "/" + context + "/");
+    }
+
+    @Override
+    public void start(URI probe) throws IOException, InterruptedException {
+        launcher =
+                new ProcessBuilder(
+                                HOME.resolve("bin/standalone.sh").toString(),
+                                "-c",
+                                "standalone-microprofile.xml",
+                                "-Djboss.server.base.dir=" + base,
+                                "-b=127.0.0.1",
+                                "-bmanagement=127.0.0.1",
+                                "-Djboss.http.port=" + httpPort,
+                                "-Djboss.https.port=" + httpsPort,
+                                "-Djboss.management.http.port=" + managementPort)
+                        .redirectErrorStream(true)
+                        .redirectOutput(
+                                ProcessBuilder.Redirect.appendTo(
+                                        base.resolve("console.log").toFile()))
+                        .start();
+        HttpClient client = HttpClient.newHttpClient();
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(250))
+                .ignoreExceptions()
+                .until(
+                        () -> {
+                            if (!launcher.isAlive()) {
+                                throw new IllegalStateException(
+                                        "WildFly exited: see " + base.resolve("console.log"));
+                            }
+                            return client.send(
+                                                    HttpRequest.newBuilder(probe).build(),
+                                                    HttpResponse.BodyHandlers.discarding())
+                                            .statusCode()
+                                    == 200;
+                        });
+    }
+
+    @Override
+    public void stop() throws IOException, InterruptedException {
+        // SIGTERM to the server's JVM runs WildFly's shutdown hook, an ordinary stop.
+        server().destroy();
+        if (!launcher.waitFor(120, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("WildFly " + base + " did not stop");
+        }
+    }
+
+    @Override
+    public void kill() throws IOException {
+        ProcessHandle server = server();
+        server.destroyForcibly();
+        server.onExit().join();
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (launcher != null && launcher.isAlive()) {
+            stop();
+        }
+    }
+
+    /** The server's JVM: standalone.sh runs it as its child. */
+    private ProcessHandle server() {
+        return launcher.descendants()
+                .filter(p -> p.info().command().orElse("").endsWith("java"))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no WildFly JVM under " + launcher));
+    }
+}
