@@ -31,7 +31,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
         named = "idemkit.it.runtime",
         matches = "liberty|wildfly",
         disabledReason =
-                "kills and restarts a server of its own, which OwnServer has for Liberty and WildFly only")
+                "kills and restarts a server of its own, which OwnServer has for Liberty"
+                        + " and WildFly only")
 class HttpCrashAndRestartIT {
 
     private static final String BODY = "{\"name\": \"x\"}";
