@@ -11,7 +11,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * The MongoDB the demo talks to: a real one at a URI, or, with no URI, an in-process MongoDB-wire
@@ -23,11 +22,14 @@ final class DemoMongo implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(DemoMongo.class.getName());
 
     private final MongoClient client;
-    private final Optional<MongoServer> embedded;
+    // Both null when the demo uses a MongoDB at a URI.
+    private final MongoServer embedded;
+    private final EmbeddedServerLog embeddedLog;
 
-    private DemoMongo(MongoClient client, Optional<MongoServer> embedded) {
+    private DemoMongo(MongoClient client, MongoServer embedded, EmbeddedServerLog embeddedLog) {
         this.client = client;
         this.embedded = embedded;
+        this.embeddedLog = embeddedLog;
     }
 
     /**
@@ -37,7 +39,7 @@ final class DemoMongo implements AutoCloseable {
     static DemoMongo connect(String uri) {
         Objects.requireNonNull(uri, "uri");
         LOG.log(Level.INFO, "idemkit demo: using the MongoDB at idemkit.mongo.uri");
-        return new DemoMongo(MongoClients.create(uri), Optional.empty());
+        return new DemoMongo(MongoClients.create(uri), null, null);
     }
 
     /**
@@ -53,6 +55,7 @@ final class DemoMongo implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create the demo's data directory", e);
         }
+        EmbeddedServerLog log = EmbeddedServerLog.install();
         MongoServer server = new MongoServer(new H2Backend(file.toString()));
         server.bind("127.0.0.1", 0);
         InetSocketAddress address = server.getLocalAddress();
@@ -63,8 +66,7 @@ final class DemoMongo implements AutoCloseable {
                         + ", data in "
                         + file);
         return new DemoMongo(
-                MongoClients.create("mongodb://127.0.0.1:" + address.getPort()),
-                Optional.of(server));
+                MongoClients.create("mongodb://127.0.0.1:" + address.getPort()), server, log);
     }
 
     /**
@@ -78,7 +80,7 @@ final class DemoMongo implements AutoCloseable {
      * @return whether the data lives in the embedded server
      */
     boolean isEmbedded() {
-        return embedded.isPresent();
+        return embedded != null;
     }
 
     /** Closes the client, then stops the embedded server, which writes its H2 file out. */
@@ -87,7 +89,13 @@ final class DemoMongo implements AutoCloseable {
         try {
             client.close();
         } finally {
-            embedded.ifPresent(MongoServer::shutdown);
+            if (embedded != null) {
+                try {
+                    embedded.shutdown();
+                } finally {
+                    embeddedLog.close();
+                }
+            }
         }
     }
 }

@@ -36,8 +36,12 @@ public class PaymentsResource {
 
     private final Charges charges;
 
-    /** For the CDI proxy only. */
-    protected PaymentsResource() {
+    /**
+     * For the CDI proxy only; CDI creates the resource through the other constructor. Public,
+     * because a JAX-RS runtime may refuse a resource class without a public constructor (RESTEasy
+     * on WildFly does: RESTEASY003190), and the demo is meant to deploy unchanged on any of them.
+     */
+    public PaymentsResource() {
         this.charges = null;
     }
 

@@ -38,18 +38,39 @@ final class ServerStampedUpdates {
     private ServerStampedUpdates() {}
 
     /**
-     * Whether the server runs update pipelines: an {@code updateOne} with a one-stage pipeline on
-     * an id no record has, so nothing is written either way. MongoDB 4.2+ accepts it;
-     * mongo-java-server refuses it.
+     * Whether the server runs update pipelines, asked in a way that writes nothing and that a
+     * server without them answers without failing a command. That matters because mongo-java-server
+     * logs every command it fails as an ERROR with a stack trace, and a pipeline it is made to read
+     * fails with a {@code ClassCastException}: a probe that sends it one puts that in the user's
+     * log at every start.
+     *
+     * <ol>
+     *   <li>A {@code findAndModify} on an id no record has, without upsert, whose pipeline holds a
+     *       stage no update may hold ({@code $match}). A server that runs update pipelines parses
+     *       the update before it looks for a document, and refuses this one (MongoDB 4.2+: {@code
+     *       InvalidOptions}). A server that <em>accepts</em> it has not read the pipeline at all:
+     *       mongo-java-server reads an update only for a document the query matched, and nothing
+     *       matches. It does not run pipelines, and nothing was written or failed.
+     *   <li>Only when the first was refused: the question itself, a valid one-stage pipeline in an
+     *       {@code updateOne} on that id. MongoDB 4.2+ accepts it (and matches nothing); a server
+     *       before 4.2 refuses it.
+     * </ol>
+     *
+     * <p>Which code the first refusal carries does not matter; only the second decides for a server
+     * that parses pipelines, so a real MongoDB takes the pipeline path whatever it answers first.
      *
      * @return whether the pipeline was accepted
      * @throws MongoException anything else than a refusal (the server cannot be reached), so that
      *     the store's start is retried on the next use
      */
     static boolean serverRuns(MongoCollection<BsonDocument> records) {
+        BsonDocument probe = new BsonDocument(RecordLayout.ID, new BsonString(PROBE_ID));
         try {
+            if (acceptsUnreadPipeline(records, probe)) {
+                return false;
+            }
             records.updateOne(
-                    new BsonDocument(RecordLayout.ID, new BsonString(PROBE_ID)),
+                    probe,
                     List.of(
                             new BsonDocument(
                                     "$set",
@@ -60,6 +81,21 @@ final class ServerStampedUpdates {
             return false;
         } catch (IllegalArgumentException e) {
             return false; // a driver that cannot encode a pipeline update for this server
+        }
+    }
+
+    /**
+     * The first question of {@link #serverRuns}: whether the server accepts, on a document it does
+     * not find, a pipeline that no server running pipelines would accept.
+     */
+    private static boolean acceptsUnreadPipeline(
+            MongoCollection<BsonDocument> records, BsonDocument noRecord) {
+        try {
+            records.findOneAndUpdate(
+                    noRecord, List.of(new BsonDocument("$match", new BsonDocument())));
+            return true;
+        } catch (MongoCommandException e) {
+            return false; // it parsed the pipeline (or refuses pipelines): the second question says
         }
     }
 

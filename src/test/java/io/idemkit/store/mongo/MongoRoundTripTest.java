@@ -66,7 +66,9 @@ class MongoRoundTripTest {
                             "isMaster",
                             "isMaster",
                             "isMaster",
-                            "update",
+                            // The pipeline probe: on a server that does not parse pipelines, one
+                            // findAndModify that matches nothing (ServerStampedUpdates.serverRuns).
+                            "findAndModify",
                             "findAndModify",
                             "findAndModify");
         }
