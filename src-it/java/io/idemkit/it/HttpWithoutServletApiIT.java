@@ -23,7 +23,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
         matches = "liberty",
         disabledReason =
                 "needs an Open Liberty whose features hide the Servlet API from applications;"
-                        + " every other runtime shows it to a WAR")
+                        + " every other runtime (Payara Micro, WildFly) shows it to a WAR")
 class HttpWithoutServletApiIT {
 
     private static final String BODY = "{\"name\": \"x\"}";

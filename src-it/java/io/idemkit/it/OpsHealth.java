@@ -4,6 +4,7 @@ import io.idemkit.it.HttpCalls.Reply;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.io.StringReader;
 import java.net.URI;
@@ -20,8 +21,9 @@ final class OpsHealth {
      * -Dit.test=OpsAdminIT}, which every execution sees, runs it once per runtime.
      */
     static final String ON_THE_OPS_SERVER =
-            "runs in the ops-integration-test execution, on the server with mpHealth and"
-                    + " mpTelemetry (and on WildFly)";
+            "runs where MicroProfile Health is: the ops-integration-test execution (Liberty with"
+                    + " mpHealth and mpTelemetry), payara-integration-test and"
+                    + " wildfly-integration-test";
 
     private final HttpCalls root;
 
@@ -58,6 +60,21 @@ final class OpsHealth {
             }
             return Optional.empty();
         }
+    }
+
+    /**
+     * A whole-number data value of a check. The value is what counts, not its JSON type: Payara
+     * Micro 6 writes every data value as a JSON string ({@code HealthCheckService} calls {@code
+     * toString()} on each), where Liberty and SmallRye Health keep numbers as numbers. The check
+     * itself hands a {@code long} to {@code withData} either way.
+     */
+    static long number(JsonObject data, String name) {
+        JsonValue value = data.get(name);
+        if (value instanceof JsonString text
+                && "payara".equals(System.getProperty("idemkit.it.runtime"))) {
+            return Long.parseLong(text.getString());
+        }
+        return data.getJsonNumber(name).longValue();
     }
 
     Answer ready() {

@@ -12,7 +12,7 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -22,12 +22,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-@DisabledIfSystemProperty(
+@EnabledIfSystemProperty(
         named = "idemkit.it.runtime",
-        matches = "wildfly",
+        matches = "liberty",
         disabledReason =
-                "WildFly's standalone-microprofile.xml always has MicroProfile Health and"
-                        + " Telemetry; OpsHealth*IT run there instead")
+                "needs a server without MicroProfile Health and Telemetry; Payara Micro and"
+                        + " WildFly's standalone-microprofile.xml always have them")
 class OptionalFeaturesAbsentIT {
 
     @Deployment(testable = false)
