@@ -14,10 +14,17 @@ import io.idemkit.core.ScopeResolver;
 import io.idemkit.spi.IdempotencyStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.se.SeContainer;
+import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.DefinitionException;
 import jakarta.enterprise.inject.spi.DeploymentException;
+import jakarta.enterprise.inject.spi.Extension;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -171,6 +178,39 @@ class DeploymentValidationTest {
         assertThat(plain.leaseTtl()).isEqualTo(Duration.ofSeconds(22));
         assertThat(annotated.leaseTtl()).isEqualTo(Duration.ofSeconds(44));
         assertThat(annotated.waitTimeout()).isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void anotherExtensionUsingTheStoreDuringAfterDeploymentValidation_getsTheConfiguredStore() {
+        deployment.set("idemkit.store", "memory").set("idemkit.memory.max-size", "7");
+        EarlyUser early = new EarlyUser();
+
+        deployment.with(early).start();
+
+        assertThat(early.problems).isEmpty();
+        assertThat(early.maxSize).isEqualTo(7);
+        assertThat(early.storeName).isEqualTo("memory");
+    }
+
+    /**
+     * Another extension that uses the library's beans during {@code AfterDeploymentValidation}, as
+     * a health runtime does (TomEE's {@code MPHealthCDIExtension}); its observer has the default
+     * priority, and the container may notify it before the library's own.
+     */
+    public static class EarlyUser implements Extension {
+        final List<String> problems = new ArrayList<>();
+        int maxSize;
+        String storeName;
+
+        void use(@Observes AfterDeploymentValidation event, BeanManager beans) {
+            try {
+                Instance<Object> instance = beans.createInstance();
+                maxSize = instance.select(IdemkitConfig.class).get().memoryMaxSize();
+                storeName = instance.select(IdempotencyStore.class).get().name();
+            } catch (RuntimeException e) {
+                problems.add(e.getClass().getName() + ": " + e.getMessage());
+            }
+        }
     }
 
     /** A scope provider. */
