@@ -43,6 +43,7 @@ public final class OwbDeployment implements AutoCloseable {
     private final Map<String, String> properties = new HashMap<>();
     private final List<Extension> extensions = new ArrayList<>();
     private final List<String> deploymentErrors = new CopyOnWriteArrayList<>();
+    private boolean discover;
     private IdemkitExtension idemkit;
     private TestConfig config;
     private SeContainer container;
@@ -67,6 +68,19 @@ public final class OwbDeployment implements AutoCloseable {
     }
 
     /**
+     * Finds the library's beans as a runtime does: by scanning the class path for bean archives,
+     * which only the library's classes are ({@code target/classes} has its {@code
+     * META-INF/beans.xml}, with {@code bean-discovery-mode="annotated"}); instead of listing them.
+     * Archives without a beans.xml are not scanned, as in a WAR.
+     *
+     * @return this deployment
+     */
+    public OwbDeployment discoverLibrary() {
+        discover = true;
+        return this;
+    }
+
+    /**
      * Boots the container; a failed deployment leaves nothing registered behind.
      *
      * @param extra the test's bean classes, beside the library's
@@ -74,15 +88,20 @@ public final class OwbDeployment implements AutoCloseable {
      */
     public SeContainer start(Class<?>... extra) {
         config = TestConfig.of(properties);
-        List<Class<?>> classes = new ArrayList<>(TestDeployment.LIBRARY_BEANS);
+        List<Class<?>> classes =
+                new ArrayList<>(discover ? List.of() : TestDeployment.LIBRARY_BEANS);
         classes.addAll(List.of(extra));
         idemkit = new IdemkitExtension();
         List<Extension> all = new ArrayList<>();
         all.add(idemkit);
         all.addAll(extensions);
         OWBInitializer initializer = new OWBInitializer();
+        if (discover) {
+            initializer.addProperty("org.apache.webbeans.scanBeansXmlOnly", "true");
+        } else {
+            initializer.disableDiscovery();
+        }
         initializer
-                .disableDiscovery()
                 .addBeanClasses(classes.toArray(Class<?>[]::new))
                 .addProperty(LoaderService.class.getName(), new OnlyTheseExtensions(all))
                 .addProperty(
