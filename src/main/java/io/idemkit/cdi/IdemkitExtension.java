@@ -34,7 +34,6 @@ import jakarta.enterprise.inject.spi.AnnotatedParameter;
 import jakarta.enterprise.inject.spi.AnnotatedType;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
-import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.DefinitionException;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
@@ -48,6 +47,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
@@ -77,6 +78,7 @@ public class IdemkitExtension implements Extension {
     private final Map<MethodPolicies.MethodRef, OperationPolicy> methodPolicies =
             new ConcurrentHashMap<>();
     private volatile IdemkitConfig config;
+    private volatile IdempotencyStore startedStore;
 
     <T> void checkAnnotations(
             @Observes
@@ -367,9 +369,24 @@ public class IdemkitExtension implements Extension {
         return current;
     }
 
-    /** Registers the MicroProfile Health and OpenTelemetry beans, when their APIs are present. */
-    void registerOptionalIntegrations(@Observes BeforeBeanDiscovery event) {
-        OptionalIntegrations.register(event);
+    /**
+     * Registers the optional integrations (Health, OpenTelemetry, the servlet request end) whose
+     * APIs are present, as synthetic beans and observers.
+     */
+    void registerOptionalIntegrations(@Observes AfterBeanDiscovery event, BeanManager beans) {
+        OptionalIntegrations.register(event, beans, this::startedStore);
+    }
+
+    /**
+     * Called once by {@link IdemkitStartup}, a bean of the library's own archive, which sees the
+     * store on every runtime; the synthetic beans get it from here.
+     */
+    void storeStarted(IdempotencyStore store) {
+        startedStore = Objects.requireNonNull(store, "store");
+    }
+
+    private Optional<IdempotencyStore> startedStore() {
+        return Optional.ofNullable(startedStore);
     }
 
     /** Validates {@code idemkit.admin.*} at deployment, like every other key. */

@@ -1,8 +1,5 @@
 package io.idemkit.http;
 
-import jakarta.enterprise.context.Destroyed;
-import jakarta.enterprise.context.RequestScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.ServletRequest;
@@ -20,20 +17,26 @@ import java.lang.System.Logger.Level;
  * request attribute (JAX-RS {@code ContainerRequestContext#getProperty}), so this costs a request
  * that idemkit did not claim one attribute lookup, and a claimed one no bean.
  *
- * <p>Added as a bean by the extension only when the application can see the Servlet API (on Open
- * Liberty: the {@code servlet-6.0} feature, or one that includes it, such as {@code webProfile} or
- * {@code appSecurity}; {@code restfulWS} alone hides it). Otherwise {@link UnendedExecutions}, a
- * request-scoped bean per claimed request, does the same job at a higher cost, and for synchronous
- * requests only.
+ * <p>Not a bean: the extension adds a synthetic observer method of {@code @Destroyed(RequestScoped)
+ * ServletRequest} that calls {@link #requestEnded}, only when the application can see the Servlet
+ * API (on Open Liberty: the {@code servlet-6.0} feature, or one that includes it, such as {@code
+ * webProfile} or {@code appSecurity}; {@code restfulWS} alone hides it). Otherwise {@link
+ * UnendedExecutions}, a request-scoped bean per claimed request, does the same job at a higher
+ * cost, and for synchronous requests only.
  */
-public class ServletRequestEnd {
+public final class ServletRequestEnd {
 
     /** The Servlet API type whose visibility decides between this and {@link UnendedExecutions}. */
     public static final String SERVLET_API = "jakarta.servlet.ServletRequest";
 
     private static final System.Logger LOG = System.getLogger(ServletRequestEnd.class.getName());
 
-    void requestEnded(@Observes @Destroyed(RequestScoped.class) ServletRequest request) {
+    private ServletRequestEnd() {}
+
+    /**
+     * @param request the servlet request whose CDI request context just ended
+     */
+    public static void requestEnded(ServletRequest request) {
         Object exchange = request.getAttribute(IdempotencyFilter.EXCHANGE);
         if (exchange == null) {
             return;

@@ -6,12 +6,12 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.DoubleHistogram;
+import io.opentelemetry.api.metrics.DoubleHistogramBuilder;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.Meter;
 import io.opentelemetry.api.trace.Span;
-import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
-import jakarta.inject.Inject;
+import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -32,8 +32,9 @@ import java.util.Optional;
  *       idempotency.storage_failure}.
  * </ul>
  *
- * Registered as a singleton by the extension only when the OpenTelemetry API is visible. The event
- * is synchronous, so the current span is the operation's own.
+ * Not a bean: when the OpenTelemetry API is visible, the extension adds a synthetic observer method
+ * of {@link IdempotencyEvent} that hands each event to one instance, created at the first event.
+ * The event is synchronous, so the current span is the operation's own.
  */
 public class OperationTelemetry {
 
@@ -70,8 +71,12 @@ public class OperationTelemetry {
     private final LongCounter operations;
     private final DoubleHistogram duration;
 
-    @Inject
-    OperationTelemetry(Instance<OpenTelemetry> telemetry) {
+    private static final System.Logger LOG = System.getLogger(OperationTelemetry.class.getName());
+
+    /**
+     * @param telemetry the application's (or the runtime's) OpenTelemetry bean, if there is one
+     */
+    public OperationTelemetry(Instance<OpenTelemetry> telemetry) {
         Optional<OpenTelemetry> resolved = Telemetry.resolve(telemetry);
         if (resolved.isEmpty()) {
             operations = null;
@@ -85,17 +90,39 @@ public class OperationTelemetry {
                                 "Idempotent operations, by decision (new, replayed, conflict, ...)")
                         .setUnit("{operation}")
                         .build();
-        duration =
+        DoubleHistogramBuilder histogram =
                 meter.histogramBuilder(DURATION)
                         .setDescription(
                                 "Time from admission to the decision, including the operation when"
                                         + " it ran")
-                        .setUnit("s")
-                        .setExplicitBucketBoundariesAdvice(BUCKETS)
-                        .build();
+                        .setUnit("s");
+        duration = withBuckets(histogram).build();
     }
 
-    void record(@Observes IdempotencyEvent event) {
+    /**
+     * The bucket advice is in the API since OpenTelemetry 1.32; a runtime may bring an older API
+     * (Payara Micro 6.2025.10 exports 1.29.0), where the call fails with {@link NoSuchMethodError}.
+     * Then the histogram keeps the SDK's default buckets, and one WARNING says so.
+     */
+    static DoubleHistogramBuilder withBuckets(DoubleHistogramBuilder histogram) {
+        try {
+            return histogram.setExplicitBucketBoundariesAdvice(BUCKETS);
+        } catch (NoSuchMethodError e) {
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit: this runtime's OpenTelemetry API is older than 1.32 and takes no"
+                            + " bucket advice; "
+                            + DURATION
+                            + " uses the SDK's default buckets, too coarse for fast replays."
+                            + " Configure a View for it in the SDK, or use a newer runtime.");
+            return histogram;
+        }
+    }
+
+    /**
+     * @param event one operation's outcome
+     */
+    public void record(IdempotencyEvent event) {
         String decision = name(event.decision());
         if (operations != null) {
             Attributes attributes =

@@ -4,20 +4,21 @@ import io.idemkit.spi.IdempotencyStore;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
 import jakarta.enterprise.inject.Instance;
-import jakarta.inject.Inject;
 import java.util.Optional;
 
 /**
  * Puts every store call in a span of its own ({@link TracedStore}) when the application has an
- * OpenTelemetry instance. Registered as a singleton by the extension only when the OpenTelemetry
- * API is visible.
+ * OpenTelemetry instance. Not a bean class: the extension adds it as a synthetic {@code @Dependent}
+ * bean of type {@link StoreDecorator} only when the OpenTelemetry API is visible.
  */
 public class TracingStoreDecorator implements StoreDecorator {
 
     private final Tracer tracer;
 
-    @Inject
-    TracingStoreDecorator(Instance<OpenTelemetry> telemetry) {
+    /**
+     * @param telemetry the application's (or the runtime's) OpenTelemetry bean, if there is one
+     */
+    public TracingStoreDecorator(Instance<OpenTelemetry> telemetry) {
         Optional<OpenTelemetry> resolved = Telemetry.resolve(telemetry);
         this.tracer = resolved.map(t -> t.getTracer(Telemetry.SCOPE)).orElse(null);
     }
