@@ -78,17 +78,23 @@ class HealthRegistrationTest {
     }
 
     @Test
-    void healthExtension_callsTheCheckDuringAfterDeploymentValidation_andGetsAnAnswer() {
+    void
+            healthExtension_callingTheCheckDuringAfterDeploymentValidation_getsDownUntilStartedThenUp() {
         HealthExtension health = new HealthExtension(true);
 
         deployment.with(health).start();
 
+        // Readiness before the application has started is "not ready", never an exception that
+        // would fail the health runtime's extension and with it the deployment.
         assertThat(health.problems).isEmpty();
         assertThat(health.answers).hasSize(1);
-        HealthCheckResponse response = health.answers.get(0);
-        assertThat(response.getName()).isEqualTo(StoreReadinessCheck.NAME);
-        assertThat(response.getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
-        assertThat(response.getData().orElseThrow()).containsEntry("store", "memory");
+        HealthCheckResponse early = health.answers.get(0);
+        assertThat(early.getName()).isEqualTo(StoreReadinessCheck.NAME);
+        assertThat(early.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+        assertThat((String) early.getData().orElseThrow().get("error")).contains("not started");
+        HealthCheckResponse started = health.readiness.get(0).call();
+        assertThat(started.getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+        assertThat(started.getData().orElseThrow()).containsEntry("store", "memory");
     }
 
     @Test
