@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
  * MPHealthCDIExtension} selects every {@code @Readiness HealthCheck} during {@code
  * AfterDeploymentValidation} and keeps the instances for its endpoint. So the check must be a
  * resolvable {@code @Readiness} bean, creatable and callable at that moment, with TomEE's contexts
- * (no {@code @Singleton} context yet, see {@link SingletonContextAfterDeployment}); the deployment
- * must not fail because of it.
+ * (no {@code @Singleton} context yet, see {@link SingletonContextAfterDeployment}), answering
+ * {@code DOWN} until the application has started; the deployment must not fail because of it.
  */
 class HealthRegistrationTest {
 

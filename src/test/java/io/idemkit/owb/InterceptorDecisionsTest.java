@@ -41,6 +41,7 @@ class InterceptorDecisionsTest {
         deployment.set("idemkit.scope-mode", "single-tenant");
         deployment.set("idemkit.store", "memory");
         deployment.set("mp.config.profile", "test");
+        deployment.set(Ledger.class.getName() + "/tuned/Idempotent/cacheableStatus", "5xx");
         owb = deployment.start(Ledger.class, Ledger.EventLog.class, Ledger.OrderResource.class);
         ledger = owb.select(Ledger.class).get();
     }
@@ -152,6 +153,14 @@ class InterceptorDecisionsTest {
         assertThat(Ledger.executions).hasValue(1);
         assertThat(Ledger.decisions())
                 .containsExactlyInAnyOrder(Decision.NEW, Decision.IN_FLIGHT_WAIT);
+    }
+
+    @Test
+    void perMethodConfigurationKey_reachesTheInterceptedCall() {
+        // A returning call counts as 200, which 5xx does not store: both calls run.
+        assertThat(ledger.tuned("tuned-1")).isEqualTo("tuned-1");
+        assertThat(ledger.tuned("tuned-1")).isEqualTo("tuned-2");
+        assertThat(Ledger.executions).hasValue(2);
     }
 
     @Test

@@ -101,6 +101,12 @@ public class Ledger {
         return "slow-" + run;
     }
 
+    /** Its per-method configuration key (set by the test) stores only 5xx results. */
+    @Idempotent
+    public String tuned(@IdempotencyKey String key) {
+        return "tuned-" + executions.incrementAndGet();
+    }
+
     /** Records every event the engine fires. */
     @ApplicationScoped
     public static class EventLog {
