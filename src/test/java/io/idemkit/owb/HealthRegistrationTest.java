@@ -105,7 +105,9 @@ class HealthRegistrationTest {
                 .set(
                         "idemkit.mongo.uri",
                         "mongodb://127.0.0.1:" + mongo.getLocalAddress().getPort())
-                .set("idemkit.mongo.timeout", "500ms");
+                // Short enough for the DOWN probe, long enough for a first round trip on a busy
+                // machine (500 ms was missed there once).
+                .set("idemkit.mongo.timeout", "2s");
         HealthExtension health = new HealthExtension(false);
         deployment.with(health).start();
         assertThat(health.problems).isEmpty();
@@ -117,7 +119,7 @@ class HealthRegistrationTest {
         mongo = null;
         HealthCheckResponse down = check.call();
 
-        assertThat(up.getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+        assertThat(up.getStatus()).as("%s", up.getData()).isEqualTo(HealthCheckResponse.Status.UP);
         assertThat(up.getData().orElseThrow()).containsEntry("store", "mongodb");
         assertThat(down.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
         assertThat((String) down.getData().orElseThrow().get("error")).contains("MongoDB");

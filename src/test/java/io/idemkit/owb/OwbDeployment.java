@@ -26,9 +26,10 @@ import org.apache.webbeans.spi.LoaderService;
  *
  * <p>Weld is on the same class path and also implements {@code SeContainerInitializer}, so {@code
  * SeContainerInitializer.newInstance()} would pick whichever the service loader lists first; this
- * class instantiates OpenWebBeans' {@link OWBInitializer} itself. Discovery is disabled, and the
- * extensions are exactly {@link IdemkitExtension} and the test's own: OpenWebBeans would otherwise
- * load every {@code Extension} service on the test class path.
+ * class instantiates OpenWebBeans' {@link OWBInitializer} itself. Discovery is disabled (unless
+ * {@link #discoverLibrary()}), and the extensions are exactly {@link IdemkitExtension} and the
+ * test's own: OpenWebBeans would otherwise load every {@code Extension} service on the test class
+ * path.
  *
  * <p>OpenWebBeans fails a deployment with a generic message ("There are errors that are added by
  * AfterDeploymentValidation event observers. Look at logs for further details") and logs each
@@ -44,7 +45,6 @@ public final class OwbDeployment implements AutoCloseable {
     private final List<Extension> extensions = new ArrayList<>();
     private final List<String> deploymentErrors = new CopyOnWriteArrayList<>();
     private boolean discover;
-    private IdemkitExtension idemkit;
     private TestConfig config;
     private SeContainer container;
 
@@ -59,7 +59,8 @@ public final class OwbDeployment implements AutoCloseable {
     }
 
     /**
-     * @param extension another portable extension, registered after the library's
+     * @param extension another portable extension (OpenWebBeans may notify it before the library's
+     *     own, whatever the order given here)
      * @return this deployment
      */
     public OwbDeployment with(Extension extension) {
@@ -91,9 +92,8 @@ public final class OwbDeployment implements AutoCloseable {
         List<Class<?>> classes =
                 new ArrayList<>(discover ? List.of() : TestDeployment.LIBRARY_BEANS);
         classes.addAll(List.of(extra));
-        idemkit = new IdemkitExtension();
         List<Extension> all = new ArrayList<>();
-        all.add(idemkit);
+        all.add(new IdemkitExtension());
         all.addAll(extensions);
         OWBInitializer initializer = new OWBInitializer();
         if (discover) {
@@ -131,13 +131,6 @@ public final class OwbDeployment implements AutoCloseable {
      */
     public String deploymentErrors() {
         return String.join("\n", deploymentErrors);
-    }
-
-    /**
-     * @return the library's extension instance of this deployment
-     */
-    public IdemkitExtension extension() {
-        return idemkit;
     }
 
     @Override
