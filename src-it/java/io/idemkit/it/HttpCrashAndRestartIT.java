@@ -18,6 +18,7 @@ import org.bson.Document;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * A real Open Liberty dies mid-request (SIGKILL), and later restarts (C2, C4.1, C9): the dead
@@ -25,6 +26,10 @@ import org.junit.jupiter.api.Test;
  * stored result is replayed by the same server after an ordinary restart. The MongoDB-wire server
  * lives in this test's JVM, so it outlives every Liberty process.
  */
+@EnabledIfSystemProperty(
+        named = "idemkit.it.runtime",
+        matches = "liberty",
+        disabledReason = "kills and restarts an Open Liberty server of its own (LibertyServer)")
 class HttpCrashAndRestartIT {
 
     private static final String BODY = "{\"name\": \"x\"}";

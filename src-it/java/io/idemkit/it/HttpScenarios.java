@@ -27,6 +27,7 @@ import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
 /**
  * The HTTP scenarios of {@code idemkit-conformance.yaml} (each test named after its {@code id}),
@@ -259,6 +260,13 @@ abstract class HttpScenarios {
     }
 
     @Test
+    @DisabledIfSystemProperty(
+            named = "idemkit.it.runtime",
+            matches = "payara",
+            disabledReason =
+                    "Payara Micro's HTTP listener (Grizzly) answers an empty 400 to any header byte"
+                            + " above 0x7F before the application sees the request, so a UTF-8"
+                            + " key cannot reach idemkit there")
     void keysOfOneAnd255Bytes_areAccepted_256BytesIsRefused_countedInUtf8Bytes() {
         String euro255 = "\u20ac".repeat(85); // 85 × 3 bytes
         assertThat(euro255.getBytes(StandardCharsets.UTF_8)).hasSize(255);
@@ -379,14 +387,21 @@ abstract class HttpScenarios {
         assertThat(serverLog("this execution has already ended")).isZero();
     }
 
-    /** How many lines of the main IT server's messages.log contain {@code marker}. */
+    /**
+     * How many lines of the IT server's log contain {@code marker}: the file named by {@code
+     * idemkit.it.server-log} (a runtime's execution sets it), else the main Liberty IT server's
+     * messages.log.
+     */
     static long serverLog(String marker) throws IOException {
+        String configured = System.getProperty("idemkit.it.server-log");
         Path log =
-                Path.of(
-                        System.getProperty("liberty.wlp.home", "target/liberty/wlp"),
-                        "usr/servers",
-                        System.getProperty("liberty.server.name", "idemkit-it"),
-                        "logs/messages.log");
+                configured != null
+                        ? Path.of(configured)
+                        : Path.of(
+                                System.getProperty("liberty.wlp.home", "target/liberty/wlp"),
+                                "usr/servers",
+                                System.getProperty("liberty.server.name", "idemkit-it"),
+                                "logs/messages.log");
         try (var lines = Files.lines(log, StandardCharsets.UTF_8)) {
             return lines.filter(l -> l.contains(marker)).count();
         }

@@ -4,6 +4,7 @@ import io.idemkit.it.HttpCalls.Reply;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.io.StringReader;
 import java.net.URI;
@@ -19,8 +20,8 @@ final class OpsHealth {
      * {@code -Dit.test=OpsAdminIT}, which both executions see, runs it once, in the right one.
      */
     static final String ON_THE_OPS_SERVER =
-            "runs in the ops-integration-test execution, on the server with mpHealth and"
-                    + " mpTelemetry";
+            "runs where MicroProfile Health is: the ops-integration-test execution (Liberty with"
+                    + " mpHealth and mpTelemetry) or payara-integration-test (Payara Micro)";
 
     private final HttpCalls root;
 
@@ -47,6 +48,21 @@ final class OpsHealth {
             }
             return Optional.empty();
         }
+    }
+
+    /**
+     * A whole-number data value of a check. The value is what counts, not its JSON type: Payara
+     * Micro 6 writes every data value as a JSON string ({@code HealthCheckService} calls {@code
+     * toString()} on each), where Liberty and SmallRye Health keep numbers as numbers. The check
+     * itself hands a {@code long} to {@code withData} either way.
+     */
+    static long number(JsonObject data, String name) {
+        JsonValue value = data.get(name);
+        if (value instanceof JsonString text
+                && "payara".equals(System.getProperty("idemkit.it.runtime"))) {
+            return Long.parseLong(text.getString());
+        }
+        return data.getJsonNumber(name).longValue();
     }
 
     Answer ready() {

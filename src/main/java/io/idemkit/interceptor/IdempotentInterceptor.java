@@ -60,16 +60,23 @@ public class IdempotentInterceptor {
             System.getLogger(IdempotentInterceptor.class.getName());
     private static final int RETURNED = 200;
 
-    private final IdempotencyEngine engine;
-    private final ScopeResolver scope;
-    private final MethodPlans plans;
-    private final MethodResultCodec codec;
-    private final TransactionHooks transactions;
-    private final IdemkitConfig config;
-    private final Bean<?> intercepted;
+    // Not final, and set by an initializer method rather than a constructor: Jakarta Interceptors
+    // requires a public no-arg constructor, and Payara's EJB container creates the interceptor of
+    // an EJB through it (NoSuchMethodError on <init>() otherwise); CDI containers inject the
+    // initializer before the first invocation either way.
+    private IdempotencyEngine engine;
+    private ScopeResolver scope;
+    private MethodPlans plans;
+    private MethodResultCodec codec;
+    private TransactionHooks transactions;
+    private IdemkitConfig config;
+    private Bean<?> intercepted;
+
+    /** For the container; the dependencies come through {@link #inject}. */
+    public IdempotentInterceptor() {}
 
     @Inject
-    IdempotentInterceptor(
+    void inject(
             IdempotencyEngine engine,
             ScopeResolver scope,
             MethodPlans plans,
