@@ -2,15 +2,22 @@ package io.idemkit.cdi;
 
 import io.idemkit.config.IdemkitConfig;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Produces;
-import jakarta.inject.Singleton;
 
 /** Makes the configuration validated at deployment injectable. */
 @ApplicationScoped
 public class ConfigProducer {
 
+    /**
+     * {@code @Dependent}, not {@code @Singleton}: the extension already holds the one instance, and
+     * a pseudo-scope context need not be active when another extension first uses the store (a
+     * health runtime, during {@code AfterDeploymentValidation}): TomEE starts its
+     * {@code @Singleton} context only after the deployment. The record cannot be
+     * {@code @ApplicationScoped} (it is final, so it cannot have a client proxy).
+     */
     @Produces
-    @Singleton
+    @Dependent
     IdemkitConfig config(IdemkitExtension extension) {
         return extension.config();
     }

@@ -23,6 +23,7 @@ import io.idemkit.core.StorageErrorMode;
 import io.idemkit.interceptor.JaxRsResourceMethods;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.store.mongo.MongoLeaseRule;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
 import jakarta.enterprise.inject.Any;
@@ -38,6 +39,7 @@ import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
 import jakarta.enterprise.inject.spi.WithAnnotations;
+import jakarta.interceptor.Interceptor;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
@@ -194,7 +196,17 @@ public class IdemkitExtension implements Extension {
         definitionErrors.clear();
     }
 
-    void validateDeployment(@Observes AfterDeploymentValidation event, BeanManager beans) {
+    /**
+     * Reads and validates the configuration. It runs before the default-priority observers of other
+     * extensions ({@code LIBRARY_BEFORE}, not the default {@code APPLICATION + 500}): a health
+     * runtime such as TomEE's creates and may call the readiness check during this same event, and
+     * the check's store needs the configuration. The container's order among observers of equal
+     * priority is unspecified (OpenWebBeans notified TomEE's kind of extension first).
+     */
+    void validateDeployment(
+            @Observes @Priority(Interceptor.Priority.LIBRARY_BEFORE)
+                    AfterDeploymentValidation event,
+            BeanManager beans) {
         IdemkitConfig read;
         try {
             read = ConfigReader.read(ConfigProvider.getConfig());

@@ -7,7 +7,7 @@ import java.util.Map;
 import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
 
 /** Registers a MicroProfile Config with exactly the given properties for one test. */
-final class TestConfig implements AutoCloseable {
+public final class TestConfig implements AutoCloseable {
 
     private final SmallRyeConfig config;
     private final ClassLoader loader;
@@ -17,7 +17,11 @@ final class TestConfig implements AutoCloseable {
         this.loader = loader;
     }
 
-    static TestConfig of(Map<String, String> properties) {
+    /**
+     * @param properties the whole configuration (no system properties, no environment)
+     * @return the registered configuration, for the thread's context class loader
+     */
+    public static TestConfig of(Map<String, String> properties) {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         SmallRyeConfig config =
                 new SmallRyeConfigBuilder()
@@ -33,6 +37,7 @@ final class TestConfig implements AutoCloseable {
         return new TestConfig(config, loader);
     }
 
+    /** Releases the configuration, so the next test registers its own. */
     @Override
     public void close() {
         ConfigProviderResolver.instance().releaseConfig(config);

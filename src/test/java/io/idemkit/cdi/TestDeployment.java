@@ -16,6 +16,23 @@ import org.jboss.weld.environment.se.WeldContainer;
  */
 public final class TestDeployment implements AutoCloseable {
 
+    /**
+     * The library's bean classes, as an application's deployment discovers them (its beans.xml is
+     * {@code annotated}); the optional integrations are added by the extension itself.
+     */
+    public static final List<Class<?>> LIBRARY_BEANS =
+            List.of(
+                    ConfigProducer.class,
+                    StoreProducer.class,
+                    EngineProducer.class,
+                    ScopeProducer.class,
+                    HeartbeatProducer.class,
+                    MethodPolicies.class,
+                    IdemkitStartup.class,
+                    InterceptorProducer.class,
+                    MethodPlans.class,
+                    IdempotentInterceptor.class);
+
     private final Map<String, String> properties = new HashMap<>();
     private TestConfig config;
     private WeldContainer container;
@@ -27,19 +44,7 @@ public final class TestDeployment implements AutoCloseable {
 
     public WeldContainer start(Class<?>... extra) {
         config = TestConfig.of(properties);
-        List<Class<?>> classes =
-                new ArrayList<>(
-                        List.of(
-                                ConfigProducer.class,
-                                StoreProducer.class,
-                                EngineProducer.class,
-                                ScopeProducer.class,
-                                HeartbeatProducer.class,
-                                MethodPolicies.class,
-                                IdemkitStartup.class,
-                                InterceptorProducer.class,
-                                MethodPlans.class,
-                                IdempotentInterceptor.class));
+        List<Class<?>> classes = new ArrayList<>(LIBRARY_BEANS);
         classes.addAll(List.of(extra));
         container =
                 new Weld()
