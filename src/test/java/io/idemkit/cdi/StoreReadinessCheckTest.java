@@ -71,7 +71,7 @@ class StoreReadinessCheckTest {
         int port = mongo.bind().getPort();
         deployment
                 .set("idemkit.mongo.uri", "mongodb://127.0.0.1:" + port)
-                .set("idemkit.mongo.timeout", "500ms");
+                .set("idemkit.mongo.timeout", "2s");
         WeldContainer weld = deployment.start();
 
         HealthCheckResponse up = readiness(weld);
