@@ -31,8 +31,8 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
 /**
  * The HTTP scenarios of {@code idemkit-conformance.yaml} (each test named after its {@code id}),
- * and the edge cases of contract C6, over real HTTP against the filter pair on Open Liberty. The
- * subclasses deploy the same application on each store.
+ * and the edge cases of contract C6, over real HTTP against the filter pair, on each runtime of the
+ * suite (Liberty, WildFly, Payara Micro). The subclasses deploy the same application on each store.
  */
 abstract class HttpScenarios {
 

@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * A WAR with the library in {@code WEB-INF/lib} deploys on Open Liberty and answers over HTTP. The
- * library's beans.xml and CDI extension take part in that deployment, so a CDI definition error of
- * the library fails this test at deployment.
+ * A WAR with the library in {@code WEB-INF/lib} deploys on each runtime of the suite and answers
+ * over HTTP. The library's beans.xml and CDI extension take part in that deployment, so a CDI
+ * definition error of the library fails this test at deployment.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient

@@ -21,10 +21,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The method surface on Open Liberty (C7, C4.7): {@code @Idempotent} on a stateless and a singleton
- * EJB and an application-scoped bean, under container-managed and {@code @Transactional}
- * transactions, called over HTTP by a JAX-RS resource. Each store's IT deploys the same application
- * ({@code io.idemkit.it.method}) and runs these tests.
+ * The method surface on each runtime of the suite (C7, C4.7): {@code @Idempotent} on a stateless
+ * and a singleton EJB and an application-scoped bean, under container-managed and
+ * {@code @Transactional} transactions, called over HTTP by a JAX-RS resource. Each store's IT
+ * deploys the same application ({@code io.idemkit.it.method}) and runs these tests.
  */
 abstract class MethodSurfaceContract {
 

@@ -9,7 +9,7 @@ import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The method surface on Open Liberty with the in-memory store. */
+/** The method surface with the in-memory store, on each runtime of the suite. */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
 class MethodSurfaceIT extends MethodSurfaceContract {

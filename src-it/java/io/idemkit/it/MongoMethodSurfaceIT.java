@@ -12,8 +12,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The method surface on Open Liberty with the MongoDB store, on a MongoDB-wire server run by this
- * test (mongo-java-server, in-process).
+ * The method surface with the MongoDB store, on each runtime of the suite, on a MongoDB-wire server
+ * run by this test (mongo-java-server, in-process).
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient

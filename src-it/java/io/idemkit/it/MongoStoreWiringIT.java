@@ -28,10 +28,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * On Open Liberty, an application whose {@code microprofile-config.properties} sets {@code
- * idemkit.mongo.uri} gets the MongoDB store (C8, C9): the claim the application makes through the
- * injected {@code IdempotencyStore} lands as a document in that MongoDB, a real MongoDB-wire server
- * run by this test.
+ * On each runtime of the suite, an application whose {@code microprofile-config.properties} sets
+ * {@code idemkit.mongo.uri} gets the MongoDB store (C8, C9): the claim the application makes
+ * through the injected {@code IdempotencyStore} lands as a document in that MongoDB, a real
+ * MongoDB-wire server run by this test.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient

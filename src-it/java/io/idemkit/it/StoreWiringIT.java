@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * On Open Liberty, with no idemkit configuration, an application that injects {@code
+ * On each runtime of the suite, with no idemkit configuration, an application that injects {@code
  * IdempotencyStore} gets the library's in-memory store, and a claim after a completed claim finds
  * the stored result.
  */
