@@ -16,9 +16,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * On the IT server without {@code mpHealth} and {@code mpTelemetry} (issue 8): the library, whose
- * jar holds the health check and the OpenTelemetry beans, deploys and protects requests as usual,
- * with the admin API enabled too; there is simply no health endpoint.
+ * On the IT server without {@code mpHealth} and {@code mpTelemetry}: the library, whose jar holds
+ * the health check and the OpenTelemetry beans, deploys and protects requests as usual, with the
+ * admin API enabled too; there is simply no health endpoint.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient

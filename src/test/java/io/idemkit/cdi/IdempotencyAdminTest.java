@@ -21,7 +21,7 @@ import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The admin bean on Weld (issue 8): lookups by raw parts or effective key, delete, purge (C3). */
+/** The admin bean on Weld: lookups by raw parts or effective key, delete, purge (C3). */
 class IdempotencyAdminTest {
 
     private static final String PATH = "/shop/api/orders";

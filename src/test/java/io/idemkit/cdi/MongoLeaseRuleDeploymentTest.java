@@ -11,7 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The MongoDB store's lease rule is checked at deployment for every effective lease (issue 10): the
+ * The MongoDB store's lease rule is checked at deployment for every effective lease (C9): the
  * global one and every annotation's. The store never connects here (connections are lazy), so the
  * URI points nowhere.
  */

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The readiness check on Weld (issue 8): registered when the Health API is there, and its data. */
+/** The readiness check on Weld: registered when the Health API is there, and its data. */
 class StoreReadinessCheckTest {
 
     private final TestDeployment deployment = new TestDeployment();

@@ -35,8 +35,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Metrics and traces on Weld with an in-memory OpenTelemetry SDK (issue 8): what a few operations
- * record, fed from the one event per operation (C4.8), and never the raw key (C4.9).
+ * Metrics and traces on Weld with an in-memory OpenTelemetry SDK: what a few operations record, fed
+ * from the one event per operation (C4.8), and never the raw key (C4.9).
  */
 class TelemetryWiringTest {
 

@@ -15,11 +15,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Commands that reach the server late (issue 10, C9): on the fallback path a claim's lease end is
- * stamped when the claim is sent, so a lease shorter than the delay lands already spent and a
- * second caller takes the key over while the first runs. A lease that meets {@link MongoLeaseRule}
- * still holds the key when the same delayed claim lands. The delay (700 ms) stays inside the
- * store's timeout (2 s), as the driver's own delays do.
+ * Commands that reach the server late (C9): on the fallback path a claim's lease end is stamped
+ * when the claim is sent, so a lease shorter than the delay lands already spent and a second caller
+ * takes the key over while the first runs. A lease that meets {@link MongoLeaseRule} still holds
+ * the key when the same delayed claim lands. The delay (700 ms) stays inside the store's timeout (2
+ * s), as the driver's own delays do.
  */
 class MongoDelayedCommandTest {
 

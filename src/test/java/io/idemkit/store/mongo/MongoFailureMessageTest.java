@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A write the write concern did not confirm is told apart from a server that could not be reached
- * (issue 10): each message says what happened and what it means for the key.
+ * (C9): each message says what happened and what it means for the key.
  */
 class MongoFailureMessageTest {
 

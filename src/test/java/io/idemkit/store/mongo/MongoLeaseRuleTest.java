@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The deploy-time lease rule of the MongoDB store (issue 10, C4.7, C9). */
+/** The deploy-time lease rule of the MongoDB store (C4.7, C9). */
 class MongoLeaseRuleTest {
 
     @Test

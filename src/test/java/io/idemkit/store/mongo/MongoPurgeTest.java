@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code purgeExpired} deletes every corrupt kind of record once its {@code expire_at} has passed
- * or is missing, and never a live one (issue 10, C9): a {@code lease_until} of any type other than
- * a date is no lease, including a Timestamp, a regex and MaxKey, which sort above every date.
+ * or is missing, and never a live one (C9): a {@code lease_until} of any type other than a date is
+ * no lease, including a Timestamp, a regex and MaxKey, which sort above every date.
  */
 class MongoPurgeTest {
 

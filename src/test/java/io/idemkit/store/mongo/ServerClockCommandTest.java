@@ -13,7 +13,7 @@ import org.bson.BsonInt32;
 import org.bson.BsonString;
 import org.junit.jupiter.api.Test;
 
-/** The clock command is found once and remembered (issue 10). */
+/** The clock command is found once and remembered (C9). */
 class ServerClockCommandTest {
 
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");

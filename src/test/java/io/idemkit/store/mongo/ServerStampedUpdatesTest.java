@@ -22,10 +22,10 @@ import org.bson.BsonValue;
 import org.junit.jupiter.api.Test;
 
 /**
- * The pipeline path's update documents, read and checked here where no server runs them (issue 10):
- * every date is {@code $$NOW} plus a whole number of milliseconds, every constant is a {@code
- * $literal} (a fingerprint may start with {@code $}), and a replay's upsert keeps the matched
- * document as it is.
+ * The pipeline path's update documents, read and checked here where no server runs them (C9): every
+ * date is {@code $$NOW} plus a whole number of milliseconds, every constant is a {@code $literal}
+ * (a fingerprint may start with {@code $}), and a replay's upsert keeps the matched document as it
+ * is.
  */
 class ServerStampedUpdatesTest {
 

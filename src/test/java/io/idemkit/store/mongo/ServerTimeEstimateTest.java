@@ -21,9 +21,9 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * How the server's time is estimated on the fallback path (issue 10): the fastest of a few samples,
- * slow samples distrusted, and a re-measure when the driver reports a new primary. The client clock
- * is manual; each simulated sample moves it by its round trip.
+ * How the server's time is estimated on the fallback path (C9): the fastest of a few samples, slow
+ * samples distrusted, and a re-measure when the driver reports a new primary. The client clock is
+ * manual; each simulated sample moves it by its round trip.
  */
 class ServerTimeEstimateTest {
 
