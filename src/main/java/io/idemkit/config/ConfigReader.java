@@ -17,7 +17,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BiFunction;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.Config;
 
 /**
@@ -31,17 +30,6 @@ public final class ConfigReader {
 
     private static final System.Logger LOG = System.getLogger(ConfigReader.class.getName());
     private static final Set<String> KNOWN_KEYS = knownKeys();
-
-    /**
-     * The known keys as environment variables name them (MicroProfile Config: every character but a
-     * letter or a digit becomes {@code _}, in upper case). Some implementations list an environment
-     * variable under a name of their own making ({@code IDEMKIT_LEASE_TTL} as {@code
-     * idemkit.lease.ttl}), while the value is found under the real key; such a name is known.
-     */
-    private static final Set<String> KNOWN_ENVIRONMENT_NAMES =
-            KNOWN_KEYS.stream()
-                    .map(ConfigReader::environmentName)
-                    .collect(Collectors.toUnmodifiableSet());
 
     private final Config config;
     private final List<String> problems = new ArrayList<>();
@@ -290,9 +278,7 @@ public final class ConfigReader {
     private void warnAboutUnknownKeys() {
         Set<String> unknown = new TreeSet<>();
         for (String name : config.getPropertyNames()) {
-            if (name.startsWith(ConfigKeys.PREFIX)
-                    && !KNOWN_KEYS.contains(name)
-                    && !KNOWN_ENVIRONMENT_NAMES.contains(environmentName(name))) {
+            if (name.startsWith(ConfigKeys.PREFIX) && !KNOWN_KEYS.contains(name)) {
                 unknown.add(name);
             }
         }
@@ -304,10 +290,6 @@ public final class ConfigReader {
                             + ". Check the spelling against the idemkit README's configuration"
                             + " table.");
         }
-    }
-
-    private static String environmentName(String key) {
-        return key.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
     }
 
     private static Set<String> knownKeys() {

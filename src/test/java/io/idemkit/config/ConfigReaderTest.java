@@ -12,11 +12,6 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
 
@@ -190,39 +185,5 @@ class ConfigReaderTest {
                                                 "Invalid idemkit.mongo.database=a$b: must not"
                                                         + " contain a space, a NUL or any of / \\ ."
                                                         + " \" $ * < > : | ?"));
-    }
-
-    @Test
-    void keysThatAreUnknown_areWarnedAbout_butAnEnvironmentVariableListedUnderADottedName_isNot() {
-        List<String> warnings = new CopyOnWriteArrayList<>();
-        Logger logger = Logger.getLogger(ConfigReader.class.getName());
-        Handler capture =
-                new Handler() {
-                    @Override
-                    public void publish(LogRecord record) {
-                        if (record.getLevel() == Level.WARNING) {
-                            warnings.add(record.getMessage());
-                        }
-                    }
-
-                    @Override
-                    public void flush() {}
-
-                    @Override
-                    public void close() {}
-                };
-        logger.addHandler(capture);
-        try {
-            // SmallRye Config lists the environment variable IDEMKIT_LEASE_TTL as
-            // idemkit.lease.ttl, and finds its value under idemkit.lease-ttl.
-            read(Map.of("idemkit.lease.ttl", "45s", "idemkit.leese-ttl", "45s"));
-        } finally {
-            logger.removeHandler(capture);
-        }
-
-        assertThat(warnings).hasSize(1);
-        assertThat(warnings.get(0))
-                .contains("idemkit.leese-ttl")
-                .doesNotContain("idemkit.lease.ttl");
     }
 }
