@@ -13,11 +13,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigValue;
 
 /**
  * Reads and validates the whole {@code idemkit.*} configuration in one pass, collecting every
@@ -278,7 +280,9 @@ public final class ConfigReader {
     private void warnAboutUnknownKeys() {
         Set<String> unknown = new TreeSet<>();
         for (String name : config.getPropertyNames()) {
-            if (name.startsWith(ConfigKeys.PREFIX) && !KNOWN_KEYS.contains(name)) {
+            if (name.startsWith(ConfigKeys.PREFIX)
+                    && !KNOWN_KEYS.contains(name)
+                    && !isReadUnderAKnownKey(name)) {
                 unknown.add(name);
             }
         }
@@ -290,6 +294,32 @@ public final class ConfigReader {
                             + ". Check the spelling against the idemkit README's configuration"
                             + " table.");
         }
+    }
+
+    /**
+     * Whether {@code name} is another spelling of a known key that the library reads all the same.
+     * Some MicroProfile Config implementations list an environment variable under a name of their
+     * own making ({@code IDEMKIT_LEASE_TTL} as {@code idemkit.lease.ttl}), while its value is found
+     * under the real key: the same value from the same source. A typo in a properties file ({@code
+     * idemkit.lease_ttl}) is not found under the real key, and stays unknown.
+     */
+    private boolean isReadUnderAKnownKey(String name) {
+        String environmentName = environmentName(name);
+        for (String key : KNOWN_KEYS) {
+            if (environmentName(key).equals(environmentName)) {
+                ConfigValue odd = config.getConfigValue(name);
+                ConfigValue known = config.getConfigValue(key);
+                return known.getValue() != null
+                        && known.getValue().equals(odd.getValue())
+                        && Objects.equals(known.getSourceName(), odd.getSourceName());
+            }
+        }
+        return false;
+    }
+
+    /** A key as an environment variable names it (MicroProfile Config's mapping). */
+    private static String environmentName(String key) {
+        return key.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
     }
 
     private static Set<String> knownKeys() {

@@ -7,12 +7,24 @@ import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
 import io.idemkit.spi.StoredResult;
 import io.idemkit.store.mongo.MongoStoreSettings;
+import io.smallrye.config.EnvConfigSource;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigValue;
+import org.eclipse.microprofile.config.spi.ConfigSource;
+import org.eclipse.microprofile.config.spi.Converter;
 import org.junit.jupiter.api.Test;
 
 /** Every key's default and validation rule (C8). */
@@ -185,5 +197,95 @@ class ConfigReaderTest {
                                                 "Invalid idemkit.mongo.database=a$b: must not"
                                                         + " contain a space, a NUL or any of / \\ ."
                                                         + " \" $ * < > : | ?"));
+    }
+
+    @Test
+    void anEnvironmentVariableListedUnderADottedName_isNotWarnedAbout_aTypoInAPropertiesFileIs() {
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        Logger logger = Logger.getLogger(ConfigReader.class.getName());
+        Handler capture =
+                new Handler() {
+                    @Override
+                    public void publish(LogRecord record) {
+                        if (record.getLevel() == Level.WARNING) {
+                            warnings.add(record.getMessage());
+                        }
+                    }
+
+                    @Override
+                    public void flush() {}
+
+                    @Override
+                    public void close() {}
+                };
+        Config config =
+                new SmallRyeConfigBuilder()
+                        .withSources(
+                                new EnvConfigSource(Map.of("IDEMKIT_LEASE_TTL", "45s"), 300),
+                                // How a runtime may list that variable among the names.
+                                new PropertiesConfigSource(
+                                        Map.of("idemkit.wait_timeout", "5s"), "typos", 100))
+                        .build();
+        logger.addHandler(capture);
+        IdemkitConfig read;
+        try {
+            read = ConfigReader.read(new DottedEnvironmentNames(config));
+        } finally {
+            logger.removeHandler(capture);
+        }
+
+        assertThat(read.defaults().leaseTtl()).isEqualTo(Duration.ofSeconds(45));
+        assertThat(warnings).hasSize(1);
+        assertThat(warnings.get(0))
+                .contains("idemkit.wait_timeout")
+                .doesNotContain("idemkit.lease.ttl");
+    }
+
+    /**
+     * A Config that lists environment variables under dotted, lower-case names, as some runtimes'
+     * implementations do, and otherwise answers as the one it wraps.
+     */
+    private record DottedEnvironmentNames(Config config) implements Config {
+        @Override
+        public Iterable<String> getPropertyNames() {
+            List<String> names = new ArrayList<>();
+            for (String name : config.getPropertyNames()) {
+                names.add(
+                        name.equals("IDEMKIT_LEASE_TTL")
+                                ? name.toLowerCase(Locale.ROOT).replace('_', '.')
+                                : name);
+            }
+            return names;
+        }
+
+        @Override
+        public <T> T getValue(String name, Class<T> type) {
+            return config.getValue(name, type);
+        }
+
+        @Override
+        public ConfigValue getConfigValue(String name) {
+            return config.getConfigValue(name);
+        }
+
+        @Override
+        public <T> Optional<T> getOptionalValue(String name, Class<T> type) {
+            return config.getOptionalValue(name, type);
+        }
+
+        @Override
+        public Iterable<ConfigSource> getConfigSources() {
+            return config.getConfigSources();
+        }
+
+        @Override
+        public <T> Optional<Converter<T>> getConverter(Class<T> type) {
+            return config.getConverter(type);
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> type) {
+            return config.unwrap(type);
+        }
     }
 }
