@@ -5,7 +5,8 @@
  * observability event and the exception hierarchy rooted at {@link
  * io.idemkit.IdempotencyException}.
  *
- * <p>Everything in this package is covered by semantic versioning. The store SPI lives in {@link
- * io.idemkit.spi}; every other package is internal.
+ * <p>Everything in this package is covered by semantic versioning. So are the store SPI in {@link
+ * io.idemkit.spi} and the admin bean {@link io.idemkit.admin.IdempotencyAdmin}; every other package
+ * and class is internal. This package imports nothing else of the library.
  */
 package io.idemkit;

@@ -1,8 +1,7 @@
 package io.idemkit.admin;
 
-import io.idemkit.IdempotencyAdmin;
-import io.idemkit.IdempotencyAdmin.RecordInfo;
 import io.idemkit.IdempotencyStorageException;
+import io.idemkit.admin.IdempotencyAdmin.RecordInfo;
 import io.idemkit.http.ProblemResponses;
 import jakarta.json.Json;
 import jakarta.json.JsonException;

@@ -1,6 +1,5 @@
 package io.idemkit.admin;
 
-import io.idemkit.IdempotencyAdmin;
 import io.idemkit.config.ConfigKeys;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.core.Feature;

@@ -5,32 +5,16 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.spi.Context;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
-import java.util.Objects;
 
 /**
- * The application's store object itself, not its CDI client proxy: the proxy implements only {@link
- * IdempotencyStore}, so what a concrete store offers beyond the SPI (the in-memory store's size,
- * MongoDB's clock offset and purge) is reached through the bean's context, and the engine calls an
+ * The application's store object itself, not its CDI client proxy, so that the engine calls an
  * application-scoped store without the proxy's dispatch. Portable CDI: the context of a
  * normal-scoped bean hands out the contextual instance; a pseudo-scoped bean is injected as itself.
+ * Nothing else needs the object behind the proxy: what callers ask of a store is in its SPI.
  */
-public final class StoreInstance {
+final class StoreInstance {
 
     private StoreInstance() {}
-
-    /**
-     * @param injected the store as it was injected (possibly a client proxy)
-     * @param beans the bean manager
-     * @return the store object behind {@code injected}
-     */
-    public static IdempotencyStore of(IdempotencyStore injected, BeanManager beans) {
-        Objects.requireNonNull(injected, "injected");
-        Objects.requireNonNull(beans, "beans");
-        Bean<?> bean = beans.resolve(beans.getBeans(IdempotencyStore.class));
-        return bean != null && beans.isNormalScope(bean.getScope())
-                ? contextual(injected, bean, beans)
-                : injected;
-    }
 
     /**
      * The store object the engine keeps for the application's life: the object itself when the

@@ -1,6 +1,7 @@
 package io.idemkit.health;
 
 import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.spi.StoreHealth;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -11,9 +12,10 @@ import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 
 /**
  * The readiness check {@code idemkit-store}: {@code UP} while the store can serve claims, {@code
- * DOWN} during an outage (or when the in-memory store is full), with the store's name and, for
- * MongoDB, the measured server-clock offset. It is a readiness check only: a store outage takes the
- * instance out of the load balancer, and never makes the platform restart a healthy process.
+ * DOWN} during an outage (or when the in-memory store is full), with the store's name and what its
+ * {@link IdempotencyStore#health()} reports (for MongoDB, the measured server-clock offset). It is
+ * a readiness check only: a store outage takes the instance out of the load balancer, and never
+ * makes the platform restart a healthy process.
  *
  * <p>Not a bean class: the extension adds it as a synthetic {@code @Dependent} bean of type {@link
  * HealthCheck} with the qualifier {@code @Readiness} (which is what every MicroProfile Health
@@ -45,12 +47,14 @@ public class StoreReadinessCheck implements HealthCheck {
                     .withData("error", "idemkit has not started yet")
                     .build();
         }
-        StoreProbe.Status status = StoreProbe.probe(started.get());
+        StoreHealth status = StoreProbe.probe(started.get());
         HealthCheckResponseBuilder response = HealthCheckResponse.named(NAME).status(status.up());
-        for (Map.Entry<String, Object> entry : status.data().entrySet()) {
+        for (Map.Entry<String, Object> entry : status.details().entrySet()) {
             Object value = entry.getValue();
-            if (value instanceof Long || value instanceof Integer) {
-                response.withData(entry.getKey(), ((Number) value).longValue());
+            if (value instanceof Long number) {
+                response.withData(entry.getKey(), number);
+            } else if (value instanceof Boolean flag) {
+                response.withData(entry.getKey(), flag);
             } else {
                 response.withData(entry.getKey(), String.valueOf(value));
             }

@@ -3,6 +3,7 @@ package io.idemkit.spi;
 import io.idemkit.IdempotencyStorageException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -186,6 +187,36 @@ public interface IdempotencyStore extends AutoCloseable {
      * @throws IdempotencyStorageException if the store fails
      */
     boolean delete(String key);
+
+    /**
+     * Checks that the store can serve claims now, for the readiness check ({@code idemkit-store},
+     * C8). The check runs it on a health endpoint's thread, so it should take one round trip at
+     * most. The default reads a key no operation uses; a store overrides it to report more, or to
+     * report a store that answers but cannot take new claims.
+     *
+     * @return whether the store can serve claims, with what it measured
+     * @throws IdempotencyStorageException if the store cannot be reached (reported as down, with
+     *     the exception's message)
+     */
+    default StoreHealth health() {
+        find(StoreArguments.UNUSED_KEY);
+        return StoreHealth.up(Map.of());
+    }
+
+    /**
+     * Deletes every expired record now: completed records past their retention and claims whose
+     * lease ran out. Never deletes a live record (a completed record within its retention, or a
+     * claim whose lease still holds). For deployments where the store's own expiry lags or is off;
+     * the operator calls it through the admin API.
+     *
+     * @return how many records were deleted
+     * @throws UnsupportedOperationException if the store cannot purge on demand (the default)
+     * @throws IdempotencyStorageException if the store fails
+     */
+    default long purgeExpired() {
+        throw new UnsupportedOperationException(
+                "The " + name() + " store cannot purge expired records on demand.");
+    }
 
     /**
      * The store's current time: the clock its lease and expiry decisions use. Used only to report

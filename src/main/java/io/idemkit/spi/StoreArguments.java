@@ -34,6 +34,12 @@ public final class StoreArguments {
      */
     public static final Duration MAX_TTL = Duration.ofDays(36_525);
 
+    /**
+     * The key the default {@link IdempotencyStore#health()} reads: valid, and no operation's, since
+     * effective keys are SHA-256 digests and this one would need a preimage of all zeros.
+     */
+    static final String UNUSED_KEY = "0".repeat(64);
+
     private StoreArguments() {}
 
     /**

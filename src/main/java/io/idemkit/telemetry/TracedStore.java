@@ -4,6 +4,7 @@ import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.spi.StoreHealth;
 import io.idemkit.spi.StoredResult;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
@@ -137,6 +138,18 @@ final class TracedStore implements IdempotencyStore {
     }
 
     /** Not traced: a clock reading, usually without a round trip. */
+    /** Forwarded without a span: a readiness probe is not an idempotency operation. */
+    @Override
+    public StoreHealth health() {
+        return store.health();
+    }
+
+    /** Forwarded without a span: an administrative sweep, not an idempotency operation. */
+    @Override
+    public long purgeExpired() {
+        return store.purgeExpired();
+    }
+
     @Override
     public Instant now() {
         return store.now();

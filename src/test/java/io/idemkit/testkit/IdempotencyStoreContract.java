@@ -13,6 +13,7 @@ import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.spi.RecordState;
+import io.idemkit.spi.StoreHealth;
 import io.idemkit.spi.StoredHeader;
 import io.idemkit.spi.StoredResult;
 import java.nio.charset.StandardCharsets;
@@ -86,6 +87,14 @@ public abstract class IdempotencyStoreContract {
      */
     protected void plantUnreadableRecord(String key) {
         Assumptions.abort("this store cannot hold unreadable raw data");
+    }
+
+    /**
+     * @return whether the store implements {@link IdempotencyStore#purgeExpired()}; {@code true}
+     *     unless a store overrides it, and then the contract expects the SPI's default refusal
+     */
+    protected boolean purgesOnDemand() {
+        return true;
     }
 
     /**
@@ -565,6 +574,42 @@ public abstract class IdempotencyStoreContract {
     @Test
     void name_isShortAndStable() {
         assertThat(store().name()).isNotBlank().isEqualTo(store().name());
+    }
+
+    // --- health and purge (C3) ---------------------------------------------------------------
+
+    @Test
+    void health_ofAStoreThatServesClaims_isUpWithDetailsOfTheDocumentedTypes() {
+        StoreHealth health = store().health();
+
+        assertThat(health.up()).isTrue();
+        assertThat(health.details().values())
+                .allSatisfy(
+                        v ->
+                                assertThat(v)
+                                        .isInstanceOfAny(String.class, Long.class, Boolean.class));
+    }
+
+    @Test
+    void purgeExpired_neverDeletesALiveClaimOrALiveResult() {
+        String claimed = newKey();
+        claimNew(claimed);
+        String completed = newKey();
+        store().complete(completed, claimNew(completed), result("x"), longLease());
+
+        Throwable refused = catchThrowable(() -> store().purgeExpired());
+
+        if (purgesOnDemand()) {
+            assertThat(refused).isNull();
+        } else {
+            assertThat(refused).isInstanceOf(UnsupportedOperationException.class);
+        }
+        assertThat(store().find(claimed))
+                .map(IdempotencyRecord::state)
+                .contains(RecordState.CLAIMED);
+        assertThat(store().find(completed))
+                .map(IdempotencyRecord::state)
+                .contains(RecordState.COMPLETED);
     }
 
     // --- input rules (IdempotencyStore's Javadoc, "Input rules") -----------------------------

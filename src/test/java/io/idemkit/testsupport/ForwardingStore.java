@@ -4,6 +4,7 @@ import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.spi.StoreHealth;
 import io.idemkit.spi.StoredResult;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,6 +53,16 @@ public abstract class ForwardingStore implements IdempotencyStore {
     @Override
     public boolean delete(String key) {
         return delegate.delete(key);
+    }
+
+    @Override
+    public StoreHealth health() {
+        return delegate.health();
+    }
+
+    @Override
+    public long purgeExpired() {
+        return delegate.purgeExpired();
     }
 
     @Override

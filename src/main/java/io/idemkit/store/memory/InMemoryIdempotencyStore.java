@@ -8,10 +8,13 @@ import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoreArguments;
+import io.idemkit.spi.StoreHealth;
 import io.idemkit.spi.StoredResult;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -327,10 +330,11 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
      *
      * @return how many records were removed
      */
-    public int purgeExpired() {
+    @Override
+    public long purgeExpired() {
         Instant now = clock.instant();
         Instant claimsBefore = now.minus(EXPIRED_CLAIM_GRACE);
-        int removed = 0;
+        long removed = 0;
         for (var entry : records.entrySet()) {
             IdempotencyRecord record = entry.getValue();
             boolean expired =
@@ -351,6 +355,25 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
      */
     public int size() {
         return size.get();
+    }
+
+    /**
+     * Up while the store has room for a new key; down when it is full, since a new key is then
+     * refused until records expire. Reports {@code size} and {@code maxSize}.
+     */
+    @Override
+    public StoreHealth health() {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("size", (long) size.get());
+        details.put("maxSize", (long) maxSize);
+        if (size.get() >= maxSize) {
+            return StoreHealth.down(
+                    details,
+                    "the in-memory store is full: new keys are refused until records expire."
+                            + " Raise idemkit.memory.max-size, shorten idemkit.completed-ttl, or use"
+                            + " the MongoDB store.");
+        }
+        return StoreHealth.up(details);
     }
 
     @Override

@@ -31,11 +31,13 @@ import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoreArguments;
+import io.idemkit.spi.StoreHealth;
 import io.idemkit.spi.StoredResult;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -503,6 +505,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
      * @return how many records were deleted
      * @throws IdempotencyStorageException if the store fails
      */
+    @Override
     public long purgeExpired() {
         return call(
                 "purgeExpired",
@@ -924,5 +927,14 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                     return Duration.ofMillis(
                             server.toEpochMilli() - (before + (after - before) / 2));
                 });
+    }
+
+    /**
+     * Up when the server answers a {@code ping}; reports the server's clock offset from this JVM as
+     * {@code clockOffsetMillis} (see {@link #measureClockOffset()}).
+     */
+    @Override
+    public StoreHealth health() {
+        return StoreHealth.up(Map.of("clockOffsetMillis", measureClockOffset().toMillis()));
     }
 }

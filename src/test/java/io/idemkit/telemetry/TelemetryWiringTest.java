@@ -1,10 +1,11 @@
-package io.idemkit.cdi;
+package io.idemkit.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idemkit.IdempotencyPayloadMismatchException;
 import io.idemkit.IdempotencyStorageException;
+import io.idemkit.cdi.TestDeployment;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.core.Admission;
 import io.idemkit.core.IdempotencyEngine;

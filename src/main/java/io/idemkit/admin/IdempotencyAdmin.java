@@ -1,16 +1,13 @@
-package io.idemkit;
+package io.idemkit.admin;
 
-import io.idemkit.cdi.StoreInstance;
+import io.idemkit.IdempotencyStorageException;
 import io.idemkit.core.ScopeResolver;
 import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoredResult;
-import io.idemkit.store.memory.InMemoryIdempotencyStore;
-import io.idemkit.store.mongo.MongoIdempotencyStore;
 import jakarta.enterprise.context.Dependent;
-import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.Arrays;
@@ -48,12 +45,10 @@ public class IdempotencyAdmin {
     private static final Pattern EFFECTIVE_KEY = Pattern.compile("[0-9a-f]{64}");
 
     private final IdempotencyStore store;
-    private final BeanManager beans;
 
     @Inject
-    IdempotencyAdmin(IdempotencyStore store, BeanManager beans) {
+    IdempotencyAdmin(IdempotencyStore store) {
         this.store = Objects.requireNonNull(store, "store");
-        this.beans = Objects.requireNonNull(beans, "beans");
     }
 
     /**
@@ -241,15 +236,7 @@ public class IdempotencyAdmin {
      * @throws UnsupportedOperationException for a store that cannot purge on demand
      */
     public long purgeExpired() {
-        IdempotencyStore actual = StoreInstance.of(store, beans);
-        if (actual instanceof MongoIdempotencyStore mongo) {
-            return mongo.purgeExpired();
-        }
-        if (actual instanceof InMemoryIdempotencyStore memory) {
-            return memory.purgeExpired();
-        }
-        throw new UnsupportedOperationException(
-                "The " + actual.name() + " store cannot purge expired records on demand.");
+        return store.purgeExpired();
     }
 
     /**

@@ -1,9 +1,10 @@
-package io.idemkit.cdi;
+package io.idemkit.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import io.idemkit.cdi.TestDeployment;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.core.IdempotencyEngine;
 import io.idemkit.core.Operation;

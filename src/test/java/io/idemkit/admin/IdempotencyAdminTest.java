@@ -1,10 +1,10 @@
-package io.idemkit.cdi;
+package io.idemkit.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idemkit.IdempotencyAdmin;
-import io.idemkit.IdempotencyAdmin.RecordInfo;
+import io.idemkit.admin.IdempotencyAdmin.RecordInfo;
+import io.idemkit.cdi.TestDeployment;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.core.Admission;
 import io.idemkit.core.IdempotencyEngine;
