@@ -1,9 +1,9 @@
 package io.idemkit.admin;
 
 import io.idemkit.config.ConfigKeys;
+import io.idemkit.config.ConfigValues;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import org.eclipse.microprofile.config.Config;
 
@@ -47,21 +47,9 @@ public record AdminSettings(boolean enabled, String role) {
     }
 
     private static AdminSettings read(Config config, List<String> problems) {
-        String enabledText =
-                config.getOptionalValue(ConfigKeys.ADMIN_ENABLED, String.class)
-                        .orElse(ConfigKeys.ADMIN_ENABLED_DEFAULT);
-        boolean enabled = false;
-        switch (enabledText.strip().toLowerCase(Locale.ROOT)) {
-            case "true" -> enabled = true;
-            case "false" -> enabled = false;
-            default ->
-                    problems.add(
-                            "Invalid "
-                                    + ConfigKeys.ADMIN_ENABLED
-                                    + "="
-                                    + enabledText
-                                    + ": must be true or false");
-        }
+        ConfigValues values = new ConfigValues(config);
+        boolean enabled = values.bool(ConfigKeys.ADMIN_ENABLED, ConfigKeys.ADMIN_ENABLED_DEFAULT);
+        problems.addAll(values.problems());
         Optional<String> role =
                 config.getOptionalValue(ConfigKeys.ADMIN_ROLE, String.class).map(String::strip);
         if (role.isPresent() && !role.get().matches("[^\\s,]+")) {

@@ -9,20 +9,21 @@ import io.idemkit.Idempotent;
 import io.idemkit.admin.AdminSettings;
 import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.ConfigReader;
+import io.idemkit.config.ConfigValues;
 import io.idemkit.config.DurationFormat;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.IdempotentPolicy;
 import io.idemkit.config.InvalidConfigurationException;
 import io.idemkit.config.PerMethodConfig;
 import io.idemkit.config.ScopeSource;
-import io.idemkit.config.StoreKind;
 import io.idemkit.core.CacheableStatuses;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
-import io.idemkit.interceptor.JaxRsResourceMethods;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.store.mongo.MongoLeaseRule;
+import io.idemkit.store.mongo.MongoSettingsReader;
+import io.idemkit.store.mongo.MongoStoreSettings;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
@@ -78,6 +79,8 @@ public class IdemkitExtension implements Extension {
     private final Map<MethodPolicies.MethodRef, OperationPolicy> methodPolicies =
             new ConcurrentHashMap<>();
     private volatile IdemkitConfig config;
+    private volatile MongoStoreSettings mongoSettings;
+    private volatile StoreChoice storeChoice;
     private volatile IdempotencyStore startedStore;
 
     <T> void checkAnnotations(
@@ -98,15 +101,9 @@ public class IdemkitExtension implements Extension {
             Method javaMethod = method.getJavaMember();
             Idempotent onMethod = method.getAnnotation(Idempotent.class);
             String where = describe(javaMethod);
+            String unreachable = unreachable(javaMethod.getModifiers());
             if (onMethod != null) {
                 check(onMethod, onType, where);
-                int modifiers = javaMethod.getModifiers();
-                String unreachable =
-                        Modifier.isPrivate(modifiers)
-                                ? "private"
-                                : Modifier.isStatic(modifiers)
-                                        ? "static"
-                                        : Modifier.isFinal(modifiers) ? "final" : null;
                 if (unreachable != null) {
                     definitionErrors.add(
                             "@Idempotent on "
@@ -117,12 +114,7 @@ public class IdemkitExtension implements Extension {
                                     + " method.");
                 }
             }
-            int modifiers = javaMethod.getModifiers();
-            boolean intercepted =
-                    (onMethod != null || onType != null)
-                            && !Modifier.isPrivate(modifiers)
-                            && !Modifier.isStatic(modifiers)
-                            && !Modifier.isFinal(modifiers);
+            boolean intercepted = (onMethod != null || onType != null) && unreachable == null;
             if (intercepted) {
                 idempotentMethods.add(
                         new MethodPolicies.MethodRef(type.getJavaClass(), javaMethod));
@@ -166,6 +158,20 @@ public class IdemkitExtension implements Extension {
         }
     }
 
+    /**
+     * @return why no interceptor can reach a method with these modifiers ({@code private}, {@code
+     *     static}, {@code final}); {@code null} when one can
+     */
+    private static String unreachable(int modifiers) {
+        if (Modifier.isPrivate(modifiers)) {
+            return "private";
+        }
+        if (Modifier.isStatic(modifiers)) {
+            return "static";
+        }
+        return Modifier.isFinal(modifiers) ? "final" : null;
+    }
+
     private void check(Idempotent annotation, Idempotent onType, String where) {
         try {
             OperationPolicy policy =
@@ -207,9 +213,12 @@ public class IdemkitExtension implements Extension {
             @Observes @Priority(Interceptor.Priority.LIBRARY_BEFORE)
                     AfterDeploymentValidation event,
             BeanManager beans) {
+        // The store's keys first, so that the one exception lists their problems with the rest.
+        ConfigValues values = new ConfigValues(ConfigProvider.getConfig());
+        MongoStoreSettings mongo = MongoSettingsReader.read(values);
         IdemkitConfig read;
         try {
-            read = ConfigReader.read(ConfigProvider.getConfig());
+            read = ConfigReader.read(values);
         } catch (InvalidConfigurationException e) {
             e.problems().forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
             return;
@@ -242,15 +251,14 @@ public class IdemkitExtension implements Extension {
                                     + " IdempotencyScopeProvider bean or set"
                                     + " idemkit.scope-source=principal."));
         }
-        if (read.store() == StoreKind.MONGO
-                && read.mongo().uri() == null
-                && beans.getBeans(MongoDatabase.class).isEmpty()
-                && beans.getBeans(MongoClient.class).isEmpty()) {
-            event.addDeploymentProblem(
-                    new DeploymentException(
-                            "idemkit.store=mongo needs idemkit.mongo.uri, or a MongoClient or"
-                                    + " MongoDatabase bean; none is there."));
-        }
+        StoreChoice choice =
+                StoreChoice.decide(
+                        read.store(),
+                        mongo.uri() != null,
+                        count(beans, MongoDatabase.class),
+                        count(beans, MongoClient.class));
+        choice.problem(read.store())
+                .ifPresent(p -> event.addDeploymentProblem(new DeploymentException(p)));
         List<String> methodProblems = new ArrayList<>(PerMethodConfig.validate(mpConfig()));
         if (methodProblems.isEmpty()) {
             for (MethodPolicies.MethodRef ref : idempotentMethods) {
@@ -266,9 +274,25 @@ public class IdemkitExtension implements Extension {
             }
         }
         methodProblems.forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
-        checkMongoLeases(read, beans, event);
+        if (builtInMongoStoreChosen(choice, beans)) {
+            checkMongoLeases(read, mongo.timeout(), event);
+        }
         idempotentMethods.clear();
+        mongoSettings = mongo;
+        storeChoice = choice;
         config = read;
+    }
+
+    private static StoreChoice.Beans count(BeanManager beans, Class<?> type) {
+        Set<Bean<?>> found = beans.getBeans(type);
+        if (found.isEmpty()) {
+            return StoreChoice.Beans.NONE;
+        }
+        try {
+            return beans.resolve(found) != null ? StoreChoice.Beans.ONE : StoreChoice.Beans.NONE;
+        } catch (AmbiguousResolutionException e) {
+            return StoreChoice.Beans.SEVERAL;
+        }
     }
 
     private static org.eclipse.microprofile.config.Config mpConfig() {
@@ -295,11 +319,7 @@ public class IdemkitExtension implements Extension {
      * one, every annotation's, and every per-method configuration key's ({@link PerMethodConfig}).
      */
     private void checkMongoLeases(
-            IdemkitConfig read, BeanManager beans, AfterDeploymentValidation event) {
-        if (!builtInMongoStoreChosen(read, beans)) {
-            return;
-        }
-        Duration timeout = read.mongo().timeout();
+            IdemkitConfig read, Duration timeout, AfterDeploymentValidation event) {
         Duration global = read.defaults().leaseTtl();
         MongoLeaseRule.problem(
                         ConfigKeys.LEASE_TTL + "=" + DurationFormat.format(global), global, timeout)
@@ -338,15 +358,8 @@ public class IdemkitExtension implements Extension {
     }
 
     /** Whether {@link StoreProducer} will make a MongoDB store, and no application store wins. */
-    private static boolean builtInMongoStoreChosen(IdemkitConfig read, BeanManager beans) {
-        if (read.store() == StoreKind.MEMORY) {
-            return false;
-        }
-        boolean mongoThere =
-                read.mongo().uri() != null
-                        || !beans.getBeans(MongoDatabase.class).isEmpty()
-                        || !beans.getBeans(MongoClient.class).isEmpty();
-        if (!mongoThere) {
+    private static boolean builtInMongoStoreChosen(StoreChoice choice, BeanManager beans) {
+        if (!choice.isMongo()) {
             return false;
         }
         try {
@@ -358,15 +371,34 @@ public class IdemkitExtension implements Extension {
     }
 
     /**
+     * @return the built-in store the producer makes, decided at deployment
+     * @throws IllegalStateException before deployment validation has run
+     */
+    StoreChoice storeChoice() {
+        return validated(storeChoice);
+    }
+
+    /**
+     * @return the {@code idemkit.mongo.*} settings validated at deployment
+     * @throws IllegalStateException before deployment validation has run
+     */
+    MongoStoreSettings mongoSettings() {
+        return validated(mongoSettings);
+    }
+
+    private static <T> T validated(T value) {
+        if (value == null) {
+            throw new IllegalStateException("idemkit configuration is read at deployment");
+        }
+        return value;
+    }
+
+    /**
      * @return the configuration validated at deployment
      * @throws IllegalStateException before deployment validation has run
      */
     public IdemkitConfig config() {
-        IdemkitConfig current = config;
-        if (current == null) {
-            throw new IllegalStateException("idemkit configuration is read at deployment");
-        }
-        return current;
+        return validated(config);
     }
 
     /**

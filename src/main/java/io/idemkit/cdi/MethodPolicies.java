@@ -4,6 +4,7 @@ import io.idemkit.Idempotent;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.IdempotentPolicy;
 import io.idemkit.config.PerMethodConfig;
+import io.idemkit.core.MethodPolicyLookup;
 import io.idemkit.core.OperationPolicy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -26,7 +27,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * archive) is resolved on first use and then cached. Thread-safe.
  */
 @ApplicationScoped
-public class MethodPolicies {
+public class MethodPolicies implements MethodPolicyLookup {
 
     private final IdemkitExtension extension;
     private final IdemkitConfig config;
@@ -44,13 +45,7 @@ public class MethodPolicies {
         this.config = config;
     }
 
-    /**
-     * @param beanClass the bean (or resource) class the method is called on
-     * @param method the method
-     * @return the method's policy
-     * @throws IllegalStateException for a class CDI never discovered whose annotation or
-     *     configuration is invalid; the message names the method, the member and the rule
-     */
+    @Override
     public OperationPolicy policyFor(Class<?> beanClass, Method method) {
         Objects.requireNonNull(beanClass, "beanClass");
         Objects.requireNonNull(method, "method");
@@ -69,6 +64,11 @@ public class MethodPolicies {
                                 "Invalid @Idempotent(" + e.getMessage() + ") on " + ref, e);
                     }
                 });
+    }
+
+    @Override
+    public boolean isJaxRsResourceMethod(Class<?> beanClass, Method method) {
+        return JaxRsResourceMethods.isResourceMethod(beanClass, method);
     }
 
     private static Config configuration() {

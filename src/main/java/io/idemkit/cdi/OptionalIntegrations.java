@@ -1,11 +1,12 @@
 package io.idemkit.cdi;
 
 import io.idemkit.IdempotencyEvent;
+import io.idemkit.core.StoreDecorator;
 import io.idemkit.health.StoreReadinessCheck;
+import io.idemkit.http.ServletApi;
 import io.idemkit.http.ServletRequestEnd;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.telemetry.OperationTelemetry;
-import io.idemkit.telemetry.StoreDecorator;
 import io.idemkit.telemetry.TracingStoreDecorator;
 import io.opentelemetry.api.OpenTelemetry;
 import jakarta.enterprise.context.Dependent;
@@ -64,7 +65,7 @@ public final class OptionalIntegrations {
             Supplier<Optional<IdempotencyStore>> store) {
         ClassLoader loader = OptionalIntegrations.class.getClassLoader();
         boolean servlet =
-                isVisible(ServletRequestEnd.SERVLET_API, loader)
+                ServletApi.isVisible(loader)
                         && wire(
                                 "release at servlet request end (a request-scoped bean instead)",
                                 () -> addServletRequestEnd(event));
@@ -218,7 +219,7 @@ public final class OptionalIntegrations {
      * @param loader the class loader that would have to load it
      * @return whether it can, without initializing the class
      */
-    public static boolean isVisible(String className, ClassLoader loader) {
+    private static boolean isVisible(String className, ClassLoader loader) {
         try {
             Class.forName(className, false, loader);
             return true;

@@ -8,6 +8,7 @@ import io.idemkit.config.StoreKind;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.store.memory.InMemoryIdempotencyStore;
 import io.idemkit.store.mongo.MongoIdempotencyStore;
+import io.idemkit.store.mongo.MongoStoreSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Instance;
@@ -18,7 +19,8 @@ import java.util.Set;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
- * Produces the application's {@link IdempotencyStore}, chosen by {@code idemkit.store}:
+ * Produces the application's {@link IdempotencyStore}, as the extension's {@link StoreChoice}
+ * decided at deployment from {@code idemkit.store}:
  *
  * <ul>
  *   <li>MongoDB on {@code idemkit.mongo.uri}, with a client the store creates and closes;
@@ -39,35 +41,40 @@ public class StoreProducer {
     @Produces
     @ApplicationScoped
     IdempotencyStore store(
-            IdemkitConfig config,
+            IdemkitExtension extension,
             Instance<MongoDatabase> databases,
             Instance<MongoClient> clients) {
-        if (config.store() != StoreKind.MEMORY) {
-            if (config.mongo().uri() != null) {
+        IdemkitConfig config = extension.config();
+        StoreChoice choice = extension.storeChoice();
+        MongoStoreSettings mongo = extension.mongoSettings();
+        switch (choice.store()) {
+            case MONGO_ON_URI -> {
                 LOG.log(Level.INFO, "idemkit uses the MongoDB store on " + ConfigKeys.MONGO_URI);
-                return new MongoIdempotencyStore(config.mongo(), Clock.systemUTC());
+                return new MongoIdempotencyStore(mongo, Clock.systemUTC());
             }
-            if (databases.isResolvable()) {
+            case MONGO_ON_DATABASE_BEAN -> {
                 LOG.log(Level.INFO, "idemkit uses the MongoDB store on the MongoDatabase bean");
-                return new MongoIdempotencyStore(
-                        databases.get(), config.mongo(), Clock.systemUTC());
+                return new MongoIdempotencyStore(databases.get(), mongo, Clock.systemUTC());
             }
-            if (clients.isResolvable()) {
+            case MONGO_ON_CLIENT_BEAN -> {
                 LOG.log(Level.INFO, "idemkit uses the MongoDB store on the MongoClient bean");
-                return new MongoIdempotencyStore(clients.get(), config.mongo(), Clock.systemUTC());
+                return new MongoIdempotencyStore(clients.get(), mongo, Clock.systemUTC());
             }
-            if (databases.isAmbiguous() || clients.isAmbiguous()) {
-                LOG.log(
-                        Level.WARNING,
-                        "idemkit found several MongoClient or MongoDatabase beans and cannot tell"
-                                + " which to use; set "
-                                + ConfigKeys.MONGO_URI
-                                + " to choose.");
+            case MEMORY -> {
+                if (choice.severalMongoBeans() && !choice.configuredMemory()) {
+                    LOG.log(
+                            Level.WARNING,
+                            "idemkit found several MongoClient or MongoDatabase beans and cannot"
+                                    + " tell which to use; set "
+                                    + ConfigKeys.MONGO_URI
+                                    + " to choose.");
+                }
+                warnAboutMemory(config);
+                return new InMemoryIdempotencyStore(
+                        Clock.systemUTC(), config.memoryMaxSize(), config.memorySweepInterval());
             }
+            default -> throw new IllegalStateException("Unknown store choice " + choice);
         }
-        warnAboutMemory(config);
-        return new InMemoryIdempotencyStore(
-                Clock.systemUTC(), config.memoryMaxSize(), config.memorySweepInterval());
     }
 
     void close(@Disposes IdempotencyStore store) {

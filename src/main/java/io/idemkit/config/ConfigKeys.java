@@ -1,6 +1,10 @@
 package io.idemkit.config;
 
-import io.idemkit.store.mongo.MongoStoreSettings;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.Collections;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Every configuration key of the library, with its default. Keys are read through MicroProfile
@@ -142,13 +146,13 @@ public final class ConfigKeys {
     public static final String MONGO_DATABASE = PREFIX + "mongo.database";
 
     /** Default of {@link #MONGO_DATABASE}. */
-    public static final String MONGO_DATABASE_DEFAULT = MongoStoreSettings.DEFAULT_DATABASE;
+    public static final String MONGO_DATABASE_DEFAULT = "idemkit";
 
     /** The MongoDB collection. */
     public static final String MONGO_COLLECTION = PREFIX + "mongo.collection";
 
     /** Default of {@link #MONGO_COLLECTION}. */
-    public static final String MONGO_COLLECTION_DEFAULT = MongoStoreSettings.DEFAULT_COLLECTION;
+    public static final String MONGO_COLLECTION_DEFAULT = "idemkit_records";
 
     /** The bound on each MongoDB operation (a duration). */
     public static final String MONGO_TIMEOUT = PREFIX + "mongo.timeout";
@@ -178,4 +182,24 @@ public final class ConfigKeys {
     public static final String ADMIN_ROLE = PREFIX + "admin.role";
 
     private ConfigKeys() {}
+
+    /**
+     * @return every key above (not the defaults, not the prefix), sorted
+     */
+    public static Set<String> all() {
+        Set<String> keys = new TreeSet<>();
+        for (Field field : ConfigKeys.class.getFields()) {
+            if (Modifier.isStatic(field.getModifiers())
+                    && field.getType() == String.class
+                    && !field.getName().endsWith("_DEFAULT")
+                    && !field.getName().equals("PREFIX")) {
+                try {
+                    keys.add((String) field.get(null));
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+        return Collections.unmodifiableSet(keys);
+    }
 }

@@ -2,7 +2,6 @@ package io.idemkit.config;
 
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
-import io.idemkit.store.mongo.MongoStoreSettings;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
@@ -25,7 +24,6 @@ import java.util.Set;
  * @param httpHeartbeat whether the HTTP surface renews long requests' leases
  * @param memoryMaxSize the in-memory store's capacity
  * @param memorySweepInterval how often the in-memory store purges expired records
- * @param mongo the MongoDB settings
  */
 public record IdemkitConfig(
         StoreKind store,
@@ -41,8 +39,7 @@ public record IdemkitConfig(
         boolean heartbeatInterrupt,
         boolean httpHeartbeat,
         int memoryMaxSize,
-        Duration memorySweepInterval,
-        MongoStoreSettings mongo) {
+        Duration memorySweepInterval) {
 
     /** Validates and copies the components. */
     public IdemkitConfig {
@@ -54,6 +51,5 @@ public record IdemkitConfig(
         headersStored = Set.copyOf(headersStored);
         headersNeverStored = Set.copyOf(headersNeverStored);
         Objects.requireNonNull(memorySweepInterval, "memorySweepInterval");
-        Objects.requireNonNull(mongo, "mongo");
     }
 }

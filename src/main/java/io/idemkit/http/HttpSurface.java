@@ -1,11 +1,10 @@
 package io.idemkit.http;
 
 import io.idemkit.IdempotencyScopeUnavailableException;
-import io.idemkit.cdi.MethodPolicies;
-import io.idemkit.cdi.OptionalIntegrations;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.ScopeSource;
 import io.idemkit.core.IdempotencyEngine;
+import io.idemkit.core.MethodPolicyLookup;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeResolver;
 import jakarta.enterprise.context.Dependent;
@@ -41,7 +40,7 @@ public class HttpSurface {
     private final IdempotencyEngine engine;
     private final IdemkitConfig config;
     private final ScopeResolver scope;
-    private final MethodPolicies policies;
+    private final MethodPolicyLookup policies;
     private final Instance<UnendedExecutions> guard;
     private final boolean servletRequestEnd;
     private final ProblemResponses problems;
@@ -52,7 +51,7 @@ public class HttpSurface {
             IdempotencyEngine engine,
             IdemkitConfig config,
             ScopeResolver scope,
-            MethodPolicies policies,
+            MethodPolicyLookup policies,
             Instance<UnendedExecutions> guard) {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.config = Objects.requireNonNull(config, "config");
@@ -60,9 +59,7 @@ public class HttpSurface {
         this.policies = Objects.requireNonNull(policies, "policies");
         this.guard = Objects.requireNonNull(guard, "guard");
         // The same test that decides whether the extension adds ServletRequestEnd.
-        this.servletRequestEnd =
-                OptionalIntegrations.isVisible(
-                        ServletRequestEnd.SERVLET_API, HttpSurface.class.getClassLoader());
+        this.servletRequestEnd = ServletApi.isVisible(HttpSurface.class.getClassLoader());
         this.problems = new ProblemResponses(config.compatMode());
         this.headers = new StoredHeaders(config.headersStored(), config.headersNeverStored());
     }

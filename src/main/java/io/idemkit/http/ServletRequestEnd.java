@@ -26,9 +26,6 @@ import java.lang.System.Logger.Level;
  */
 public final class ServletRequestEnd {
 
-    /** The Servlet API type whose visibility decides between this and {@link UnendedExecutions}. */
-    public static final String SERVLET_API = "jakarta.servlet.ServletRequest";
-
     private static final System.Logger LOG = System.getLogger(ServletRequestEnd.class.getName());
 
     private ServletRequestEnd() {}

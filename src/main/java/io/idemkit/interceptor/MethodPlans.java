@@ -1,6 +1,6 @@
 package io.idemkit.interceptor;
 
-import io.idemkit.cdi.MethodPolicies;
+import io.idemkit.core.MethodPolicyLookup;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 @ApplicationScoped
 public class MethodPlans {
 
-    private final MethodPolicies policies;
+    private final MethodPolicyLookup policies;
     private final ArgumentJson json;
     private final Map<PlanKey, MethodPlan> plans = new ConcurrentHashMap<>();
 
@@ -23,7 +23,7 @@ public class MethodPlans {
     }
 
     @Inject
-    MethodPlans(MethodPolicies policies) {
+    MethodPlans(MethodPolicyLookup policies) {
         this.policies = policies;
         this.json = new ArgumentJson();
     }
@@ -32,7 +32,7 @@ public class MethodPlans {
         return plans.computeIfAbsent(
                 new PlanKey(beanClass, method),
                 k ->
-                        JaxRsResourceMethods.isResourceMethod(beanClass, method)
+                        policies.isJaxRsResourceMethod(beanClass, method)
                                 ? MethodPlan.passThrough(beanClass, method)
                                 : MethodPlan.of(
                                         beanClass, method, policies.policyFor(beanClass, method)));

@@ -1,5 +1,6 @@
 package io.idemkit.telemetry;
 
+import io.idemkit.core.StoreDecorator;
 import io.idemkit.spi.IdempotencyStore;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;

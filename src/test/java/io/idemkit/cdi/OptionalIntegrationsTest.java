@@ -3,10 +3,10 @@ package io.idemkit.cdi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.IdempotencyEvent;
+import io.idemkit.core.StoreDecorator;
 import io.idemkit.health.StoreReadinessCheck;
 import io.idemkit.http.ServletRequestEnd;
 import io.idemkit.telemetry.OperationTelemetry;
-import io.idemkit.telemetry.StoreDecorator;
 import io.idemkit.telemetry.TracingStoreDecorator;
 import io.idemkit.testsupport.PlainHealthResponses;
 import jakarta.enterprise.context.Dependent;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
 import io.idemkit.spi.StoredResult;
+import io.idemkit.store.mongo.MongoSettingsReader;
 import io.idemkit.store.mongo.MongoStoreSettings;
 import io.smallrye.config.EnvConfigSource;
 import io.smallrye.config.PropertiesConfigSource;
@@ -42,8 +43,18 @@ class ConfigReaderTest {
                 .isCacheable(new StoredResult(status, List.of(), new byte[0]));
     }
 
+    /** Reads as the extension does: the MongoDB store's keys first, in the same reading. */
     private static IdemkitConfig read(Map<String, String> properties) {
-        return ConfigReader.read(config(properties));
+        ConfigValues values = new ConfigValues(config(properties));
+        MongoSettingsReader.read(values);
+        return ConfigReader.read(values);
+    }
+
+    private static MongoStoreSettings mongo(Map<String, String> properties) {
+        ConfigValues values = new ConfigValues(config(properties));
+        MongoStoreSettings mongo = MongoSettingsReader.read(values);
+        values.throwIfBroken();
+        return mongo;
     }
 
     @Test
@@ -82,12 +93,13 @@ class ConfigReaderTest {
         assertThat(c.heartbeatInterrupt()).isTrue();
         assertThat(c.memoryMaxSize()).isEqualTo(10_000);
         assertThat(c.memorySweepInterval()).isEqualTo(Duration.ofSeconds(60));
-        assertThat(c.mongo().uri()).isNull();
-        assertThat(c.mongo().database()).isEqualTo("idemkit");
-        assertThat(c.mongo().collection()).isEqualTo("idemkit_records");
-        assertThat(c.mongo().timeout()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(c.mongo().writeConcern()).isNull();
-        assertThat(c.mongo().leaseGrace()).isEqualTo(Duration.ofSeconds(60));
+        MongoStoreSettings m = mongo(Map.of());
+        assertThat(m.uri()).isNull();
+        assertThat(m.database()).isEqualTo("idemkit");
+        assertThat(m.collection()).isEqualTo("idemkit_records");
+        assertThat(m.timeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(m.writeConcern()).isNull();
+        assertThat(m.leaseGrace()).isEqualTo(Duration.ofSeconds(60));
     }
 
     @Test
@@ -106,9 +118,7 @@ class ConfigReaderTest {
                                 Map.entry("idemkit.headers.stored", "Location, X-Request-Id"),
                                 Map.entry("idemkit.headers.never-stored", "Set-Cookie"),
                                 Map.entry("idemkit.heartbeat.interrupt", "false"),
-                                Map.entry("idemkit.memory.max-size", "5"),
-                                Map.entry("idemkit.mongo.uri", "mongodb://db:27017"),
-                                Map.entry("idemkit.mongo.write-concern", "Majority")));
+                                Map.entry("idemkit.memory.max-size", "5")));
 
         assertThat(c.store()).isEqualTo(StoreKind.MEMORY);
         assertThat(c.compatMode()).isEqualTo(CompatMode.STRIPE);
@@ -122,8 +132,6 @@ class ConfigReaderTest {
         assertThat(c.headersNeverStored()).containsExactly("set-cookie");
         assertThat(c.heartbeatInterrupt()).isFalse();
         assertThat(c.memoryMaxSize()).isEqualTo(5);
-        assertThat(c.mongo().uri()).isEqualTo("mongodb://db:27017");
-        assertThat(c.mongo().driverWriteConcern()).contains(com.mongodb.WriteConcern.MAJORITY);
     }
 
     @Test
@@ -134,7 +142,9 @@ class ConfigReaderTest {
                 .isEqualTo(defaults.timeout());
         assertThat(DurationFormat.parse(ConfigKeys.MONGO_LEASE_GRACE_DEFAULT))
                 .isEqualTo(defaults.leaseGrace());
-        assertThat(read(Map.of()).mongo()).isEqualTo(defaults);
+        assertThat(mongo(Map.of())).isEqualTo(defaults);
+        assertThat(defaults.database()).isEqualTo(ConfigKeys.MONGO_DATABASE_DEFAULT);
+        assertThat(defaults.collection()).isEqualTo(ConfigKeys.MONGO_COLLECTION_DEFAULT);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.idemkit.telemetry;
+package io.idemkit.core;
 
 import io.idemkit.spi.IdempotencyStore;
 

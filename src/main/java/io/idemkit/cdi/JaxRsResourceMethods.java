@@ -1,4 +1,4 @@
-package io.idemkit.interceptor;
+package io.idemkit.cdi;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
@@ -14,7 +14,7 @@ import java.util.Set;
  * or an interface. The JAX-RS filter pair handles those, so the interceptor must not claim them a
  * second time. Works by name, so that the JAX-RS API need not be present.
  */
-public final class JaxRsResourceMethods {
+final class JaxRsResourceMethods {
 
     private static final String HTTP_METHOD = "jakarta.ws.rs.HttpMethod";
 
@@ -25,7 +25,7 @@ public final class JaxRsResourceMethods {
      * @param method the method
      * @return whether it is a JAX-RS resource method
      */
-    public static boolean isResourceMethod(Class<?> beanClass, Method method) {
+    static boolean isResourceMethod(Class<?> beanClass, Method method) {
         if (hasDesignator(method)) {
             return true;
         }

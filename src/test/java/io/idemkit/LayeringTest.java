@@ -1,0 +1,100 @@
+package io.idemkit;
+
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every package imports only the layers below it, over the compiled main classes: API ← SPI ← core
+ * ← config ← stores and telemetry ← surfaces ← health and admin ← the CDI glue. Two packages of one
+ * layer (the two stores, the two surfaces) do not import each other either. When a caller needs
+ * something of a layer above it, the answer is an interface in the lower layer (the SPI's {@code
+ * health()}, core's {@code MethodPolicyLookup} and {@code StoreDecorator}), not an import upward.
+ * The check reads bytecode: a compile-time constant is copied into its user by javac and escapes
+ * it, so a constant shared across layers lives in the lower one.
+ */
+class LayeringTest {
+
+    private static final JavaClasses MAIN =
+            new ClassFileImporter()
+                    .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                    .importPackages("io.idemkit");
+
+    @Test
+    void everyPackage_importsOnlyTheLayersBelowIt() {
+        LayeredArchitecture layers =
+                layeredArchitecture()
+                        .consideringOnlyDependenciesInLayers()
+                        .layer("API")
+                        .definedBy("io.idemkit")
+                        .layer("SPI")
+                        .definedBy("io.idemkit.spi")
+                        .layer("Core")
+                        .definedBy("io.idemkit.core..")
+                        .layer("Config")
+                        .definedBy("io.idemkit.config")
+                        // What the stores share, if anything: optional, so it may be empty.
+                        .optionalLayer("Store base")
+                        .definedBy("io.idemkit.store")
+                        .layer("In-memory store")
+                        .definedBy("io.idemkit.store.memory..")
+                        .layer("MongoDB store")
+                        .definedBy("io.idemkit.store.mongo..")
+                        .layer("Telemetry")
+                        .definedBy("io.idemkit.telemetry..")
+                        .layer("HTTP surface")
+                        .definedBy("io.idemkit.http..")
+                        .layer("Method surface")
+                        .definedBy("io.idemkit.interceptor..")
+                        .layer("Health")
+                        .definedBy("io.idemkit.health..")
+                        .layer("Admin")
+                        .definedBy("io.idemkit.admin..")
+                        .layer("CDI glue")
+                        .definedBy("io.idemkit.cdi..")
+                        .whereLayer("API")
+                        .mayNotAccessAnyLayer()
+                        .whereLayer("SPI")
+                        .mayOnlyAccessLayers("API")
+                        .whereLayer("Core")
+                        .mayOnlyAccessLayers("API", "SPI")
+                        .whereLayer("Config")
+                        .mayOnlyAccessLayers("API", "SPI", "Core")
+                        .whereLayer("Store base")
+                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
+                        .whereLayer("In-memory store")
+                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "Store base")
+                        .whereLayer("MongoDB store")
+                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "Store base")
+                        .whereLayer("Telemetry")
+                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
+                        .whereLayer("HTTP surface")
+                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
+                        .whereLayer("Method surface")
+                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
+                        .whereLayer("Health")
+                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
+                        .whereLayer("Admin")
+                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "HTTP surface")
+                        .whereLayer("CDI glue")
+                        .mayOnlyAccessLayers(
+                                "API",
+                                "SPI",
+                                "Core",
+                                "Config",
+                                "Store base",
+                                "In-memory store",
+                                "MongoDB store",
+                                "Telemetry",
+                                "HTTP surface",
+                                "Method surface",
+                                "Health",
+                                "Admin");
+
+        layers.check(MAIN);
+    }
+}

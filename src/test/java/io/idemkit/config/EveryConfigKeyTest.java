@@ -1,0 +1,196 @@
+package io.idemkit.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idemkit.admin.AdminSettings;
+import io.idemkit.core.ScopeMode;
+import io.idemkit.core.StorageErrorMode;
+import io.idemkit.spi.StoredResult;
+import io.idemkit.store.mongo.MongoSettingsReader;
+import io.idemkit.store.mongo.MongoStoreSettings;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.eclipse.microprofile.config.Config;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every key in {@link ConfigKeys} is read by some reader (C8): each one, set alone to a value other
+ * than its default, changes what the readers return. The table below must name every key, so that a
+ * new key cannot be added without a test that it is read.
+ */
+class EveryConfigKeyTest {
+
+    /** What every reader returns for one configuration. */
+    private record Readings(IdemkitConfig engine, MongoStoreSettings mongo, AdminSettings admin) {}
+
+    /** A key set alone to {@code value}, and what it must change. */
+    private record KeyCase(String value, Function<Readings, Object> read, Object expected) {}
+
+    private static final Map<String, KeyCase> CASES =
+            Map.ofEntries(
+                    Map.entry(
+                            ConfigKeys.STORE,
+                            new KeyCase("memory", r -> r.engine().store(), StoreKind.MEMORY)),
+                    Map.entry(
+                            ConfigKeys.LEASE_TTL,
+                            new KeyCase(
+                                    "45s",
+                                    r -> r.engine().defaults().leaseTtl(),
+                                    Duration.ofSeconds(45))),
+                    Map.entry(
+                            ConfigKeys.COMPLETED_TTL,
+                            new KeyCase(
+                                    "2h",
+                                    r -> r.engine().defaults().completedTtl(),
+                                    Duration.ofHours(2))),
+                    Map.entry(
+                            ConfigKeys.WAIT_TIMEOUT,
+                            new KeyCase(
+                                    "0s", r -> r.engine().defaults().waitTimeout(), Duration.ZERO)),
+                    Map.entry(
+                            ConfigKeys.ON_STORAGE_ERROR,
+                            new KeyCase(
+                                    "fail-open",
+                                    r -> r.engine().defaults().onStorageError(),
+                                    StorageErrorMode.FAIL_OPEN)),
+                    Map.entry(
+                            ConfigKeys.COMPAT_MODE,
+                            new KeyCase("stripe", r -> r.engine().compatMode(), CompatMode.STRIPE)),
+                    Map.entry(
+                            ConfigKeys.SCOPE_MODE,
+                            new KeyCase(
+                                    "single-tenant",
+                                    r -> r.engine().scopeMode(),
+                                    ScopeMode.SINGLE_TENANT)),
+                    Map.entry(
+                            ConfigKeys.SCOPE_SOURCE,
+                            new KeyCase(
+                                    "principal",
+                                    r -> r.engine().scopeSource(),
+                                    ScopeSource.PRINCIPAL)),
+                    Map.entry(
+                            ConfigKeys.REQUIRE_KEY,
+                            new KeyCase("true", r -> r.engine().requireKey(), true)),
+                    Map.entry(
+                            ConfigKeys.MAX_BODY_BYTES,
+                            new KeyCase("2048", r -> r.engine().maxBodyBytes(), 2048)),
+                    Map.entry(
+                            ConfigKeys.MAX_REQUEST_BYTES,
+                            new KeyCase("4096", r -> r.engine().maxRequestBytes(), 4096)),
+                    Map.entry(
+                            ConfigKeys.CACHEABLE_STATUS,
+                            new KeyCase(
+                                    "2xx, 409",
+                                    r ->
+                                            r.engine()
+                                                    .defaults()
+                                                    .cacheable()
+                                                    .isCacheable(
+                                                            new StoredResult(
+                                                                    409, List.of(), new byte[0])),
+                                    true)),
+                    Map.entry(
+                            ConfigKeys.HEADERS_STORED,
+                            new KeyCase(
+                                    "Location, X-Request-Id",
+                                    r -> r.engine().headersStored(),
+                                    Set.of("location", "x-request-id"))),
+                    Map.entry(
+                            ConfigKeys.HEADERS_NEVER_STORED,
+                            new KeyCase(
+                                    "Set-Cookie",
+                                    r -> r.engine().headersNeverStored(),
+                                    Set.of("set-cookie"))),
+                    Map.entry(
+                            ConfigKeys.HEARTBEAT_INTERRUPT,
+                            new KeyCase("false", r -> r.engine().heartbeatInterrupt(), false)),
+                    Map.entry(
+                            ConfigKeys.HTTP_HEARTBEAT,
+                            new KeyCase("true", r -> r.engine().httpHeartbeat(), true)),
+                    Map.entry(
+                            ConfigKeys.MEMORY_MAX_SIZE,
+                            new KeyCase("5", r -> r.engine().memoryMaxSize(), 5)),
+                    Map.entry(
+                            ConfigKeys.MEMORY_SWEEP_INTERVAL,
+                            new KeyCase(
+                                    "5m",
+                                    r -> r.engine().memorySweepInterval(),
+                                    Duration.ofMinutes(5))),
+                    Map.entry(
+                            ConfigKeys.MONGO_URI,
+                            new KeyCase(
+                                    "mongodb://db:27017",
+                                    r -> r.mongo().uri(),
+                                    "mongodb://db:27017")),
+                    Map.entry(
+                            ConfigKeys.MONGO_DATABASE,
+                            new KeyCase("shop", r -> r.mongo().database(), "shop")),
+                    Map.entry(
+                            ConfigKeys.MONGO_COLLECTION,
+                            new KeyCase("keys", r -> r.mongo().collection(), "keys")),
+                    Map.entry(
+                            ConfigKeys.MONGO_TIMEOUT,
+                            new KeyCase("2s", r -> r.mongo().timeout(), Duration.ofSeconds(2))),
+                    Map.entry(
+                            ConfigKeys.MONGO_WRITE_CONCERN,
+                            new KeyCase(
+                                    "Majority",
+                                    r -> r.mongo().driverWriteConcern().orElseThrow(),
+                                    com.mongodb.WriteConcern.MAJORITY)),
+                    Map.entry(
+                            ConfigKeys.MONGO_LEASE_GRACE,
+                            new KeyCase("5m", r -> r.mongo().leaseGrace(), Duration.ofMinutes(5))),
+                    Map.entry(
+                            ConfigKeys.ADMIN_ENABLED,
+                            new KeyCase("true", r -> r.admin().enabled(), true)),
+                    Map.entry(
+                            ConfigKeys.ADMIN_ROLE,
+                            new KeyCase(
+                                    "ops", r -> r.admin().requiredRole().orElseThrow(), "ops")));
+
+    private static Readings read(Map<String, String> properties) {
+        Config config =
+                new SmallRyeConfigBuilder()
+                        .withSources(new PropertiesConfigSource(properties, "test", 500))
+                        .build();
+        ConfigValues values = new ConfigValues(config);
+        MongoStoreSettings mongo = MongoSettingsReader.read(values);
+        IdemkitConfig engine = ConfigReader.read(values);
+        return new Readings(engine, mongo, AdminSettings.read(config));
+    }
+
+    @Test
+    void theTable_namesEveryKeyOfConfigKeys() {
+        assertThat(CASES.keySet()).containsExactlyInAnyOrderElementsOf(ConfigKeys.all());
+    }
+
+    @Test
+    void everyKey_setAlone_changesWhatItsReaderReturns() {
+        Readings defaults = read(Map.of());
+        for (Map.Entry<String, KeyCase> entry : CASES.entrySet()) {
+            String key = entry.getKey();
+            KeyCase keyCase = entry.getValue();
+
+            Readings set = read(Map.of(key, keyCase.value()));
+
+            assertThat(keyCase.read().apply(set)).as(key).isEqualTo(keyCase.expected());
+            assertThat(safely(keyCase.read(), defaults))
+                    .as(key + " differs from its default")
+                    .isNotEqualTo(keyCase.expected());
+        }
+    }
+
+    /** A default with no value (an unset URI or role) reads as {@code null}. */
+    private static Object safely(Function<Readings, Object> read, Readings readings) {
+        try {
+            return read.apply(readings);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+}
