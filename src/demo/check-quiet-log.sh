@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The demo's quiet-log check (README "Quick start: the demo"): starts the demo on Open Liberty with
+# The demo's quiet-log check (src/demo/README.md): starts the demo on Open Liberty with
 # a data directory of its own, uses it as a user would (a payment, its replay, a changed body, a
 # malformed body), provokes a lease takeover (a 6 s lease, and two calls on one key that each work
 # 8 s: the one that waits finds the other's lease spent and takes the record over; on the embedded

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The HTTP benchmark (README "Benchmarks"): Open Liberty on loopback, loaded by wrk, in one run:
+# The HTTP benchmark (src/bench/README.md): Open Liberty on loopback, loaded by wrk, in one run:
 # a trivial POST handler without @Idempotent (baseline), with it and a new key per request
 # (fresh), with it and one repeated key (replay), and a 50 ms handler fresh and replay; each at 1
 # and 16 connections; on the in-memory store and on the MongoDB store (an in-process

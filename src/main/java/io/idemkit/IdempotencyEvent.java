@@ -38,6 +38,17 @@ public record IdempotencyEvent(
     /**
      * Validates the components.
      *
+     * @param decision what happened to the operation
+     * @param effectiveKey the lowercase hex SHA-256 effective key (64 characters)
+     * @param latency the time from admission to this decision, including the operation itself when
+     *     it ran
+     * @param store the store's name ({@code memory}, {@code mongodb}, or a custom store's name)
+     * @param fingerprintVersion the fingerprint scheme version of the request (currently {@code 1})
+     * @param surface where the operation came from: {@code http} or {@code method}
+     * @param storageFailure for {@link Decision#STORAGE_ERROR} only, which kind of store failure it
+     *     was (for example {@link IdempotencyStorageException.Kind#WRITE_NOT_CONFIRMED}, which may
+     *     leave the key claimed until its lease ends); {@code null} for every other decision.
+     *     Prefer {@link #storageFailureKind()}.
      * @throws IllegalArgumentException if {@code storageFailure} is missing for a {@code
      *     STORAGE_ERROR}, or given for another decision
      */

@@ -13,6 +13,7 @@ public class IdempotencyInProgressException extends IdempotencyException {
 
     private static final long serialVersionUID = 1L;
 
+    /** How long the caller should wait before it retries: the first call's lease left. */
     private final Duration retryAfter;
 
     /**

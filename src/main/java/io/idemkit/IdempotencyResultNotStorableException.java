@@ -15,6 +15,7 @@ public class IdempotencyResultNotStorableException extends IdempotencyException 
 
     private static final long serialVersionUID = 1L;
 
+    /** How long the key stays claimed, so that an immediate retry does not run again. */
     private final Duration heldFor;
 
     /**

@@ -46,6 +46,7 @@ public class IdempotencyStorageException extends IdempotencyException {
         }
     }
 
+    /** What kind of store failure this was. */
     private final Kind kind;
 
     /**

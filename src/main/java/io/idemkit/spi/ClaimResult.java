@@ -15,7 +15,16 @@ import java.util.Objects;
 public record ClaimResult(
         ClaimStatus status, IdempotencyRecord record, boolean recoveredFromCorrupt) {
 
-    /** Validates the components. */
+    /**
+     * Validates the components.
+     *
+     * @param status what the claim found and did
+     * @param record the record as it is after the claim: the caller's own new claim when {@link
+     *     ClaimStatus#won() won} (its {@link IdempotencyRecord#token() token} is the caller's), the
+     *     other caller's live claim, or the completed record
+     * @param recoveredFromCorrupt whether an unreadable record was overwritten by this claim; only
+     *     ever true together with {@link ClaimStatus#NEW}
+     */
     public ClaimResult {
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(record, "record");

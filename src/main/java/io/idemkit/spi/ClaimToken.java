@@ -17,7 +17,11 @@ public record ClaimToken(String value) {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final HexFormat HEX = HexFormat.of();
 
-    /** Validates the token text. */
+    /**
+     * Validates the token text.
+     *
+     * @param value the token's text form; never blank
+     */
     public ClaimToken {
         Objects.requireNonNull(value, "value");
         if (value.isBlank()) {

@@ -40,7 +40,22 @@ public record IdempotencyRecord(
     /** The fingerprint scheme this library computes (contract C1). */
     public static final int CURRENT_FINGERPRINT_VERSION = 1;
 
-    /** Validates that the components agree with the state. */
+    /**
+     * Validates that the components agree with the state.
+     *
+     * @param key the effective key (lowercase hex SHA-256)
+     * @param state the record's state
+     * @param fingerprint the request fingerprint the claim was made with
+     * @param fingerprintVersion the fingerprint scheme version, see {@link
+     *     #isKnownFingerprintVersion(int)}
+     * @param token the fencing token of the claim that wrote this record
+     * @param claimedAt when the current claim was taken
+     * @param leaseUntil when the current claim's lease runs out
+     * @param completedAt when the operation completed, or {@code null} while claimed
+     * @param expiresAt when the completed result stops being replayed, or {@code null} while
+     *     claimed
+     * @param result the stored result, or {@code null} while claimed
+     */
     public IdempotencyRecord {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(state, "state");

@@ -12,7 +12,12 @@ import java.util.Objects;
  */
 public record StoredHeader(String name, String value) {
 
-    /** Validates the components. */
+    /**
+     * Validates the components.
+     *
+     * @param name the header name, as the operation wrote it
+     * @param value the header value
+     */
     public StoredHeader {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(value, "value");

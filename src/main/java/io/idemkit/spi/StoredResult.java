@@ -17,7 +17,13 @@ import java.util.Objects;
  */
 public record StoredResult(int status, List<StoredHeader> headers, byte[] body) {
 
-    /** Validates and copies the components. */
+    /**
+     * Validates and copies the components.
+     *
+     * @param status the HTTP status (or {@code 200} for a method call), 100 to 599
+     * @param headers the stored headers, in order
+     * @param body the body bytes, never {@code null}
+     */
     public StoredResult {
         if (status < 100 || status > 599) {
             throw new IllegalArgumentException("status must be 100 to 599, was " + status);
