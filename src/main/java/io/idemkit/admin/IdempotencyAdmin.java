@@ -81,7 +81,21 @@ public class IdempotencyAdmin {
             int bodyBytes,
             byte[] body) {
 
-        /** Copies the body. */
+        /**
+         * Copies the body.
+         *
+         * @param effectiveKey the record's effective key
+         * @param state the record's state
+         * @param fingerprint the fingerprint of the request that claimed it
+         * @param fingerprintVersion the fingerprint scheme version
+         * @param claimedAt when the claim was taken
+         * @param leaseUntil when the claim's lease runs out
+         * @param completedAt when the operation completed; {@code null} while claimed
+         * @param expiresAt when the stored result stops being replayed; {@code null} while claimed
+         * @param status the stored status; {@code null} while claimed
+         * @param bodyBytes the stored body's length in bytes
+         * @param body the stored body; {@code null} unless asked for
+         */
         public RecordInfo {
             Objects.requireNonNull(effectiveKey, "effectiveKey");
             Objects.requireNonNull(state, "state");

@@ -15,7 +15,12 @@ import java.util.Objects;
  */
 public record StoreHealth(boolean up, Map<String, Object> details) {
 
-    /** Validates the components and copies the details. */
+    /**
+     * Validates the components and copies the details.
+     *
+     * @param up whether the store can serve claims now
+     * @param details what the readiness check shows beside the state, in order
+     */
     public StoreHealth {
         Objects.requireNonNull(details, "details");
         Map<String, Object> copy = new LinkedHashMap<>();
