@@ -86,6 +86,17 @@ class MongoWiringTest {
     }
 
     @Test
+    void storeMongoWithSeveralClientBeansAndNoUri_failsTheDeploymentAskingForTheUri() {
+        deployment.set("idemkit.store", "mongo");
+
+        assertThatThrownBy(() -> deployment.start(AppClient.class, SecondClient.class))
+                .isInstanceOf(DeploymentException.class)
+                .hasMessageContaining(
+                        "idemkit.store=mongo, but there are several MongoClient or MongoDatabase"
+                                + " beans and no idemkit.mongo.uri: set it to choose.");
+    }
+
+    @Test
     void invalidMongoSettings_failTheDeploymentEachInTheHouseFormat() {
         deployment
                 .set("idemkit.mongo.uri", "mongodb://user:secret@")
@@ -120,6 +131,16 @@ class MongoWiringTest {
                                 .find(new Document("_id", "c".repeat(64)))
                                 .first())
                 .isNotNull();
+    }
+
+    /** A second MongoClient bean, which makes the choice ambiguous. */
+    @ApplicationScoped
+    public static class SecondClient {
+        @Produces
+        @ApplicationScoped
+        MongoClient client() {
+            return AppClient.client;
+        }
     }
 
     /** An application that already has a MongoClient, as a CDI bean. */
