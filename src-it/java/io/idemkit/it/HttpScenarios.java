@@ -2,230 +2,23 @@ package io.idemkit.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idemkit.core.ScopeResolver;
-import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.it.HttpCalls.Reply;
-import io.idemkit.it.http.HttpApplication;
-import io.idemkit.it.http.ShortLeaseResource;
 import java.io.IOException;
-import java.net.URI;
-import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
 /**
- * The HTTP scenarios of {@code idemkit-conformance.yaml} (each test named after its {@code id}),
- * and the edge cases of contract C6, over real HTTP against the filter pair, on each runtime of the
- * suite (Liberty, WildFly, Payara Micro). The subclasses deploy the same application on each store.
+ * Every HTTP scenario, over real HTTP against the filter pair, on each runtime of the suite
+ * (Liberty, WildFly, Payara Micro): the conformance file's (inherited from {@link
+ * HttpConformanceScenarios}) and, here, the edge cases of contract C6. The subclasses deploy the
+ * same application on each store.
  */
-abstract class HttpScenarios {
-
-    /** Settings every variant shares; the subclasses add their store's. */
-    static final String COMMON_CONFIG =
-            "idemkit.scope-mode=single-tenant\n"
-                    + "idemkit.max-body-bytes=1024\n"
-                    + "idemkit.max-request-bytes=65536\n";
-
-    static final String BODY_X = "{\"name\": \"x\"}";
-    static final String BODY_Y = "{\"name\": \"y\"}";
-    static final String TAG = "X-Test-Tag";
-    static final String KEY = "Idempotency-Key";
-    static final String DELAY = "X-Test-Delay-Ms";
-
-    /** The test application on the in-memory store, with the conformance file's 300 ms lease. */
-    static WebArchive memoryWar(String name, String extraConfig) {
-        return LibraryJar.addTo(
-                ShrinkWrap.create(WebArchive.class, name + ".war")
-                        .addPackage(HttpApplication.class.getPackage())
-                        .addAsResource(
-                                new StringAsset(COMMON_CONFIG + extraConfig),
-                                "META-INF/microprofile-config.properties"));
-    }
-
-    /**
-     * The test application without the 300 ms lease, which the MongoDB store refuses at deployment
-     * (a lease must outlast 3 × idemkit.mongo.timeout + 3 s).
-     */
-    static WebArchive war(String name, String extraConfig) {
-        return memoryWar(name, extraConfig).deleteClass(ShortLeaseResource.class);
-    }
-
-    @ArquillianResource URL base;
-
-    HttpCalls http;
-    String tag;
-
-    @BeforeEach
-    void openClient() throws Exception {
-        http = new HttpCalls(base.toURI());
-        tag = UUID.randomUUID().toString();
-    }
-
-    String key(String name) {
-        return name + "-" + tag;
-    }
-
-    int calls() {
-        return Integer.parseInt(http.get("api/calls/" + tag).text());
-    }
-
-    String effectiveKey(String key, String path) throws Exception {
-        return EffectiveKey.forHttp(
-                key, ScopeResolver.SINGLE_TENANT_SCOPE, "POST", base.toURI().getPath() + path);
-    }
-
-    Reply post(String path, String body, String key, String... headers) {
-        return http.postKeyed(path, body, key, tag, headers);
-    }
-
-    // --- the conformance file's HTTP scenarios ---------------------------------------------
-
-    @Test
-    void basic_replay() {
-        Reply first = post("api/resources", BODY_X, key("K1"));
-        Reply second = post("api/resources", BODY_X, key("K1"));
-
-        assertThat(first.status()).isEqualTo(201);
-        assertThat(first.has("Idempotency-Replayed")).isFalse();
-        assertThat(second.status()).isEqualTo(201);
-        assertThat(second.header("Idempotency-Replayed")).isEqualTo("true");
-        assertThat(second.text()).isEqualTo(first.text());
-        assertThat(calls()).isEqualTo(1);
-    }
-
-    @Test
-    void payload_mismatch() {
-        Reply first = post("api/resources", BODY_X, key("K2"));
-        Reply second = post("api/resources", BODY_Y, key("K2"));
-
-        assertThat(first.status()).isEqualTo(201);
-        assertThat(second.status()).isEqualTo(422);
-        assertThat(second.header("Content-Type")).startsWith("application/problem+json");
-        assertThat(second.text())
-                .contains("\"type\":\"urn:idemkit:payload-mismatch\"")
-                .contains("\"status\":422")
-                .contains("\"title\":")
-                .contains("\"detail\":")
-                .doesNotContain(key("K2"))
-                .doesNotContain("\"x\"");
-        assertThat(calls()).isEqualTo(1);
-    }
-
-    @Test
-    void concurrent_same_key_exactly_once() throws Exception {
-        int parallel = 50;
-        ExecutorService pool = Executors.newFixedThreadPool(parallel);
-        CountDownLatch start = new CountDownLatch(1);
-        try {
-            List<CompletableFuture<Reply>> replies = new ArrayList<>();
-            for (int i = 0; i < parallel; i++) {
-                replies.add(
-                        CompletableFuture.supplyAsync(
-                                () -> {
-                                    await(start);
-                                    return post("api/resources", BODY_X, key("K3"), DELAY, "300");
-                                },
-                                pool));
-            }
-            start.countDown();
-            List<Reply> all = replies.stream().map(CompletableFuture::join).toList();
-
-            assertThat(calls()).isEqualTo(1);
-            assertThat(all).extracting(Reply::status).containsOnly(201);
-            assertThat(all).extracting(Reply::text).containsOnly(all.get(0).text());
-            assertThat(all.stream().filter(r -> "true".equals(r.header("Idempotency-Replayed"))))
-                    .hasSize(parallel - 1);
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    @Test
-    void in_flight_wait_then_replay() throws Exception {
-        CompletableFuture<Reply> r1 =
-                CompletableFuture.supplyAsync(
-                        () -> post("api/resources", BODY_X, key("K4"), DELAY, "500"));
-        awaitCalls(1);
-        Reply r2 = post("api/resources", BODY_X, key("K4"));
-
-        assertThat(r2.status()).isEqualTo(201);
-        assertThat(r2.header("Idempotency-Replayed")).isEqualTo("true");
-        assertThat(r2.text()).isEqualTo(r1.get(30, TimeUnit.SECONDS).text());
-        assertThat(calls()).isEqualTo(1);
-    }
-
-    @Test
-    void in_flight_wait_timeout() throws Exception {
-        CompletableFuture<Reply> r1 =
-                CompletableFuture.supplyAsync(
-                        () -> post("api/resources/impatient", BODY_X, key("K5"), DELAY, "5000"));
-        awaitCalls(1);
-        Reply r2 = post("api/resources/impatient", BODY_X, key("K5"));
-
-        assertThat(r2.status()).isEqualTo(423);
-        assertThat(r2.text()).contains("\"type\":\"urn:idemkit:in-progress\"");
-        assertThat(Integer.parseInt(r2.header("Retry-After"))).isBetween(1, 30);
-        assertThat(calls()).isEqualTo(1);
-        assertThat(r1.get(30, TimeUnit.SECONDS).status()).isEqualTo(201);
-    }
-
-    @Test
-    void five_xx_not_cached_by_default() {
-        // The conformance id is 5xx-not-cached-by-default; a Java name cannot start with a digit.
-        Reply first = post("api/resources", BODY_X, key("K7"), "X-Test-Status", "500");
-        Reply second = post("api/resources", BODY_X, key("K7"));
-
-        assertThat(first.status()).isEqualTo(500);
-        assertThat(second.status()).isEqualTo(201);
-        assertThat(second.has("Idempotency-Replayed")).isFalse();
-        assertThat(calls()).isEqualTo(2);
-    }
-
-    @Test
-    void response_headers_preserved() {
-        Reply first = post("api/resources", BODY_X, key("K10"), "X-Test-Headers", "true");
-        Reply second = post("api/resources", BODY_X, key("K10"));
-
-        assertThat(first.header("Set-Cookie")).contains("session=secret-value");
-        assertThat(second.status()).isEqualTo(201);
-        assertThat(second.header("Location")).endsWith("/resources/abc123");
-        assertThat(second.header("ETag")).isEqualTo("\"v1\"");
-        assertThat(second.header("Idempotency-Replayed")).isEqualTo("true");
-        assertThat(second.has("Set-Cookie")).isFalse();
-        assertThat(calls()).isEqualTo(1);
-    }
-
-    @Test
-    void body_size_exceeded_bypass() {
-        // max-body-bytes is 1024 here; the body is written in 100-byte chunks with no length.
-        Reply first = http.postJson("api/resources/blob?size=2048", "", KEY, key("K12"), TAG, tag);
-        Reply second = http.postJson("api/resources/blob?size=2048", "", KEY, key("K12"), TAG, tag);
-
-        assertThat(first.status()).isEqualTo(200);
-        assertThat(first.body()).hasSize(2048);
-        assertThat(first.header("Idempotency-Replay-Unavailable")).isEqualTo("size-exceeded");
-        assertThat(first.has("Idempotency-Key-Expires")).isFalse();
-        assertThat(second.status()).isEqualTo(200);
-        assertThat(second.has("Idempotency-Replayed")).isFalse();
-        assertThat(calls()).isEqualTo(2);
-    }
-
+abstract class HttpScenarios extends HttpConformanceScenarios {
     // --- C6 edge cases ---------------------------------------------------------------------
 
     @Test
@@ -559,37 +352,5 @@ abstract class HttpScenarios {
                 .until(() -> true);
         Reply duplicate = post(path, BODY_X, key("O"), DELAY, "0");
         return new Reply[] {duplicate, first.get(30, TimeUnit.SECONDS)};
-    }
-
-    // --- helpers ---------------------------------------------------------------------------
-
-    Reply raw(String... headerLines) {
-        List<String> lines = new ArrayList<>(List.of(headerLines));
-        lines.add("Content-Type: application/json");
-        lines.add(TAG + ": " + tag);
-        return http.raw("POST", "api/resources", lines, BODY_X.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** The UTF-8 bytes of {@code text}, one char per byte, as a raw header line carries them. */
-    static String latin1(String text) {
-        return new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
-    }
-
-    void awaitCalls(int n) {
-        org.awaitility.Awaitility.await()
-                .atMost(java.time.Duration.ofSeconds(20))
-                .until(() -> calls() >= n);
-    }
-
-    static void await(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    static URI uri(URL url) throws Exception {
-        return url.toURI();
     }
 }
