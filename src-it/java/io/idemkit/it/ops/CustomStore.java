@@ -8,8 +8,9 @@ import jakarta.enterprise.inject.Alternative;
 import java.time.Clock;
 
 /**
- * An application's own store, neither the in-memory nor the MongoDB one: the admin API cannot purge
- * it on demand. Only the WAR that tests this includes it.
+ * An application's own store, neither the in-memory nor the MongoDB one, that cannot purge on
+ * demand: it keeps the SPI's default {@code purgeExpired()}, which refuses, although the store it
+ * forwards to could purge. Only the WAR that tests this includes it.
  */
 @Alternative
 @Priority(100)
@@ -23,5 +24,12 @@ public class CustomStore extends ForwardingStore {
     @Override
     public String name() {
         return "custom";
+    }
+
+    /** Refuses, as every store that does not override the SPI's default does. */
+    @Override
+    public long purgeExpired() {
+        throw new UnsupportedOperationException(
+                "The " + name() + " store cannot purge expired records on demand.");
     }
 }
