@@ -20,7 +20,7 @@ import java.util.Optional;
  *     ran
  * @param store the store's name ({@code memory}, {@code mongodb}, or a custom store's name)
  * @param fingerprintVersion the fingerprint scheme version of the request (currently {@code 1})
- * @param surface where the operation came from: {@code http} or {@code method}
+ * @param surface where the operation came from: {@code http}, {@code method} or {@code message}
  * @param storageFailure for {@link Decision#STORAGE_ERROR} only, which kind of store failure it was
  *     (for example {@link IdempotencyStorageException.Kind#WRITE_NOT_CONFIRMED}, which may leave
  *     the key claimed until its lease ends); {@code null} for every other decision. Prefer {@link
@@ -44,7 +44,7 @@ public record IdempotencyEvent(
      *     it ran
      * @param store the store's name ({@code memory}, {@code mongodb}, or a custom store's name)
      * @param fingerprintVersion the fingerprint scheme version of the request (currently {@code 1})
-     * @param surface where the operation came from: {@code http} or {@code method}
+     * @param surface where the operation came from: {@code http}, {@code method} or {@code message}
      * @param storageFailure for {@link Decision#STORAGE_ERROR} only, which kind of store failure it
      *     was (for example {@link IdempotencyStorageException.Kind#WRITE_NOT_CONFIRMED}, which may
      *     leave the key claimed until its lease ends); {@code null} for every other decision.
@@ -76,7 +76,7 @@ public record IdempotencyEvent(
      * @param latency the time from admission to this decision
      * @param store the store's name
      * @param fingerprintVersion the fingerprint scheme version of the request
-     * @param surface {@code http} or {@code method}
+     * @param surface {@code http}, {@code method} or {@code message}
      */
     public IdempotencyEvent(
             Decision decision,

@@ -14,12 +14,15 @@ import io.idemkit.config.DurationFormat;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.IdempotentPolicy;
 import io.idemkit.config.InvalidConfigurationException;
+import io.idemkit.config.MessageLeaseRule;
+import io.idemkit.config.MessagePolicy;
 import io.idemkit.config.PerMethodConfig;
 import io.idemkit.config.ScopeSource;
 import io.idemkit.core.CacheableStatuses;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
+import io.idemkit.interceptor.MessageListenerMethods;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.store.mongo.MongoLeaseRule;
 import io.idemkit.store.mongo.MongoSettingsReader;
@@ -273,6 +276,9 @@ public class IdemkitExtension implements Extension {
                 }
             }
         }
+        if (methodProblems.isEmpty()) {
+            methodProblems.addAll(messageProblems(read));
+        }
         methodProblems.forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
         if (builtInMongoStoreChosen(choice, beans)) {
             checkMongoLeases(read, mongo.timeout(), event);
@@ -281,6 +287,36 @@ public class IdemkitExtension implements Extension {
         mongoSettings = mongo;
         storeChoice = choice;
         config = read;
+    }
+
+    /**
+     * The message settings and the lease rule (C11.4) of every {@code @Idempotent} message-driven
+     * bean's {@code onMessage}.
+     */
+    private List<String> messageProblems(IdemkitConfig read) {
+        List<String> problems = new ArrayList<>();
+        for (MethodPolicies.MethodRef ref : idempotentMethods) {
+            if (!MessageListenerMethods.isOnMessage(ref.beanClass(), ref.method())) {
+                continue;
+            }
+            try {
+                MessagePolicy.resolve(
+                        mpConfig(),
+                        ref.beanClass().getName(),
+                        ref.method().getName(),
+                        read.messageDefaults());
+            } catch (IllegalArgumentException e) {
+                problems.add("Invalid " + e.getMessage());
+            }
+            OperationPolicy policy = methodPolicies.get(ref);
+            problems.addAll(
+                    MessageLeaseRule.problems(
+                            describe(ref),
+                            policy.leaseTtl(),
+                            policy.waitTimeout(),
+                            read.messageTransactionTimeout()));
+        }
+        return problems;
     }
 
     private static StoreChoice.Beans count(BeanManager beans, Class<?> type) {

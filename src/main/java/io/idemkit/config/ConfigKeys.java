@@ -139,6 +139,42 @@ public final class ConfigKeys {
     /** Default of {@link #MEMORY_SWEEP_INTERVAL}. */
     public static final String MEMORY_SWEEP_INTERVAL_DEFAULT = "60s";
 
+    /**
+     * The JMS message property that carries the application's key of a message (C11.1), so that a
+     * producer's re-send, which gets a new {@code JMSMessageID}, is still a duplicate. A message
+     * without it is keyed by its {@code JMSMessageID}.
+     */
+    public static final String MESSAGE_KEY_PROPERTY = PREFIX + "message.key-property";
+
+    /** Default of {@link #MESSAGE_KEY_PROPERTY}. */
+    public static final String MESSAGE_KEY_PROPERTY_DEFAULT = "IdempotencyKey";
+
+    /** How many times a message-driven bean runs for one failing message (C11.3), positive. */
+    public static final String MESSAGE_MAX_ATTEMPTS = PREFIX + "message.max-attempts";
+
+    /** Default of {@link #MESSAGE_MAX_ATTEMPTS}. */
+    public static final String MESSAGE_MAX_ATTEMPTS_DEFAULT = "3";
+
+    /**
+     * What a message's fingerprint covers: {@code none} (the key alone declares "the same
+     * operation", as the reference does) or {@code body} (a duplicate key with another body is a
+     * payload mismatch).
+     */
+    public static final String MESSAGE_FINGERPRINT = PREFIX + "message.fingerprint";
+
+    /** Default of {@link #MESSAGE_FINGERPRINT}. */
+    public static final String MESSAGE_FINGERPRINT_DEFAULT = "none";
+
+    /**
+     * The server's JTA transaction timeout, which bounds how long a delivery of a message can stay
+     * unacknowledged while its consumer lives (a duration); the lease rule of message-driven beans
+     * (C11.4) is checked against it.
+     */
+    public static final String MESSAGE_TRANSACTION_TIMEOUT = PREFIX + "message.transaction-timeout";
+
+    /** Default of {@link #MESSAGE_TRANSACTION_TIMEOUT}: Open Liberty's default. */
+    public static final String MESSAGE_TRANSACTION_TIMEOUT_DEFAULT = "120s";
+
     /** The MongoDB connection string; unset means no MongoDB unless a client bean exists. */
     public static final String MONGO_URI = PREFIX + "mongo.uri";
 

@@ -111,6 +111,25 @@ public final class ConfigReader {
         Duration sweep =
                 values.positive(
                         ConfigKeys.MEMORY_SWEEP_INTERVAL, ConfigKeys.MEMORY_SWEEP_INTERVAL_DEFAULT);
+        String keyProperty =
+                values.value(
+                        ConfigKeys.MESSAGE_KEY_PROPERTY,
+                        ConfigKeys.MESSAGE_KEY_PROPERTY_DEFAULT,
+                        MessagePolicy::propertyName);
+        Integer maxAttempts =
+                values.value(
+                        ConfigKeys.MESSAGE_MAX_ATTEMPTS,
+                        ConfigKeys.MESSAGE_MAX_ATTEMPTS_DEFAULT,
+                        MessagePolicy::maxAttempts);
+        Boolean fingerprintBody =
+                values.value(
+                        ConfigKeys.MESSAGE_FINGERPRINT,
+                        ConfigKeys.MESSAGE_FINGERPRINT_DEFAULT,
+                        MessagePolicy::fingerprintBody);
+        Duration transactionTimeout =
+                values.positive(
+                        ConfigKeys.MESSAGE_TRANSACTION_TIMEOUT,
+                        ConfigKeys.MESSAGE_TRANSACTION_TIMEOUT_DEFAULT);
         values.throwIfBroken();
         return new IdemkitConfig(
                 store,
@@ -126,7 +145,9 @@ public final class ConfigReader {
                 interrupt,
                 httpHeartbeat,
                 memoryMaxSize,
-                sweep);
+                sweep,
+                new MessagePolicy(keyProperty, maxAttempts, fingerprintBody),
+                transactionTimeout);
     }
 
     private Set<String> headers(String key, String defaultText) {

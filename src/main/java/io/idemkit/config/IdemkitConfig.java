@@ -24,6 +24,9 @@ import java.util.Set;
  * @param httpHeartbeat whether the HTTP surface renews long requests' leases
  * @param memoryMaxSize the in-memory store's capacity
  * @param memorySweepInterval how often the in-memory store purges expired records
+ * @param messageDefaults how message-driven beans treat their messages, unless a bean overrides it
+ * @param messageTransactionTimeout the server's JTA transaction timeout, for the lease rule of
+ *     message-driven beans
  */
 public record IdemkitConfig(
         StoreKind store,
@@ -39,7 +42,9 @@ public record IdemkitConfig(
         boolean heartbeatInterrupt,
         boolean httpHeartbeat,
         int memoryMaxSize,
-        Duration memorySweepInterval) {
+        Duration memorySweepInterval,
+        MessagePolicy messageDefaults,
+        Duration messageTransactionTimeout) {
 
     /** Validates and copies the components. */
     public IdemkitConfig {
@@ -51,5 +56,7 @@ public record IdemkitConfig(
         headersStored = Set.copyOf(headersStored);
         headersNeverStored = Set.copyOf(headersNeverStored);
         Objects.requireNonNull(memorySweepInterval, "memorySweepInterval");
+        Objects.requireNonNull(messageDefaults, "messageDefaults");
+        Objects.requireNonNull(messageTransactionTimeout, "messageTransactionTimeout");
     }
 }

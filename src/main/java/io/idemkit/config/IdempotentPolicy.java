@@ -76,7 +76,10 @@ public final class IdempotentPolicy {
             case CACHEABLE_STATUS -> CacheableStatuses.parse(text);
             default ->
                     throw new IllegalArgumentException(
-                            "unknown member; the members are " + String.join(", ", POLICY_MEMBERS));
+                            "unknown member; the members are "
+                                    + String.join(", ", POLICY_MEMBERS)
+                                    + " and, for message-driven beans, "
+                                    + String.join(", ", MessagePolicy.MEMBERS));
         }
     }
 

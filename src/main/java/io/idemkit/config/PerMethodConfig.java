@@ -54,8 +54,19 @@ public final class PerMethodConfig {
      * @return the members the class-level keys set
      */
     public static Map<String, String> forClass(Config config, String className) {
+        return forClass(config, className, IdempotentPolicy.POLICY_MEMBERS);
+    }
+
+    /**
+     * @param config the configuration
+     * @param className the class's fully qualified name
+     * @param members the members to look for
+     * @return those of {@code members} that the class-level keys set
+     */
+    public static Map<String, String> forClass(
+            Config config, String className, List<String> members) {
         Map<String, String> set = new LinkedHashMap<>();
-        for (String member : IdempotentPolicy.POLICY_MEMBERS) {
+        for (String member : members) {
             value(config, classKey(className, member)).ifPresent(v -> set.put(member, v));
         }
         return set;
@@ -69,8 +80,20 @@ public final class PerMethodConfig {
      */
     public static Map<String, String> forMethod(
             Config config, String className, String methodName) {
+        return forMethod(config, className, methodName, IdempotentPolicy.POLICY_MEMBERS);
+    }
+
+    /**
+     * @param config the configuration
+     * @param className the class's fully qualified name
+     * @param methodName the method's name
+     * @param members the members to look for
+     * @return those of {@code members} that the method-level keys set
+     */
+    public static Map<String, String> forMethod(
+            Config config, String className, String methodName, List<String> members) {
         Map<String, String> set = new LinkedHashMap<>();
-        for (String member : IdempotentPolicy.POLICY_MEMBERS) {
+        for (String member : members) {
             value(config, methodKey(className, methodName, member))
                     .ifPresent(v -> set.put(member, v));
         }
@@ -93,7 +116,11 @@ public final class PerMethodConfig {
             String member = matcher.group(3);
             String text = value(config, name).orElse("");
             try {
-                IdempotentPolicy.check(member, text);
+                if (MessagePolicy.MEMBERS.contains(member)) {
+                    MessagePolicy.check(member, text);
+                } else {
+                    IdempotentPolicy.check(member, text);
+                }
             } catch (IllegalArgumentException e) {
                 problems.add("Invalid " + name + "=" + text + ": " + e.getMessage());
             }

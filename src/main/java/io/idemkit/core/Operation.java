@@ -9,7 +9,7 @@ import java.util.Objects;
  * @param fingerprint the payload fingerprint
  * @param fingerprintVersion the fingerprint scheme version
  * @param policy the knobs for this operation
- * @param surface where it came from, {@code http} or {@code method}, for events
+ * @param surface where it came from, {@code http}, {@code method} or {@code message}, for events
  */
 public record Operation(
         String effectiveKey,

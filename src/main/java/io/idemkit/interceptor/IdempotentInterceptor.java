@@ -15,6 +15,7 @@ import io.idemkit.spi.StoredResult;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.Intercepted;
 import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
@@ -34,7 +35,9 @@ import java.util.concurrent.CompletionStage;
  * reaches the caller unchanged. Inside a JTA transaction, the result is stored only once the
  * transaction commits, and the key is released if it rolls back.
  *
- * <p>JAX-RS resource methods are passed through untouched: the filter pair handles them (C7.4).
+ * <p>JAX-RS resource methods are passed through untouched: the filter pair handles them (C7.4). A
+ * message-driven bean's {@code onMessage} is keyed by its message, not its arguments: {@link
+ * MessageDelivery} handles it (C11).
  */
 @Idempotent
 @Interceptor
@@ -71,6 +74,9 @@ public class IdempotentInterceptor {
     private TransactionHooks transactions;
     private IdemkitConfig config;
     private Bean<?> intercepted;
+    private BeanManager beans;
+    // Made on the first message, so that a runtime without Jakarta Messaging never loads its class.
+    private volatile MessageDelivery messages;
 
     /** For the container; the dependencies come through {@link #inject}. */
     public IdempotentInterceptor() {}
@@ -83,7 +89,8 @@ public class IdempotentInterceptor {
             MethodResultCodec codec,
             TransactionHooks transactions,
             IdemkitConfig config,
-            @Intercepted Bean<?> intercepted) {
+            @Intercepted Bean<?> intercepted,
+            BeanManager beans) {
         this.engine = engine;
         this.scope = scope;
         this.plans = plans;
@@ -91,14 +98,19 @@ public class IdempotentInterceptor {
         this.transactions = transactions;
         this.config = config;
         this.intercepted = intercepted;
+        this.beans = beans;
     }
 
     @AroundInvoke
     Object around(InvocationContext invocation) throws Exception {
         Method method = invocation.getMethod();
-        MethodPlan plan = plans.planFor(beanClass(invocation), method);
+        Class<?> beanClass = beanClass(invocation);
+        MethodPlan plan = plans.planFor(beanClass, method);
         if (plan.passesThrough()) {
             return invocation.proceed();
+        }
+        if (plan.receivesMessages()) {
+            return messages().deliver(invocation, beanClass, plan);
         }
         Object[] arguments = invocation.getParameters();
         Operation operation =
@@ -120,6 +132,15 @@ public class IdempotentInterceptor {
         return plan.returnsStage()
                 ? runStage(invocation, plan, execution)
                 : run(invocation, plan, execution);
+    }
+
+    private MessageDelivery messages() {
+        MessageDelivery made = messages;
+        if (made == null) {
+            made = MessageDelivery.create(engine, scope, transactions, config, beans);
+            messages = made;
+        }
+        return made;
     }
 
     private Object run(InvocationContext invocation, MethodPlan plan, Execution execution)

@@ -79,4 +79,14 @@ final class JtaTransactionHooks implements TransactionHooks {
                 });
         return Deferral.DEFERRED;
     }
+
+    @Override
+    public boolean markRollbackOnly() {
+        int status = registry.getTransactionStatus();
+        if (status == Status.STATUS_ACTIVE || status == Status.STATUS_MARKED_ROLLBACK) {
+            registry.setRollbackOnly();
+            return true;
+        }
+        return false;
+    }
 }

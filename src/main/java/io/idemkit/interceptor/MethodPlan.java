@@ -44,6 +44,7 @@ final class MethodPlan {
     private final boolean returnsVoid;
     private final boolean returnsStage;
     private final Type resultType;
+    private final boolean receivesMessages;
 
     private MethodPlan(
             String description,
@@ -56,7 +57,8 @@ final class MethodPlan {
             OperationPolicy policy,
             boolean returnsVoid,
             boolean returnsStage,
-            Type resultType) {
+            Type resultType,
+            boolean receivesMessages) {
         this.description = description;
         this.passThrough = passThrough;
         this.keyParameters = keyParameters;
@@ -68,6 +70,7 @@ final class MethodPlan {
         this.returnsVoid = returnsVoid;
         this.returnsStage = returnsStage;
         this.resultType = resultType;
+        this.receivesMessages = receivesMessages;
     }
 
     /** A JAX-RS resource method: the filter pair handles it (C7.4). */
@@ -83,7 +86,8 @@ final class MethodPlan {
                 null,
                 false,
                 false,
-                null);
+                null,
+                false);
     }
 
     static MethodPlan of(Class<?> beanClass, Method method, OperationPolicy policy) {
@@ -130,11 +134,20 @@ final class MethodPlan {
                 policy,
                 method.getReturnType() == void.class,
                 stage,
-                result);
+                result,
+                MessageListenerMethods.isOnMessage(beanClass, method));
     }
 
     boolean passesThrough() {
         return passThrough;
+    }
+
+    /**
+     * @return whether this is a message-driven bean's {@code onMessage}, keyed by its message (C11)
+     *     rather than by its arguments
+     */
+    boolean receivesMessages() {
+        return receivesMessages;
     }
 
     OperationPolicy policy() {
@@ -165,6 +178,15 @@ final class MethodPlan {
     String effectiveKey(Object[] arguments, String scope, ArgumentJson json) {
         return EffectiveKey.forMethod(
                 key(arguments, json), scope, identityClass, identitySignature);
+    }
+
+    /**
+     * @param key a key the surface read itself (a message's key)
+     * @param scope the caller's scope
+     * @return the effective key of that key for this method: the same parts as a call's
+     */
+    String effectiveKeyOf(String key, String scope) {
+        return EffectiveKey.forMethod(key, scope, identityClass, identitySignature);
     }
 
     /**

@@ -25,6 +25,25 @@ interface TransactionHooks {
      */
     Deferral deferToCompletion(Consumer<Boolean> afterCompletion);
 
+    /**
+     * Marks the current transaction for rollback, the way a message-driven bean asks its broker to
+     * redeliver a message without throwing.
+     *
+     * @return whether a transaction was there to mark; {@code false} leaves the caller to throw
+     */
+    boolean markRollbackOnly();
+
     /** For runtimes without Jakarta Transactions. */
-    TransactionHooks NONE = afterCompletion -> Deferral.NONE;
+    TransactionHooks NONE =
+            new TransactionHooks() {
+                @Override
+                public Deferral deferToCompletion(Consumer<Boolean> afterCompletion) {
+                    return Deferral.NONE;
+                }
+
+                @Override
+                public boolean markRollbackOnly() {
+                    return false;
+                }
+            };
 }

@@ -219,6 +219,27 @@ public interface IdempotencyStore extends AutoCloseable {
     }
 
     /**
+     * Counts one more attempt at an operation and returns the count, this attempt included (C11.3).
+     * The count lives under a key of its own, apart from any record: it survives the release of a
+     * claim (which deletes the record) and a crash of the caller, and it expires {@code retention}
+     * after its last change, on the store's clock. Atomic: two racing callers get two different
+     * counts. The message surface counts every run of a message-driven bean this way, so that a
+     * message that always fails stops being run after {@code max-attempts}, even when the broker's
+     * own delivery count starts over after a restart.
+     *
+     * @param attemptsKey the key of the count, under the same rules as a record's key; the caller
+     *     derives it so that it never equals an effective key
+     * @param retention how long the count is kept after this change, positive
+     * @return the count, 1 for the first attempt
+     * @throws UnsupportedOperationException if the store cannot count (the default); the message
+     *     surface then uses the broker's delivery count alone
+     * @throws IdempotencyStorageException if the store fails
+     */
+    default long countAttempt(String attemptsKey, Duration retention) {
+        throw new UnsupportedOperationException("The " + name() + " store cannot count attempts.");
+    }
+
+    /**
      * The store's current time: the clock its lease and expiry decisions use. Used only to report
      * how long a lease has left, never to decide.
      *

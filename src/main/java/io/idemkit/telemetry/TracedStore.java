@@ -150,6 +150,12 @@ final class TracedStore implements IdempotencyStore {
         return store.purgeExpired();
     }
 
+    /** Forwarded without a span, like the purge. */
+    @Override
+    public long countAttempt(String attemptsKey, Duration retention) {
+        return store.countAttempt(attemptsKey, retention);
+    }
+
     @Override
     public Instant now() {
         return store.now();

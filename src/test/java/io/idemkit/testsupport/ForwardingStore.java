@@ -66,6 +66,11 @@ public abstract class ForwardingStore implements IdempotencyStore {
     }
 
     @Override
+    public long countAttempt(String attemptsKey, Duration retention) {
+        return delegate.countAttempt(attemptsKey, retention);
+    }
+
+    @Override
     public Instant now() {
         return delegate.now();
     }

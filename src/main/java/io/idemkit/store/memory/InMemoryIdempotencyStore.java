@@ -55,6 +55,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     private final int maxSize;
     private final ConcurrentHashMap<String, IdempotencyRecord> records = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, CountDownLatch> changes = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, AttemptCount> attempts = new ConcurrentHashMap<>();
     private final AtomicInteger size = new AtomicInteger();
     private final ScheduledExecutorService sweeper;
 
@@ -347,7 +348,44 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
                 removed++;
             }
         }
+        for (var entry : attempts.entrySet()) {
+            if (!entry.getValue().expiresAt().isAfter(now)
+                    && attempts.remove(entry.getKey(), entry.getValue())) {
+                size.decrementAndGet();
+                removed++;
+            }
+        }
         return removed;
+    }
+
+    /**
+     * Counts in a map of its own; a new count takes room like a record, and an expired one starts
+     * over at 1.
+     */
+    @Override
+    public long countAttempt(String attemptsKey, Duration retention) {
+        StoreArguments.requireKey(attemptsKey);
+        StoreArguments.requireTtl(retention, "retention");
+        Instant now = clock.instant();
+        AttemptCount counted =
+                attempts.compute(
+                        attemptsKey,
+                        (key, was) -> {
+                            if (was == null && size.incrementAndGet() > maxSize) {
+                                size.decrementAndGet();
+                                throw new IdempotencyStorageException(
+                                        IdempotencyStorageException.Kind.REFUSED,
+                                        "The in-memory idempotency store is full ("
+                                                + maxSize
+                                                + " records, idemkit.memory.max-size); the"
+                                                + " attempt was not counted.",
+                                        null);
+                            }
+                            long before =
+                                    was == null || !was.expiresAt().isAfter(now) ? 0 : was.count();
+                            return new AttemptCount(before + 1, now.plus(retention));
+                        });
+        return counted.count();
     }
 
     /**
@@ -408,4 +446,6 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     public int maxSize() {
         return maxSize;
     }
+
+    private record AttemptCount(long count, Instant expiresAt) {}
 }

@@ -1,0 +1,32 @@
+package io.idemkit;
+
+import jakarta.jms.Message;
+import java.util.Objects;
+
+/**
+ * A CDI event: an {@link Idempotent} message-driven bean failed on one message {@code
+ * idemkit.message.max-attempts} times, so the message is acknowledged without running the bean
+ * again, and its record says it was given up (contract C11.3). Observers run synchronously inside
+ * the delivery's transaction, before the acknowledgement: a forward of the message to a dead-letter
+ * queue on a transacted JMS context commits with the acknowledgement, or rolls back with it (and
+ * the next delivery fires the event again). Fired once per committed exhaustion.
+ *
+ * @param operation the bean class and method, as {@code com.example.OrdersBean.onMessage()}
+ * @param effectiveKey the effective key of the message (a hash of its key, the scope and the
+ *     operation), as the admin API and the logs name it
+ * @param attempts how many times the bean ran for this message
+ * @param lastFailure the last failure this server saw for the message ({@code class: message}), or
+ *     a sentence saying that it happened elsewhere (another server, or before a restart)
+ * @param message the message, for forwarding
+ */
+public record IdempotencyMessageExhausted(
+        String operation, String effectiveKey, long attempts, String lastFailure, Message message) {
+
+    /** Validates the components. */
+    public IdempotencyMessageExhausted {
+        Objects.requireNonNull(operation, "operation");
+        Objects.requireNonNull(effectiveKey, "effectiveKey");
+        Objects.requireNonNull(lastFailure, "lastFailure");
+        Objects.requireNonNull(message, "message");
+    }
+}

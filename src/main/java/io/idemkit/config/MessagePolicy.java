@@ -1,0 +1,180 @@
+package io.idemkit.config;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.eclipse.microprofile.config.Config;
+
+/**
+ * How an {@code @Idempotent} message-driven bean treats its messages (contract C11): which message
+ * property carries the application's key, how many runs a failing message gets, and whether a
+ * duplicate's body must match the first one's.
+ *
+ * <p>The global values come from {@code idemkit.message.*}; a bean class or its {@code onMessage}
+ * method overrides them with the per-method keys of {@link PerMethodConfig}, for example {@code
+ * com.example.OrdersBean/onMessage/Idempotent/maxAttempts=5}.
+ *
+ * @param keyProperty the message property holding the key; a message without it is keyed by its
+ *     {@code JMSMessageID}
+ * @param maxAttempts how many times the bean runs for one message that keeps failing, at least 1
+ * @param fingerprintBody whether the body enters the fingerprint; without it, the key alone
+ *     declares "the same operation"
+ */
+public record MessagePolicy(String keyProperty, int maxAttempts, boolean fingerprintBody) {
+
+    /** The member that names the key property. */
+    public static final String KEY_PROPERTY = "keyProperty";
+
+    /** The member that sets the most runs of a failing message. */
+    public static final String MAX_ATTEMPTS = "maxAttempts";
+
+    /** The member that says what the fingerprint covers: {@code none} or {@code body}. */
+    public static final String FINGERPRINT = "messageFingerprint";
+
+    /** The members of the message surface, which per-method configuration keys can set. */
+    public static final List<String> MEMBERS = List.of(KEY_PROPERTY, MAX_ATTEMPTS, FINGERPRINT);
+
+    /**
+     * The JMS selector's reserved words, which no property may be named (Jakarta Messaging
+     * 3.1.4.3).
+     */
+    private static final Set<String> RESERVED =
+            Set.of(
+                    "NULL", "TRUE", "FALSE", "NOT", "AND", "OR", "BETWEEN", "LIKE", "IN", "IS",
+                    "ESCAPE");
+
+    /** Validates the components. */
+    public MessagePolicy {
+        keyProperty = propertyName(keyProperty);
+        if (maxAttempts < 1) {
+            throw new IllegalArgumentException("must be 1 or more, was " + maxAttempts);
+        }
+    }
+
+    /**
+     * @param config the configuration
+     * @param beanClass the message-driven bean's class name
+     * @param methodName its listener method's name
+     * @param defaults the global values
+     * @return the bean's policy: the method's keys over the class's over the defaults
+     * @throws IllegalArgumentException naming the key, its value and the rule it broke
+     */
+    public static MessagePolicy resolve(
+            Config config, String beanClass, String methodName, MessagePolicy defaults) {
+        Map<String, String> members = new java.util.LinkedHashMap<>();
+        members.putAll(PerMethodConfig.forClass(config, beanClass, MEMBERS));
+        members.putAll(PerMethodConfig.forMethod(config, beanClass, methodName, MEMBERS));
+        String property = members.getOrDefault(KEY_PROPERTY, defaults.keyProperty());
+        String attempts = members.get(MAX_ATTEMPTS);
+        String fingerprint = members.get(FINGERPRINT);
+        try {
+            return new MessagePolicy(
+                    propertyName(property),
+                    attempts == null ? defaults.maxAttempts() : maxAttempts(attempts),
+                    fingerprint == null
+                            ? defaults.fingerprintBody()
+                            : fingerprintBody(fingerprint));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "the message settings of "
+                            + beanClass
+                            + "."
+                            + methodName
+                            + "(): "
+                            + e.getMessage(),
+                    e);
+        }
+    }
+
+    /**
+     * Checks one member's text.
+     *
+     * @param member one of {@link #MEMBERS}
+     * @param text its value
+     * @throws IllegalArgumentException with the rule the value broke
+     */
+    public static void check(String member, String text) {
+        switch (member) {
+            case KEY_PROPERTY -> propertyName(text);
+            case MAX_ATTEMPTS -> maxAttempts(text);
+            case FINGERPRINT -> fingerprintBody(text);
+            default -> throw new IllegalArgumentException("not a message member: " + member);
+        }
+    }
+
+    /**
+     * A legal name for an application's message property (Jakarta Messaging 3.1.4.3): a Java
+     * identifier, none of the selector's reserved words, and not beginning with {@code JMS}, which
+     * the specification keeps for its own headers and properties.
+     *
+     * @param text the name
+     * @return the name, stripped
+     * @throws IllegalArgumentException saying which rule the name breaks
+     */
+    public static String propertyName(String text) {
+        Objects.requireNonNull(text, "keyProperty");
+        String name = text.strip();
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("a message property name cannot be empty");
+        }
+        if (!Character.isJavaIdentifierStart(name.codePointAt(0))
+                || !name.codePoints().allMatch(Character::isJavaIdentifierPart)) {
+            throw new IllegalArgumentException(
+                    "\""
+                            + name
+                            + "\" is not a legal message property name: it must be a Java"
+                            + " identifier (letters, digits, '_' and '$', not starting with a"
+                            + " digit)");
+        }
+        if (RESERVED.contains(name.toUpperCase(Locale.ROOT))) {
+            throw new IllegalArgumentException(
+                    "\""
+                            + name
+                            + "\" is a reserved word of message selectors, not a property name");
+        }
+        if (name.startsWith("JMS")) {
+            throw new IllegalArgumentException(
+                    "\""
+                            + name
+                            + "\": names beginning with JMS belong to Jakarta Messaging itself;"
+                            + " a message without the key property is keyed by its JMSMessageID"
+                            + " already");
+        }
+        return name;
+    }
+
+    /**
+     * @param text a whole number
+     * @return it, when 1 or more
+     * @throws IllegalArgumentException otherwise
+     */
+    static int maxAttempts(String text) {
+        try {
+            int n = Integer.parseInt(text.strip());
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new IllegalArgumentException(
+                "\"" + text.strip() + "\" is not a whole number of attempts, 1 or more");
+    }
+
+    /**
+     * @param text {@code none} or {@code body}, in any case
+     * @return whether the body enters the fingerprint
+     * @throws IllegalArgumentException otherwise
+     */
+    static boolean fingerprintBody(String text) {
+        return switch (text.strip().toLowerCase(Locale.ROOT)) {
+            case "none" -> false;
+            case "body" -> true;
+            default ->
+                    throw new IllegalArgumentException(
+                            "\"" + text.strip() + "\" is neither none nor body");
+        };
+    }
+}

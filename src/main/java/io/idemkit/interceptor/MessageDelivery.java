@@ -1,0 +1,402 @@
+package io.idemkit.interceptor;
+
+import io.idemkit.IdempotencyInProgressException;
+import io.idemkit.IdempotencyMessageExhausted;
+import io.idemkit.IdempotencyPayloadMismatchException;
+import io.idemkit.IdempotencyStorageException;
+import io.idemkit.config.IdemkitConfig;
+import io.idemkit.config.MessagePolicy;
+import io.idemkit.core.Admission;
+import io.idemkit.core.Execution;
+import io.idemkit.core.IdempotencyEngine;
+import io.idemkit.core.LeaseHeartbeat;
+import io.idemkit.core.Operation;
+import io.idemkit.core.ScopeResolver;
+import io.idemkit.core.hash.EffectiveKey;
+import io.idemkit.core.hash.LengthPrefixedSha256;
+import io.idemkit.spi.StoredResult;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.interceptor.InvocationContext;
+import jakarta.jms.BytesMessage;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.TextMessage;
+import java.lang.System.Logger.Level;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * The message surface (contract C11): an {@code @Idempotent} message-driven bean's {@code
+ * onMessage(Message)} runs once per message key, and every delivery of that key is acknowledged
+ * once the first run has committed.
+ *
+ * <ul>
+ *   <li>The key is the message property {@link MessagePolicy#keyProperty()} when the message has it
+ *       (a producer's re-send is then a duplicate), else its {@code JMSMessageID} (which covers the
+ *       broker's redeliveries only). The fingerprint is a constant unless the body is asked for
+ *       (C11.1).
+ *   <li>Acknowledge is a normal return, so the container commits; redeliver is a rollback (the
+ *       transaction is marked rollback-only, or, with no transaction to mark, an exception). The
+ *       record completes only once the transaction commits, and a rollback releases the claim
+ *       (C11.2).
+ *   <li>A duplicate of a message still running waits up to the wait timeout, then asks for
+ *       redelivery: it never acknowledges a message whose first run has not completed. A storage
+ *       failure under fail-closed asks for redelivery too, and counts as no attempt (C11.5).
+ *   <li>Every run counts one attempt in the store ({@code countAttempt}), which outlives releases
+ *       and restarts; a store that cannot count leaves the broker's {@code JMSXDeliveryCount}. Once
+ *       the count passes {@link MessagePolicy#maxAttempts()}, the bean is not run: {@link
+ *       IdempotencyMessageExhausted} fires, the record is completed as given up, and the message is
+ *       acknowledged (C11.3).
+ * </ul>
+ *
+ * <p>The one class of the library that uses Jakarta Messaging: it is loaded only when an {@code
+ * onMessage(jakarta.jms.Message)} is called, so runtimes without the API never load it.
+ * Thread-safe.
+ */
+final class MessageDelivery {
+
+    /** The fingerprint of every message when the body is not fingerprinted: the reference's. */
+    static final String KEY_ONLY_FINGERPRINT = "idemkit-queue-v1";
+
+    /** What a completed message stores: the record itself says "done". */
+    static final byte[] DONE_MARKER = IdempotentInterceptor.VOID_MARKER;
+
+    /** What a message given up after its attempts stores, so that the record says so. */
+    static final byte[] EXHAUSTED_MARKER =
+            "{\"idemkit\":\"exhausted\"}".getBytes(StandardCharsets.UTF_8);
+
+    private static final System.Logger LOG = System.getLogger(MessageDelivery.class.getName());
+    private static final int DONE = 200;
+    private static final int REMEMBERED_FAILURES = 1_000;
+
+    private final IdempotencyEngine engine;
+    private final ScopeResolver scope;
+    private final TransactionHooks transactions;
+    private final BiFunction<Class<?>, Method, MessagePolicy> policies;
+    private final Consumer<IdempotencyMessageExhausted> exhausted;
+    private final Map<MethodPlan, MessagePolicy> resolved = new ConcurrentHashMap<>();
+    private final Map<String, String> lastFailures =
+            Collections.synchronizedMap(new RecentFailures());
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param engine the engine
+     * @param scope the scope of the current call
+     * @param transactions the transaction the delivery runs in
+     * @param policies the message policy of a bean's method, asked once per plan
+     * @param exhausted fires {@link IdempotencyMessageExhausted} to the application's observers
+     */
+    MessageDelivery(
+            IdempotencyEngine engine,
+            ScopeResolver scope,
+            TransactionHooks transactions,
+            BiFunction<Class<?>, Method, MessagePolicy> policies,
+            Consumer<IdempotencyMessageExhausted> exhausted) {
+        this.engine = engine;
+        this.scope = scope;
+        this.transactions = transactions;
+        this.policies = policies;
+        this.exhausted = exhausted;
+    }
+
+    /**
+     * @param config the application's configuration: the policies of methods come from the
+     *     per-method keys over {@code idemkit.message.*}
+     * @param beans fires {@link IdempotencyMessageExhausted} to the application's observers
+     * @return the surface of an application
+     */
+    static MessageDelivery create(
+            IdempotencyEngine engine,
+            ScopeResolver scope,
+            TransactionHooks transactions,
+            IdemkitConfig config,
+            BeanManager beans) {
+        return new MessageDelivery(
+                engine,
+                scope,
+                transactions,
+                (beanClass, method) ->
+                        MessagePolicy.resolve(
+                                ConfigProvider.getConfig(),
+                                beanClass.getName(),
+                                method.getName(),
+                                config.messageDefaults()),
+                event -> beans.getEvent().select(IdempotencyMessageExhausted.class).fire(event));
+    }
+
+    /**
+     * Delivers one message to the bean, or acknowledges it as a duplicate, or asks for its
+     * redelivery.
+     *
+     * @return {@code null}, what {@code onMessage} returns
+     * @throws Exception the bean's own failure, or a refusal when no transaction can be marked
+     */
+    Object deliver(InvocationContext invocation, Class<?> beanClass, MethodPlan plan)
+            throws Exception {
+        Message message = (Message) invocation.getParameters()[0];
+        MessagePolicy policy =
+                resolved.computeIfAbsent(
+                        plan, p -> policies.apply(beanClass, invocation.getMethod()));
+        String key = keyOf(message, policy, plan);
+        if (key == null) {
+            warnOnce(
+                    plan.description() + "/no-id",
+                    "idemkit cannot protect a message without a JMSMessageID or "
+                            + policy.keyProperty()
+                            + " property ("
+                            + plan.description()
+                            + "); it runs unprotected.");
+            return invocation.proceed();
+        }
+        Operation operation =
+                new Operation(
+                        plan.effectiveKeyOf(key, scope.resolve()),
+                        fingerprint(message, policy, plan),
+                        plan.fingerprintVersion(),
+                        plan.policy(),
+                        "message");
+        Admission admission;
+        try {
+            admission = engine.admit(operation);
+        } catch (IdempotencyPayloadMismatchException e) {
+            // Redelivery cannot change the body: run nothing, acknowledge (the event says so).
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit acknowledged a message to "
+                            + plan.description()
+                            + " without running it: its key was used before with another body"
+                            + " (effective key "
+                            + operation.effectiveKey()
+                            + ").");
+            return null;
+        } catch (IdempotencyInProgressException e) {
+            return redeliver(plan, "its first delivery is still running", e);
+        } catch (IdempotencyStorageException e) {
+            return redeliver(plan, "the idempotency store failed: " + e.getMessage(), e);
+        }
+        if (admission instanceof Admission.Replay) {
+            return null;
+        }
+        if (admission instanceof Admission.Unprotected) {
+            return invocation.proceed();
+        }
+        Execution execution = ((Admission.Proceed) admission).execution();
+        long attempt;
+        try {
+            attempt = countAttempt(operation, message, plan);
+        } catch (IdempotencyStorageException e) {
+            execution.release();
+            return redeliver(plan, "the idempotency store failed: " + e.getMessage(), e);
+        }
+        if (attempt > policy.maxAttempts()) {
+            return giveUp(message, plan, operation, execution, attempt - 1);
+        }
+        try (LeaseHeartbeat.Beat beat = execution.keepAlive()) {
+            invocation.proceed();
+        } catch (Throwable t) {
+            lastFailures.put(operation.effectiveKey(), describe(t));
+            execution.release();
+            throw t;
+        }
+        lastFailures.remove(operation.effectiveKey());
+        finishAfterCommit(execution, DONE_MARKER, plan);
+        return null;
+    }
+
+    private Object giveUp(
+            Message message,
+            MethodPlan plan,
+            Operation operation,
+            Execution execution,
+            long attempts) {
+        String lastFailure =
+                lastFailures.getOrDefault(
+                        operation.effectiveKey(),
+                        "not seen by this server: the last attempt failed on another server, or"
+                                + " before a restart");
+        try {
+            exhausted.accept(
+                    new IdempotencyMessageExhausted(
+                            plan.description(),
+                            operation.effectiveKey(),
+                            attempts,
+                            lastFailure,
+                            message));
+        } catch (RuntimeException e) {
+            execution.release();
+            throw e;
+        }
+        LOG.log(
+                Level.WARNING,
+                "idemkit gave up a message to "
+                        + plan.description()
+                        + " after "
+                        + attempts
+                        + " failed attempts (effective key "
+                        + operation.effectiveKey()
+                        + ", last failure: "
+                        + lastFailure
+                        + "); it is acknowledged and will not run again.");
+        lastFailures.remove(operation.effectiveKey());
+        finishAfterCommit(execution, EXHAUSTED_MARKER, plan);
+        return null;
+    }
+
+    /** Stores {@code marker} once the delivery's transaction commits; releases on rollback. */
+    private void finishAfterCommit(Execution execution, byte[] marker, MethodPlan plan) {
+        StoredResult result = new StoredResult(DONE, List.of(), marker);
+        TransactionHooks.Deferral deferral;
+        try {
+            deferral =
+                    transactions.deferToCompletion(
+                            committed -> {
+                                if (committed) {
+                                    execution.finish(result);
+                                } else {
+                                    execution.release();
+                                }
+                            });
+        } catch (RuntimeException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit could not wait for the transaction of "
+                            + plan.description()
+                            + " to end; the key is released and nothing is stored.",
+                    e);
+            deferral = TransactionHooks.Deferral.ROLLING_BACK;
+        }
+        switch (deferral) {
+            case NONE -> execution.finish(result);
+            case ROLLING_BACK -> execution.release();
+            case DEFERRED -> {
+                // Duplicates wait on the claim until the transaction's end decides.
+            }
+        }
+    }
+
+    /**
+     * Asks the broker to deliver the message again: marks the transaction rollback-only and
+     * returns, or throws when there is no transaction to mark (JMS then redelivers a message whose
+     * listener threw).
+     */
+    private Object redeliver(MethodPlan plan, String why, RuntimeException cause) {
+        if (transactions.markRollbackOnly()) {
+            LOG.log(
+                    cause instanceof IdempotencyStorageException ? Level.WARNING : Level.DEBUG,
+                    () ->
+                            "idemkit asked for the redelivery of a message to "
+                                    + plan.description()
+                                    + ": "
+                                    + why
+                                    + ".");
+            return null;
+        }
+        throw cause;
+    }
+
+    private long countAttempt(Operation operation, Message message, MethodPlan plan) {
+        try {
+            return engine.store()
+                    .countAttempt(
+                            EffectiveKey.of(List.of("idemkit-attempts", operation.effectiveKey())),
+                            operation.policy().completedTtl());
+        } catch (UnsupportedOperationException e) {
+            warnOnce(
+                    "no-count",
+                    "idemkit counts the attempts of messages with the broker's JMSXDeliveryCount"
+                            + " alone: the "
+                            + engine.store().name()
+                            + " store cannot count them, so the count may start over after a"
+                            + " server restart.");
+            try {
+                return message.propertyExists("JMSXDeliveryCount")
+                        ? message.getIntProperty("JMSXDeliveryCount")
+                        : 1;
+            } catch (JMSException | RuntimeException unreadable) {
+                LOG.log(
+                        Level.DEBUG,
+                        () -> "idemkit cannot read JMSXDeliveryCount of " + plan.description(),
+                        unreadable);
+                return 1;
+            }
+        }
+    }
+
+    /**
+     * @return the message's key: the key property, else the message id; {@code null} without either
+     */
+    private String keyOf(Message message, MessagePolicy policy, MethodPlan plan)
+            throws JMSException {
+        String property = message.getStringProperty(policy.keyProperty());
+        if (property != null && !property.isBlank()) {
+            return property;
+        }
+        if (property != null) {
+            warnOnce(
+                    plan.description() + "/blank",
+                    "idemkit received a message to "
+                            + plan.description()
+                            + " whose "
+                            + policy.keyProperty()
+                            + " property is blank; such messages are keyed by their JMSMessageID,"
+                            + " so that a re-send of one is not recognized as a duplicate.");
+        }
+        String id = message.getJMSMessageID();
+        return id == null || id.isBlank() ? null : id;
+    }
+
+    private String fingerprint(Message message, MessagePolicy policy, MethodPlan plan)
+            throws JMSException {
+        if (!policy.fingerprintBody()) {
+            return KEY_ONLY_FINGERPRINT;
+        }
+        byte[] body;
+        if (message instanceof TextMessage text) {
+            String value = text.getText();
+            body = value == null ? new byte[0] : value.getBytes(StandardCharsets.UTF_8);
+        } else if (message instanceof BytesMessage bytes) {
+            // getBody leaves the bean's read position alone (Jakarta Messaging 3.1).
+            byte[] value = bytes.getBody(byte[].class);
+            body = value == null ? new byte[0] : value;
+        } else {
+            warnOnce(
+                    plan.description() + "/body",
+                    "idemkit fingerprints the bodies of text and bytes messages only; other"
+                            + " messages to "
+                            + plan.description()
+                            + " are compared by their key alone.");
+            return KEY_ONLY_FINGERPRINT;
+        }
+        return LengthPrefixedSha256.hex(body);
+    }
+
+    private void warnOnce(String topic, String message) {
+        if (warned.add(topic)) {
+            LOG.log(Level.WARNING, message);
+        }
+    }
+
+    private static String describe(Throwable t) {
+        String text = t.getClass().getName() + ": " + t.getMessage();
+        return text.length() <= 500 ? text : text.substring(0, 500) + "...";
+    }
+
+    /** The last failure of each message key that this server saw, the most recent thousand. */
+    private static final class RecentFailures extends LinkedHashMap<String, String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+            return size() > REMEMBERED_FAILURES;
+        }
+    }
+}

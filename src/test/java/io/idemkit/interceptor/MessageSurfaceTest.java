@@ -1,0 +1,389 @@
+package io.idemkit.interceptor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idemkit.IdempotencyEvent;
+import io.idemkit.IdempotencyEvent.Decision;
+import io.idemkit.IdempotencyInProgressException;
+import io.idemkit.IdempotencyMessageExhausted;
+import io.idemkit.IdempotencyStorageException;
+import io.idemkit.Idempotent;
+import io.idemkit.cdi.TestDeployment;
+import io.idemkit.interceptor.MethodEnvironmentTest.DownStore;
+import io.idemkit.interceptor.MethodEnvironmentTest.FakeTransactions;
+import io.idemkit.testsupport.TestMessages;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.jms.Message;
+import jakarta.jms.MessageListener;
+import jakarta.transaction.Status;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The message surface (C11) on a real CDI container: a bean that is a {@code MessageListener} with
+ * an {@code @Idempotent onMessage}, called as a message-driven bean's container calls it, with
+ * messages as a broker hands them over. Acknowledge is a normal return; redelivery is a
+ * rollback-only transaction, or a thrown exception where there is no transaction.
+ */
+class MessageSurfaceTest {
+
+    private final TestDeployment deployment = new TestDeployment();
+    private Orders orders;
+
+    @BeforeEach
+    void reset() {
+        Beans.reset();
+        FakeTransactions.reset();
+        Orders.reset();
+        deployment.set("idemkit.scope-mode", "single-tenant");
+    }
+
+    @AfterEach
+    void shutDown() {
+        deployment.close();
+    }
+
+    private void start(Class<?>... extra) {
+        Class<?>[] classes = new Class<?>[extra.length + 3];
+        classes[0] = Orders.class;
+        classes[1] = Beans.EventLog.class;
+        classes[2] = ExhaustedLog.class;
+        System.arraycopy(extra, 0, classes, 3, extra.length);
+        orders = deployment.start(classes).select(Orders.class).get();
+    }
+
+    @Test
+    void oneKeyDeliveredFiveTimes_runsOnce_andEveryDeliveryIsAcknowledged() {
+        start();
+
+        for (int i = 0; i < 5; i++) {
+            orders.onMessage(TestMessages.message().property("IdempotencyKey", "Q1").build());
+        }
+
+        assertThat(Orders.runs).hasValue(1);
+        assertThat(Beans.decisions())
+                .containsExactly(
+                        Decision.NEW,
+                        Decision.REPLAYED,
+                        Decision.REPLAYED,
+                        Decision.REPLAYED,
+                        Decision.REPLAYED);
+        assertThat(Beans.events).extracting(IdempotencyEvent::surface).containsOnly("message");
+    }
+
+    @Test
+    void redeliveryWithTheSameMessageId_andNoKeyProperty_isADuplicate() {
+        start();
+        Message message = TestMessages.message().id("ID:redelivered").build();
+
+        orders.onMessage(message);
+        orders.onMessage(message);
+
+        assertThat(Orders.runs).hasValue(1);
+    }
+
+    @Test
+    void withoutTheKeyProperty_twoMessageIdsAreTwoOperations() {
+        start();
+
+        orders.onMessage(TestMessages.message().text("same body").build());
+        orders.onMessage(TestMessages.message().text("same body").build());
+
+        assertThat(Orders.runs).hasValue(2);
+    }
+
+    @Test
+    void configuredKeyProperty_makesAReSendWithANewMessageIdADuplicate() {
+        deployment.set("idemkit.message.key-property", "orderId");
+        start();
+
+        orders.onMessage(TestMessages.message().property("orderId", "o-1").build());
+        orders.onMessage(TestMessages.message().property("orderId", "o-1").build());
+        orders.onMessage(TestMessages.message().property("IdempotencyKey", "o-1").build());
+
+        // The default property is not read once another is configured: a third operation.
+        assertThat(Orders.runs).hasValue(2);
+    }
+
+    @Test
+    void perMethodKeyProperty_winsOverTheGlobalOne() {
+        deployment.set("idemkit.message.key-property", "orderId");
+        deployment.set(Orders.class.getName() + "/onMessage/Idempotent/keyProperty", "paymentId");
+        start();
+
+        orders.onMessage(TestMessages.message().property("paymentId", "p-1").build());
+        orders.onMessage(TestMessages.message().property("paymentId", "p-1").build());
+
+        assertThat(Orders.runs).hasValue(1);
+    }
+
+    @Test
+    void aFailedRun_releasesTheKey_andTheRedeliveryRuns() {
+        start();
+        Message message = TestMessages.message().property("IdempotencyKey", "f-1").build();
+        Orders.failuresLeft.set(1);
+
+        assertThatThrownBy(() -> orders.onMessage(message)).hasMessage("handler failed");
+        orders.onMessage(message);
+        orders.onMessage(message);
+
+        assertThat(Orders.runs).hasValue(2);
+    }
+
+    @Test
+    void alwaysFailing_runsMaxAttemptsTimes_thenExhaustedFiresOnce_andTheMessageIsAcknowledged() {
+        deployment.set("idemkit.message.max-attempts", "3");
+        start();
+        Message message = TestMessages.message().property("IdempotencyKey", "Q5").build();
+        Orders.failuresLeft.set(Integer.MAX_VALUE);
+
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> orders.onMessage(message)).hasMessage("handler failed");
+        }
+        orders.onMessage(message);
+        orders.onMessage(message);
+
+        assertThat(Orders.runs).hasValue(3);
+        assertThat(ExhaustedLog.events).hasSize(1);
+        IdempotencyMessageExhausted exhausted = ExhaustedLog.events.get(0);
+        assertThat(exhausted.attempts()).isEqualTo(3);
+        assertThat(exhausted.lastFailure())
+                .isEqualTo("java.lang.IllegalStateException: handler failed");
+        assertThat(exhausted.message()).isSameAs(message);
+        assertThat(exhausted.operation()).isEqualTo(Orders.class.getName() + ".onMessage()");
+        // The give-up is stored: the fifth delivery replays it.
+        assertThat(Beans.decisions()).endsWith(Decision.NEW, Decision.REPLAYED);
+    }
+
+    @Test
+    void attemptsAreCountedAcrossReleases_notByTheBrokersCount() {
+        deployment.set("idemkit.message.max-attempts", "2");
+        start();
+        Orders.failuresLeft.set(Integer.MAX_VALUE);
+
+        // After a broker restart, JMSXDeliveryCount starts over at 1: the store's count does not.
+        for (int i = 0; i < 2; i++) {
+            Message restarted =
+                    TestMessages.message()
+                            .property("IdempotencyKey", "restarted")
+                            .deliveryCount(1)
+                            .build();
+            assertThatThrownBy(() -> orders.onMessage(restarted)).hasMessage("handler failed");
+        }
+        orders.onMessage(
+                TestMessages.message()
+                        .property("IdempotencyKey", "restarted")
+                        .deliveryCount(1)
+                        .build());
+
+        assertThat(Orders.runs).hasValue(2);
+        assertThat(ExhaustedLog.events).hasSize(1);
+    }
+
+    @Test
+    void insideATransaction_theRecordCompletesOnlyAfterCommit_andARollbackReleases() {
+        start(FakeTransactions.class);
+        Message message = TestMessages.message().property("IdempotencyKey", "tx-1").build();
+
+        FakeTransactions.status = Status.STATUS_ACTIVE;
+        orders.onMessage(message);
+        assertThat(Beans.events).as("no outcome before the transaction ends").isEmpty();
+        FakeTransactions.end(Status.STATUS_ROLLEDBACK);
+
+        FakeTransactions.status = Status.STATUS_ACTIVE;
+        orders.onMessage(message);
+        FakeTransactions.end(Status.STATUS_COMMITTED);
+
+        FakeTransactions.status = Status.STATUS_ACTIVE;
+        orders.onMessage(message);
+        FakeTransactions.end(Status.STATUS_COMMITTED);
+
+        assertThat(Orders.runs).hasValue(2);
+        assertThat(Beans.decisions())
+                .containsExactly(Decision.NEW, Decision.NEW, Decision.REPLAYED);
+    }
+
+    @Test
+    void aBeanThatMarksItsTransactionRollbackOnly_releasesTheKeyAtOnce() {
+        start(FakeTransactions.class);
+        Message message = TestMessages.message().property("IdempotencyKey", "tx-2").build();
+        Orders.rollbackOnly = true;
+
+        FakeTransactions.status = Status.STATUS_ACTIVE;
+        orders.onMessage(message);
+        assertThat(FakeTransactions.synchronizations).isEmpty();
+        FakeTransactions.end(Status.STATUS_ROLLEDBACK);
+        Orders.rollbackOnly = false;
+        orders.onMessage(message);
+
+        assertThat(Orders.runs).hasValue(2);
+    }
+
+    @Test
+    void duplicateOfARunningMessage_neverRuns_andAsksForRedeliveryByRollback() throws Exception {
+        deployment.set("idemkit.wait-timeout", "200ms");
+        start(FakeTransactions.class);
+        Orders.gate = new CountDownLatch(1);
+        Orders.entered = new CountDownLatch(1);
+        CompletableFuture<Void> first =
+                CompletableFuture.runAsync(
+                        () ->
+                                orders.onMessage(
+                                        TestMessages.message()
+                                                .property("IdempotencyKey", "busy")
+                                                .build()));
+        assertThat(Orders.entered.await(10, TimeUnit.SECONDS)).isTrue();
+
+        FakeTransactions.status = Status.STATUS_ACTIVE;
+        orders.onMessage(TestMessages.message().property("IdempotencyKey", "busy").build());
+
+        assertThat(FakeTransactions.status).isEqualTo(Status.STATUS_MARKED_ROLLBACK);
+        assertThat(Orders.runs).hasValue(1);
+        Orders.gate.countDown();
+        first.get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void duplicateOfARunningMessage_withoutATransaction_throwsForRedelivery() throws Exception {
+        deployment.set("idemkit.wait-timeout", "200ms");
+        start();
+        Orders.gate = new CountDownLatch(1);
+        Orders.entered = new CountDownLatch(1);
+        CompletableFuture<Void> first =
+                CompletableFuture.runAsync(
+                        () ->
+                                orders.onMessage(
+                                        TestMessages.message()
+                                                .property("IdempotencyKey", "busy-2")
+                                                .build()));
+        assertThat(Orders.entered.await(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThatThrownBy(
+                        () ->
+                                orders.onMessage(
+                                        TestMessages.message()
+                                                .property("IdempotencyKey", "busy-2")
+                                                .build()))
+                .isInstanceOf(IdempotencyInProgressException.class);
+        Orders.gate.countDown();
+        first.get(10, TimeUnit.SECONDS);
+        assertThat(Orders.runs).hasValue(1);
+    }
+
+    @Test
+    void storeDownUnderFailClosed_asksForRedelivery_andCountsNoAttempt() {
+        deployment.set("idemkit.message.max-attempts", "1");
+        start(DownStore.class, FakeTransactions.class);
+
+        FakeTransactions.status = Status.STATUS_ACTIVE;
+        orders.onMessage(TestMessages.message().property("IdempotencyKey", "down").build());
+
+        assertThat(FakeTransactions.status).isEqualTo(Status.STATUS_MARKED_ROLLBACK);
+        assertThat(Orders.runs).hasValue(0);
+        assertThat(ExhaustedLog.events).isEmpty();
+    }
+
+    @Test
+    void storeDownWithoutATransaction_throwsTheStorageFailure() {
+        start(DownStore.class);
+
+        assertThatThrownBy(
+                        () ->
+                                orders.onMessage(
+                                        TestMessages.message()
+                                                .property("IdempotencyKey", "down")
+                                                .build()))
+                .isInstanceOf(IdempotencyStorageException.class);
+        assertThat(Orders.runs).hasValue(0);
+    }
+
+    @Test
+    void bodyFingerprint_aKeyReusedWithAnotherBody_isAcknowledgedWithoutRunning() {
+        deployment.set("idemkit.message.fingerprint", "body");
+        start();
+
+        orders.onMessage(TestMessages.message().property("IdempotencyKey", "b").text("a").build());
+        orders.onMessage(TestMessages.message().property("IdempotencyKey", "b").text("a").build());
+        orders.onMessage(TestMessages.message().property("IdempotencyKey", "b").text("z").build());
+        orders.onMessage(
+                TestMessages.message().property("IdempotencyKey", "c").bytes("one").build());
+        orders.onMessage(
+                TestMessages.message().property("IdempotencyKey", "c").bytes("two").build());
+
+        assertThat(Orders.runs).hasValue(2);
+        assertThat(Beans.decisions())
+                .containsExactly(
+                        Decision.NEW,
+                        Decision.REPLAYED,
+                        Decision.PAYLOAD_MISMATCH,
+                        Decision.NEW,
+                        Decision.PAYLOAD_MISMATCH);
+    }
+
+    @Test
+    void withoutBodyFingerprint_aKeyReusedWithAnotherBody_isADuplicate() {
+        start();
+
+        orders.onMessage(TestMessages.message().property("IdempotencyKey", "b").text("a").build());
+        orders.onMessage(TestMessages.message().property("IdempotencyKey", "b").text("z").build());
+
+        assertThat(Orders.runs).hasValue(1);
+        assertThat(Beans.decisions()).containsExactly(Decision.NEW, Decision.REPLAYED);
+    }
+
+    /** A message listener as a message-driven bean would be, without the EJB container. */
+    @ApplicationScoped
+    public static class Orders implements MessageListener {
+        static final AtomicInteger runs = new AtomicInteger();
+        static final AtomicInteger failuresLeft = new AtomicInteger();
+        static volatile CountDownLatch gate = new CountDownLatch(0);
+        static volatile CountDownLatch entered = new CountDownLatch(0);
+        static volatile boolean rollbackOnly;
+
+        static void reset() {
+            runs.set(0);
+            failuresLeft.set(0);
+            gate = new CountDownLatch(0);
+            entered = new CountDownLatch(0);
+            rollbackOnly = false;
+            ExhaustedLog.events.clear();
+        }
+
+        @Idempotent
+        @Override
+        public void onMessage(Message message) {
+            runs.incrementAndGet();
+            entered.countDown();
+            try {
+                gate.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (failuresLeft.getAndDecrement() > 0) {
+                throw new IllegalStateException("handler failed");
+            }
+            if (rollbackOnly) {
+                FakeTransactions.status = Status.STATUS_MARKED_ROLLBACK;
+            }
+        }
+    }
+
+    /** Records every exhausted message. */
+    @ApplicationScoped
+    public static class ExhaustedLog {
+        static final List<IdempotencyMessageExhausted> events = new CopyOnWriteArrayList<>();
+
+        void on(@Observes IdempotencyMessageExhausted event) {
+            events.add(event);
+        }
+    }
+}
