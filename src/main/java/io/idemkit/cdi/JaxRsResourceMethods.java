@@ -46,7 +46,9 @@ final class JaxRsResourceMethods {
             } catch (NoSuchMethodException e) {
                 // not declared here; look further up
             }
-            pending.add(type.getSuperclass());
+            if (type.getSuperclass() != null) { // null for an interface
+                pending.add(type.getSuperclass());
+            }
             pending.addAll(java.util.List.of(type.getInterfaces()));
         }
         return false;
