@@ -1,0 +1,115 @@
+package io.idemkit.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idemkit.IdempotencyEvent;
+import io.idemkit.IdempotencyEvent.Decision;
+import io.idemkit.IdempotencyStorageException;
+import io.idemkit.spi.RecordState;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The engine when its store fails (C4.6, C4.8): fail-closed refuses, fail-open runs unprotected,
+ * both with one {@code storage_error} event that carries the kind of failure; anything else a store
+ * throws is wrapped as a storage error; a complete that fails holds the claim, so the lease governs
+ * the retries.
+ */
+class IdempotencyEngineStorageFailureTest extends IdempotencyEngineFixture {
+
+    @Test
+    void storeFailure_failClosed_refusesWithStorageErrorEvent() {
+        IdempotencyEngine broken =
+                engineOn(new FailingStore(new IdempotencyStorageException("down")));
+
+        assertThatThrownBy(() -> broken.admit(op("fp")))
+                .isInstanceOf(IdempotencyStorageException.class)
+                .hasMessage("down");
+        assertThat(decisions()).containsExactly(Decision.STORAGE_ERROR);
+    }
+
+    @Test
+    void storeFailure_failOpen_runsUnprotectedWithStorageErrorEvent() {
+        IdempotencyEngine broken =
+                engineOn(new FailingStore(new IdempotencyStorageException("down")));
+        OperationPolicy failOpen =
+                new OperationPolicy(
+                        LEASE,
+                        POLICY.completedTtl(),
+                        POLICY.waitTimeout(),
+                        StorageErrorMode.FAIL_OPEN,
+                        POLICY.cacheable());
+
+        assertThat(broken.admit(op("fp", failOpen))).isInstanceOf(Admission.Unprotected.class);
+        assertThat(decisions()).containsExactly(Decision.STORAGE_ERROR);
+    }
+
+    @Test
+    void storeFailure_eventCarriesTheKindOfFailure() {
+        IdempotencyEngine broken =
+                engineOn(
+                        new FailingStore(
+                                new IdempotencyStorageException(
+                                        IdempotencyStorageException.Kind.WRITE_NOT_CONFIRMED,
+                                        "majority did not confirm",
+                                        null)));
+
+        assertThatThrownBy(() -> broken.admit(op("fp")))
+                .isInstanceOf(IdempotencyStorageException.class);
+        assertThat(events)
+                .singleElement()
+                .satisfies(
+                        event -> {
+                            assertThat(event.decision()).isEqualTo(Decision.STORAGE_ERROR);
+                            assertThat(event.storageFailureKind())
+                                    .contains(IdempotencyStorageException.Kind.WRITE_NOT_CONFIRMED);
+                        });
+    }
+
+    @Test
+    void storeThrowingSomethingElse_isReportedAsKindFailed() {
+        IdempotencyEngine broken = engineOn(new FailingStore(new IllegalStateException("bug")));
+
+        assertThatThrownBy(() -> broken.admit(op("fp")))
+                .isInstanceOf(IdempotencyStorageException.class);
+        assertThat(events)
+                .singleElement()
+                .extracting(IdempotencyEvent::storageFailure)
+                .isEqualTo(IdempotencyStorageException.Kind.FAILED);
+    }
+
+    @Test
+    void otherDecisions_carryNoStorageFailure() {
+        proceed(op("fp")).finish(created("ok"));
+
+        assertThat(events)
+                .singleElement()
+                .extracting(IdempotencyEvent::storageFailureKind)
+                .isEqualTo(Optional.empty());
+    }
+
+    @Test
+    void storeThrowingSomethingElse_isWrappedAsAStorageError() {
+        IdempotencyEngine broken = engineOn(new FailingStore(new IllegalStateException("bug")));
+
+        assertThatThrownBy(() -> broken.admit(op("fp")))
+                .isInstanceOf(IdempotencyStorageException.class)
+                .hasCauseInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("fail-closed");
+    }
+
+    @Test
+    void storeFailingToComplete_holdsTheClaimSoTheLeaseGovernsRetries() {
+        FailingCompleteStore flaky = new FailingCompleteStore(store);
+        IdempotencyEngine engine = engineOn(flaky);
+        Execution execution = ((Admission.Proceed) engine.admit(op("fp"))).execution();
+
+        assertThat(execution.finish(created("lost"))).isEqualTo(FinishOutcome.STORE_FAILED);
+
+        assertThat(store.find("e".repeat(64)).orElseThrow().state()).isEqualTo(RecordState.CLAIMED);
+        assertThat(decisions()).containsExactly(Decision.STORAGE_ERROR);
+        assertThat(events.get(0).storageFailureKind())
+                .contains(IdempotencyStorageException.Kind.FAILED);
+    }
+}
