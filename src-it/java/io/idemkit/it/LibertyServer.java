@@ -51,6 +51,14 @@ final class LibertyServer implements OwnServer {
     }
 
     LibertyServer(String name, int httpPort, WebArchive war) throws IOException {
+        this(name, httpPort, war, "");
+    }
+
+    /**
+     * Creates (or recreates) the server, with {@code war} in its dropins folder and {@code
+     * overrides} (the body of a {@code <server>} element) as a configuration drop-in.
+     */
+    LibertyServer(String name, int httpPort, WebArchive war, String overrides) throws IOException {
         this.name = name;
         this.httpPort = httpPort;
         this.dir = WLP.resolve("usr/servers").resolve(name);
@@ -74,9 +82,31 @@ final class LibertyServer implements OwnServer {
                         // Deployed by copying a file, not by Arquillian's MBean.
                         + "  <applicationMonitor updateTrigger=\"polled\"/>\n"
                         + "</server>\n");
+        if (!overrides.isBlank()) {
+            Files.writeString(
+                    dir.resolve("configDropins/overrides/test-overrides.xml"),
+                    "<server>\n" + overrides + "\n</server>\n");
+        }
         Files.writeString(
                 dir.resolve("jvm.options"), "-XX:TieredStopAtLevel=1\n-XX:+UseSerialGC\n");
         war.as(ZipExporter.class).exportTo(dir.resolve("dropins").resolve(war.getName()).toFile());
+    }
+
+    /**
+     * Adds an application to the dropins folder, before the server starts.
+     *
+     * @param war the application
+     */
+    void addApplication(WebArchive war) {
+        war.as(ZipExporter.class).exportTo(dir.resolve("dropins").resolve(war.getName()).toFile());
+    }
+
+    /**
+     * @return the server's {@code messages.log} so far
+     */
+    String messagesLog() throws IOException {
+        Path log = dir.resolve("logs/messages.log");
+        return Files.exists(log) ? Files.readString(log) : "";
     }
 
     /**

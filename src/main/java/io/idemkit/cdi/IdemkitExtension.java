@@ -311,7 +311,7 @@ public class IdemkitExtension implements Extension {
             OperationPolicy policy = methodPolicies.get(ref);
             problems.addAll(
                     MessageLeaseRule.problems(
-                            describe(ref),
+                            ref.toString(),
                             policy.leaseTtl(),
                             policy.waitTimeout(),
                             read.messageTransactionTimeout()));

@@ -75,8 +75,6 @@ public class IdempotentInterceptor {
     private IdemkitConfig config;
     private Bean<?> intercepted;
     private BeanManager beans;
-    // Made on the first message, so that a runtime without Jakarta Messaging never loads its class.
-    private volatile MessageDelivery messages;
 
     /** For the container; the dependencies come through {@link #inject}. */
     public IdempotentInterceptor() {}
@@ -135,12 +133,8 @@ public class IdempotentInterceptor {
     }
 
     private MessageDelivery messages() {
-        MessageDelivery made = messages;
-        if (made == null) {
-            made = MessageDelivery.create(engine, scope, transactions, config, beans);
-            messages = made;
-        }
-        return made;
+        return plans.messages(
+                () -> MessageDelivery.create(engine, scope, transactions, config, beans));
     }
 
     private Object run(InvocationContext invocation, MethodPlan plan, Execution execution)

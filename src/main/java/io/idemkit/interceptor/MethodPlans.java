@@ -7,6 +7,7 @@ import jakarta.inject.Inject;
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /** Works out each intercepted method's {@link MethodPlan} once, and keeps it. Thread-safe. */
 @ApplicationScoped
@@ -15,6 +16,7 @@ public class MethodPlans {
     private final MethodPolicyLookup policies;
     private final ArgumentJson json;
     private final Map<PlanKey, MethodPlan> plans = new ConcurrentHashMap<>();
+    private volatile MessageDelivery messages;
 
     /** For the CDI client proxy only. */
     protected MethodPlans() {
@@ -40,6 +42,28 @@ public class MethodPlans {
 
     ArgumentJson json() {
         return json;
+    }
+
+    /**
+     * The application's one message surface, made on the first message: interceptors come and go
+     * with the beans they intercept (an instance per pooled message-driven bean), while what the
+     * surface remembers, such as the last failure of each message, is the application's.
+     *
+     * @param make makes it, once
+     * @return the message surface
+     */
+    MessageDelivery messages(Supplier<MessageDelivery> make) {
+        MessageDelivery made = messages;
+        if (made == null) {
+            synchronized (this) {
+                made = messages;
+                if (made == null) {
+                    made = make.get();
+                    messages = made;
+                }
+            }
+        }
+        return made;
     }
 
     @PreDestroy

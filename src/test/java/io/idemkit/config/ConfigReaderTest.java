@@ -93,6 +93,8 @@ class ConfigReaderTest {
         assertThat(c.heartbeatInterrupt()).isTrue();
         assertThat(c.memoryMaxSize()).isEqualTo(10_000);
         assertThat(c.memorySweepInterval()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(c.messageDefaults()).isEqualTo(new MessagePolicy("IdempotencyKey", 3, false));
+        assertThat(c.messageTransactionTimeout()).isEqualTo(Duration.ofSeconds(120));
         MongoStoreSettings m = mongo(Map.of());
         assertThat(m.uri()).isNull();
         assertThat(m.database()).isEqualTo("idemkit");

@@ -122,6 +122,27 @@ class EveryConfigKeyTest {
                                     r -> r.engine().memorySweepInterval(),
                                     Duration.ofMinutes(5))),
                     Map.entry(
+                            ConfigKeys.MESSAGE_KEY_PROPERTY,
+                            new KeyCase(
+                                    "orderId",
+                                    r -> r.engine().messageDefaults().keyProperty(),
+                                    "orderId")),
+                    Map.entry(
+                            ConfigKeys.MESSAGE_MAX_ATTEMPTS,
+                            new KeyCase("7", r -> r.engine().messageDefaults().maxAttempts(), 7)),
+                    Map.entry(
+                            ConfigKeys.MESSAGE_FINGERPRINT,
+                            new KeyCase(
+                                    "body",
+                                    r -> r.engine().messageDefaults().fingerprintBody(),
+                                    true)),
+                    Map.entry(
+                            ConfigKeys.MESSAGE_TRANSACTION_TIMEOUT,
+                            new KeyCase(
+                                    "5m",
+                                    r -> r.engine().messageTransactionTimeout(),
+                                    Duration.ofMinutes(5))),
+                    Map.entry(
                             ConfigKeys.MONGO_URI,
                             new KeyCase(
                                     "mongodb://db:27017",

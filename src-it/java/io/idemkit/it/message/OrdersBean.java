@@ -1,0 +1,77 @@
+package io.idemkit.it.message;
+
+import io.idemkit.Idempotent;
+import jakarta.annotation.Resource;
+import jakarta.ejb.MessageDriven;
+import jakarta.ejb.MessageDrivenContext;
+import jakarta.inject.Inject;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageListener;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The protected consumer: a message-driven bean with {@code @Idempotent} and no other code of the
+ * library's. What it does comes from the message's {@code mode} property: {@code ok}, {@code slow}
+ * (half a second), {@code fail} (always throws), {@code block} (the first delivery of the message
+ * in any server blocks for two minutes, so that the test can kill the server mid-run), or {@code
+ * rollback-once} (the first delivery marks its transaction rollback-only). Its activation
+ * specification is {@code <application>/OrdersBean} in the server's configuration.
+ */
+@MessageDriven(name = "OrdersBean")
+@Idempotent
+public class OrdersBean implements MessageListener {
+
+    @Inject Ledger ledger;
+
+    @Resource MessageDrivenContext context;
+
+    @Override
+    public void onMessage(Message message) {
+        try {
+            String tag = message.getStringProperty("tag");
+            ledger.count("runs", tag);
+            switch (String.valueOf(message.getStringProperty("mode"))) {
+                case "slow" -> Thread.sleep(500);
+                case "fail" -> throw new IllegalStateException("order " + tag + " always fails");
+                case "block" -> {
+                    if (firstTime(message)) {
+                        ledger.count("blocked", tag);
+                        Thread.sleep(120_000);
+                    }
+                }
+                case "rollback-once" -> {
+                    if (firstTime(message)) {
+                        context.setRollbackOnly();
+                        return;
+                    }
+                }
+                default -> {
+                    // ok
+                }
+            }
+            ledger.count("done", tag);
+        } catch (JMSException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Whether the marker file the message names did not exist yet; creates it. */
+    private static boolean firstTime(Message message) throws JMSException {
+        try {
+            Files.createFile(Path.of(message.getStringProperty("marker")));
+            return true;
+        } catch (FileAlreadyExistsException e) {
+            return false;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

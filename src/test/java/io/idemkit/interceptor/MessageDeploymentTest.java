@@ -1,0 +1,100 @@
+package io.idemkit.interceptor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idemkit.Idempotent;
+import io.idemkit.cdi.TestDeployment;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.spi.DeploymentException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageListener;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the deployment refuses about an {@code @Idempotent} message listener (C11.1, C11.4): an
+ * illegal key property, and a lease or wait the transaction timeout cannot hold.
+ */
+class MessageDeploymentTest {
+
+    private final TestDeployment deployment = new TestDeployment();
+
+    @AfterEach
+    void shutDown() {
+        deployment.close();
+    }
+
+    @Test
+    void anIllegalKeyPropertyOfOneBean_failsTheDeploymentNamingTheBean() {
+        deployment.set(Listener.class.getName() + "/Idempotent/keyProperty", "order-id");
+
+        assertThatThrownBy(() -> deployment.start(Listener.class))
+                .isInstanceOf(DeploymentException.class)
+                .hasMessageContaining(
+                        "Invalid "
+                                + Listener.class.getName()
+                                + "/Idempotent/keyProperty=order-id: \"order-id\" is not a legal"
+                                + " message property name");
+    }
+
+    @Test
+    void aLeaseAsLongAsTheTransactionTimeout_failsTheDeployment() {
+        // The reference's queue-lease-shorter-than-visibility, in JTA terms.
+        deployment.set("idemkit.message.transaction-timeout", "10s");
+        deployment.set("idemkit.wait-timeout", "2s");
+
+        assertThatThrownBy(() -> deployment.start(LongLease.class))
+                .isInstanceOf(DeploymentException.class)
+                .hasMessageContaining(
+                        "The lease of "
+                                + LongLease.class.getName()
+                                + ".onMessage() (10s) must be shorter than the transaction"
+                                + " timeout"
+                                + " (idemkit.message.transaction-timeout=10s)");
+    }
+
+    @Test
+    void aWaitAsLongAsTheTransactionTimeout_failsTheDeployment() {
+        deployment.set("idemkit.message.transaction-timeout", "10s");
+        deployment.set("idemkit.lease-ttl", "5s");
+
+        assertThatThrownBy(() -> deployment.start(Listener.class))
+                .isInstanceOf(DeploymentException.class)
+                .hasMessageContaining("The wait timeout of " + Listener.class.getName())
+                .hasMessageContaining("(10s) must be shorter than the transaction timeout");
+    }
+
+    @Test
+    void theDefaults_holdTheRule_andAMethodNamedOnMessageOutsideAListenerIsNotChecked() {
+        deployment.set("idemkit.message.transaction-timeout", "20s");
+        deployment.set("idemkit.lease-ttl", "30s");
+
+        // Not a MessageListener: the method surface's rules only.
+        assertThat(deployment.start(NotAListener.class).select(NotAListener.class).get())
+                .isNotNull();
+    }
+
+    /** A listener with the global settings. */
+    @ApplicationScoped
+    @Idempotent
+    public static class Listener implements MessageListener {
+        @Override
+        public void onMessage(Message message) {}
+    }
+
+    /** A listener whose own lease is as long as the transaction timeout. */
+    @ApplicationScoped
+    public static class LongLease implements MessageListener {
+        @Idempotent(leaseTtl = "10s")
+        @Override
+        public void onMessage(Message message) {}
+    }
+
+    /** A bean whose method is named like a listener's but is none. */
+    @ApplicationScoped
+    public static class NotAListener {
+        @Idempotent
+        public void onMessage(Message message) {}
+    }
+}
