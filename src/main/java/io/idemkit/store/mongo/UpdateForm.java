@@ -16,17 +16,18 @@ import org.bson.BsonDocument;
  * compare against the server's own clock ({@code $$NOW}) on either.
  *
  * <ul>
- *   <li>{@link ServerStampedUpdates} (MongoDB 4.2+): the updates are pipelines that compute every
- *       date from the server's {@code $$NOW} when it applies the write, so a delay in transit
- *       cannot shorten a lease. The step-1 upsert keeps a matched document as it is, so a replay
- *       still changes nothing, and the pinned takeover is unchanged. A takeover returns the record
- *       with estimated stamps (its document before the write tells what was replaced); {@code find}
- *       returns the server's.
- *   <li>{@link ClientStampedUpdates} (servers without pipelines, such as mongo-java-server): the
- *       dates are the server time estimated from the injected clock and a measured offset ({@link
- *       ServerTimeEstimate}), computed when the write is sent; {@code $currentDate} cannot be used
- *       because it would also rewrite a live record that a claim must leave alone. A lease then
- *       loses what the write spends in transit, which {@link MongoLeaseRule} bounds.
+ *   <li>{@link ServerStampedUpdates}, the pipeline path (MongoDB 4.2+): the updates are pipelines
+ *       that compute every date from the server's {@code $$NOW} when it applies the write, so a
+ *       delay in transit cannot shorten a lease. The step-1 upsert keeps a matched document as it
+ *       is, so a replay still changes nothing, and the pinned takeover is unchanged. A takeover
+ *       returns the record with estimated stamps (its document before the write tells what was
+ *       replaced); {@code find} returns the server's.
+ *   <li>{@link ClientStampedUpdates}, the fallback path (servers without pipelines, such as
+ *       mongo-java-server): the dates are the server time estimated from the injected clock and a
+ *       measured offset ({@link ServerTimeEstimate}), computed when the write is sent; {@code
+ *       $currentDate} cannot be used because it would also rewrite a live record that a claim must
+ *       leave alone. A lease then loses what the write spends in transit, which {@link
+ *       MongoLeaseRule} bounds.
  * </ul>
  *
  * Each write is one command on the collection the form was made for. Implementations are
