@@ -52,10 +52,7 @@ import org.bson.BsonDocument;
  * is stamped by the server or with the estimated server time, as the {@link UpdateForm} chosen once
  * at first use by a probe says ({@link #stampsWithServerClock()}). A JVM clock that is off by any
  * constant amount changes neither a decision nor a stamp. The JVM clock is never read directly. The
- * server's clock is read with {@code isMaster}, an alias of {@code hello} on every supported server
- * (JIRA SERVER-49985; deprecated since 4.4.2, still served); {@code hello} is tried when a server
- * refuses it (a strict Stable API client), and whichever answered is remembered ({@link
- * ServerClockCommand}). Both report {@code localTime}.
+ * server's clock is read as {@link ServerClockCommand} describes.
  *
  * <h2>Failures</h2>
  *
