@@ -10,6 +10,7 @@ import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoreArguments;
 import io.idemkit.spi.StoreHealth;
 import io.idemkit.spi.StoredResult;
+import io.idemkit.store.CompletionPoll;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,7 +19,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -48,13 +48,10 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     /** How long a claim whose lease ran out is kept, so that its takeover reads as a reclaim. */
     static final Duration EXPIRED_CLAIM_GRACE = Duration.ofSeconds(60);
 
-    private static final long FIRST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-    private static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
-
     private final Clock clock;
     private final int maxSize;
     private final ConcurrentHashMap<String, IdempotencyRecord> records = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, CountDownLatch> changes = new ConcurrentHashMap<>();
+    private final CompletionPoll completions = new CompletionPoll();
     private final ConcurrentHashMap<String, AttemptCount> attempts = new ConcurrentHashMap<>();
     private final AtomicInteger size = new AtomicInteger();
     private final ScheduledExecutorService sweeper;
@@ -248,7 +245,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
                     return changed;
                 });
         if (done[0] && wakeWaiters) {
-            signal(key);
+            completions.signal(key);
         }
         return done[0];
     }
@@ -262,39 +259,12 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
             throws InterruptedException {
         StoreArguments.requireKey(key);
         StoreArguments.requireTimeout(timeout);
-        // Elapsed waiting is real time whatever the store clock says: a test clock cannot make a
-        // thread wait less. A difference of nanoTime readings cannot overflow, a deadline could.
-        long started = System.nanoTime();
-        long limit = StoreArguments.saturatedNanos(timeout);
-        long poll = FIRST_POLL_NANOS;
-        while (true) {
-            // Subscribe before reading, so that a change between the two is not missed.
-            CountDownLatch change = changes.computeIfAbsent(key, k -> new CountDownLatch(1));
-            IdempotencyRecord record = readable(records.get(key));
-            long remaining = limit - (System.nanoTime() - started);
-            if (record == null
-                    || !record.isLiveAt(clock.instant())
-                    || record.state() == RecordState.COMPLETED
-                    || remaining <= 0) {
-                // Leave no latch behind for a key that may never change again; another waiter
-                // that shared it falls back to its poll.
-                changes.remove(key, change);
-                return record != null
-                                && record.state() == RecordState.COMPLETED
-                                && record.isLiveAt(clock.instant())
-                        ? Optional.of(record)
-                        : Optional.empty();
-            }
-            change.await(Math.min(remaining, poll), TimeUnit.NANOSECONDS);
-            poll = Math.min(poll * 2, MAX_POLL_NANOS);
-        }
-    }
-
-    private void signal(String key) {
-        CountDownLatch change = changes.remove(key);
-        if (change != null) {
-            change.countDown();
-        }
+        return completions.await(
+                key,
+                timeout,
+                first ->
+                        Optional.ofNullable(readable(records.get(key)))
+                                .filter(record -> record.isLiveAt(clock.instant())));
     }
 
     @Override
@@ -321,7 +291,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
             return false;
         }
         size.decrementAndGet();
-        signal(key);
+        completions.signal(key);
         return true;
     }
 
@@ -344,7 +314,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
                             : !record.leaseUntil().isAfter(claimsBefore);
             if (expired && records.remove(entry.getKey(), record)) {
                 size.decrementAndGet();
-                signal(entry.getKey());
+                completions.signal(entry.getKey());
                 removed++;
             }
         }

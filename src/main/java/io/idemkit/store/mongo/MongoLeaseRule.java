@@ -11,14 +11,14 @@ import java.util.Optional;
  * <p>Why: a write's lease end is computed when the write is sent, and the driver may spend up to
  * {@code idemkit.mongo.timeout} (server selection, a checkout, a retry during a failover) before
  * the server applies it; on the fallback path the estimate of the server's clock may also be off by
- * up to {@link MongoIdempotencyStore#LIVE_MARGIN 2 s}. The heartbeat of a long operation renews
- * every third of the lease, counted from when the claim returned. In the worst case the claim takes
- * the whole timeout, the first renewal is sent a third of the lease later and takes the whole
- * timeout too, and the clock estimate is off by the margin: the renewal still lands while the
- * claim's lease holds when {@code lease > 3 × timeout + 1.5 × margin}. A lease that meets the rule
- * also means a claim never lands spent: it holds the key for at least {@code 2 × timeout + 1 s}
- * after it landed. The heartbeat interval that follows is a third of the lease, what the engine
- * uses; with the default timeout of 5 s the shortest lease is 18 s.
+ * up to {@link ClaimAlgorithm#LIVE_MARGIN 2 s}. The heartbeat of a long operation renews every
+ * third of the lease, counted from when the claim returned. In the worst case the claim takes the
+ * whole timeout, the first renewal is sent a third of the lease later and takes the whole timeout
+ * too, and the clock estimate is off by the margin: the renewal still lands while the claim's lease
+ * holds when {@code lease > 3 × timeout + 1.5 × margin}. A lease that meets the rule also means a
+ * claim never lands spent: it holds the key for at least {@code 2 × timeout + 1 s} after it landed.
+ * The heartbeat interval that follows is a third of the lease, what the engine uses; with the
+ * default timeout of 5 s the shortest lease is 18 s.
  *
  * <p>Stateless and thread-safe.
  */
@@ -33,7 +33,7 @@ public final class MongoLeaseRule {
     public static Duration minimumLease(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
         return timeout.multipliedBy(3)
-                .plus(MongoIdempotencyStore.LIVE_MARGIN.multipliedBy(3).dividedBy(2));
+                .plus(ClaimAlgorithm.LIVE_MARGIN.multipliedBy(3).dividedBy(2));
     }
 
     /**

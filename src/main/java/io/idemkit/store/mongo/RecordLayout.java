@@ -1,20 +1,14 @@
 package io.idemkit.store.mongo;
 
 import io.idemkit.spi.ClaimToken;
-import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoredHeader;
 import io.idemkit.spi.StoredResult;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.bson.BsonArray;
-import org.bson.BsonBinary;
-import org.bson.BsonBinarySubType;
 import org.bson.BsonBoolean;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
@@ -26,7 +20,8 @@ import org.bson.BsonValue;
 
 /**
  * The one document per effective key, as idemkit's Python store lays it out, so that both can share
- * a collection:
+ * a collection; and the filters (and the parts of updates) that find and write it. Both {@link
+ * UpdateForm}s write it; {@link RecordReader} reads it.
  *
  * <pre>
  * _id                  the effective key
@@ -71,9 +66,9 @@ final class RecordLayout {
     static final String RESPONSE_BODY = "response_body";
     static final String RESPONSE_BODY_CHECK = "response_body_check";
 
-    private static final String HEADER_NAME = "name";
-    private static final String HEADER_VALUE = "value";
-    private static final String BODY_LENGTH = "length";
+    static final String HEADER_NAME = "name";
+    static final String HEADER_VALUE = "value";
+    static final String BODY_LENGTH = "length";
 
     /**
      * What a completed document holds besides the result: _id, fingerprint, token, the dates and
@@ -240,15 +235,7 @@ final class RecordLayout {
         };
     }
 
-    // --- updates -----------------------------------------------------------------------------
-
-    /**
-     * The first step of a claim: inserts the claim when the key is absent, and changes nothing in a
-     * document the filter matched, so that a replay writes nothing.
-     */
-    static BsonDocument insertClaim(Claim claim) {
-        return new BsonDocument("$setOnInsert", claimFields(claim));
-    }
+    // --- parts of updates --------------------------------------------------------------------
 
     /** The fields only a completed record has, removed when a claim takes a record over. */
     static final List<String> RESULT_FIELDS =
@@ -259,56 +246,21 @@ final class RecordLayout {
                     RESPONSE_BODY,
                     RESPONSE_BODY_CHECK);
 
-    /** Overwrites whatever the document held with a new claim. */
-    static BsonDocument takeOver(Claim claim) {
-        BsonDocument unset = new BsonDocument();
-        for (String field : RESULT_FIELDS) {
-            unset.append(field, new BsonString(""));
-        }
-        return new BsonDocument("$set", claimFields(claim)).append("$unset", unset);
-    }
-
-    private static BsonDocument claimFields(Claim claim) {
-        return new BsonDocument(STATE, new BsonString(RecordState.CLAIMED.name()))
-                .append(FINGERPRINT, new BsonString(claim.fingerprint()))
-                .append(FINGERPRINT_VERSION, new BsonInt32(claim.fingerprintVersion()))
-                .append(CLAIM_TOKEN, new BsonString(claim.token().value()))
-                .append(CLAIMED_AT, date(claim.claimedAt()))
-                .append(LEASE_UNTIL, date(claim.leaseUntil()))
-                .append(EXPIRE_AT, date(claim.expireAt()));
-    }
-
-    static BsonDocument complete(
-            ClaimToken token,
-            Instant completedAt,
-            Instant retainUntil,
-            Instant expireAt,
-            StoredResult result) {
+    /** {@code response_headers} as this store writes it: {@code [{name, value}, ...]}, in order. */
+    static BsonArray headers(StoredResult result) {
         BsonArray headers = new BsonArray();
         for (StoredHeader header : result.headers()) {
             headers.add(
                     new BsonDocument(HEADER_NAME, new BsonString(header.name()))
                             .append(HEADER_VALUE, new BsonString(header.value())));
         }
-        BsonDocument set =
-                new BsonDocument(STATE, new BsonString(RecordState.COMPLETED.name()))
-                        .append(COMPLETED_AT, date(completedAt))
-                        .append(LEASE_UNTIL, date(retainUntil))
-                        .append(EXPIRE_AT, date(expireAt))
-                        .append(RESPONSE_STATUS, new BsonInt32(result.status()))
-                        .append(RESPONSE_HEADERS, headers)
-                        .append(RESPONSE_BODY, new BsonBinary(result.body()))
-                        .append(
-                                RESPONSE_BODY_CHECK,
-                                new BsonDocument(CLAIM_TOKEN, new BsonString(token.value()))
-                                        .append(BODY_LENGTH, new BsonInt32(result.bodyLength())));
-        return new BsonDocument("$set", set);
+        return headers;
     }
 
-    static BsonDocument renew(Instant leaseUntil, Instant expireAt) {
-        return new BsonDocument(
-                "$set",
-                new BsonDocument(LEASE_UNTIL, date(leaseUntil)).append(EXPIRE_AT, date(expireAt)));
+    /** {@code response_body_check}: the body's length, as the claim of {@code token} wrote it. */
+    static BsonDocument bodyCheck(ClaimToken token, StoredResult result) {
+        return new BsonDocument(CLAIM_TOKEN, new BsonString(token.value()))
+                .append(BODY_LENGTH, new BsonInt32(result.bodyLength()));
     }
 
     /**
@@ -333,195 +285,6 @@ final class RecordLayout {
         return s.getBytes(StandardCharsets.UTF_8).length;
     }
 
-    // --- reading -----------------------------------------------------------------------------
-
-    /**
-     * The claim stamps the server wrote into a document this store just claimed, whatever its
-     * fingerprint version: {@code claimed_at} and {@code lease_until}.
-     *
-     * @return both, or empty if either is not a date
-     */
-    static Optional<Stamps> claimStamps(BsonDocument doc) {
-        BsonValue claimedAt = doc.get(CLAIMED_AT);
-        BsonValue leaseUntil = doc.get(LEASE_UNTIL);
-        if (claimedAt == null
-                || !claimedAt.isDateTime()
-                || leaseUntil == null
-                || !leaseUntil.isDateTime()) {
-            return Optional.empty();
-        }
-        return Optional.of(
-                new Stamps(
-                        Instant.ofEpochMilli(claimedAt.asDateTime().getValue()),
-                        Instant.ofEpochMilli(leaseUntil.asDateTime().getValue())));
-    }
-
-    /** A claim's two dates as the server wrote them. */
-    record Stamps(Instant claimedAt, Instant leaseUntil) {}
-
-    static boolean carriesToken(BsonDocument doc, ClaimToken token) {
-        BsonValue v = doc.get(CLAIM_TOKEN);
-        return v != null && v.isString() && v.asString().getValue().equals(token.value());
-    }
-
-    /**
-     * Reads a stored document.
-     *
-     * @return the record, or empty if the document is unreadable: a wrong type, a missing field, an
-     *     unknown fingerprint version, an unknown state, or a body that is not generic binary or
-     *     not as long as it was written. Unreadable is absent (contract C3).
-     */
-    static Optional<IdempotencyRecord> read(BsonDocument doc) {
-        try {
-            return Optional.of(readOrThrow(doc));
-        } catch (Unreadable | IllegalArgumentException | ArithmeticException e) {
-            return Optional.empty();
-        }
-    }
-
-    /** Why {@link #read} finds {@code doc} unreadable, for debug logs; empty if it is readable. */
-    static Optional<String> unreadableReason(BsonDocument doc) {
-        try {
-            readOrThrow(doc);
-            return Optional.empty();
-        } catch (Unreadable | IllegalArgumentException | ArithmeticException e) {
-            return Optional.of(e.getMessage());
-        }
-    }
-
-    private static IdempotencyRecord readOrThrow(BsonDocument doc) {
-        String key = string(doc, ID);
-        RecordState state = state(doc);
-        String fingerprint = string(doc, FINGERPRINT);
-        int version = integer(doc, FINGERPRINT_VERSION);
-        if (!IdempotencyRecord.isKnownFingerprintVersion(version)) {
-            throw new Unreadable("unknown " + FINGERPRINT_VERSION + " " + version);
-        }
-        String token = string(doc, CLAIM_TOKEN);
-        if (token.isBlank()) {
-            throw new Unreadable("blank " + CLAIM_TOKEN);
-        }
-        Instant claimedAt = instant(doc, CLAIMED_AT);
-        Instant leaseUntil = instant(doc, LEASE_UNTIL);
-        if (state == RecordState.CLAIMED) {
-            return IdempotencyRecord.claimed(
-                    key, fingerprint, version, new ClaimToken(token), claimedAt, leaseUntil);
-        }
-        Instant completedAt = instant(doc, COMPLETED_AT);
-        StoredResult result =
-                new StoredResult(integer(doc, RESPONSE_STATUS), headers(doc), body(doc, token));
-        return new IdempotencyRecord(
-                key,
-                RecordState.COMPLETED,
-                fingerprint,
-                version,
-                new ClaimToken(token),
-                claimedAt,
-                leaseUntil,
-                completedAt,
-                leaseUntil,
-                result);
-    }
-
-    private static RecordState state(BsonDocument doc) {
-        String state = string(doc, STATE);
-        for (RecordState s : RecordState.values()) {
-            if (s.name().equals(state)) {
-                return s;
-            }
-        }
-        throw new Unreadable("unknown " + STATE);
-    }
-
-    private static List<StoredHeader> headers(BsonDocument doc) {
-        BsonValue v = required(doc, RESPONSE_HEADERS);
-        List<StoredHeader> headers = new ArrayList<>();
-        if (v.isArray()) {
-            for (BsonValue element : v.asArray()) {
-                if (!element.isDocument()) {
-                    throw new Unreadable(RESPONSE_HEADERS + " element is not a document");
-                }
-                headers.add(
-                        new StoredHeader(
-                                string(element.asDocument(), HEADER_NAME),
-                                string(element.asDocument(), HEADER_VALUE)));
-            }
-        } else if (v.isDocument()) {
-            // The Python store's form: one field per header.
-            for (Map.Entry<String, BsonValue> e : v.asDocument().entrySet()) {
-                if (!e.getValue().isString()) {
-                    throw new Unreadable(RESPONSE_HEADERS + " value is not a string");
-                }
-                headers.add(new StoredHeader(e.getKey(), e.getValue().asString().getValue()));
-            }
-        } else {
-            throw new Unreadable(RESPONSE_HEADERS + " is " + v.getBsonType());
-        }
-        return headers;
-    }
-
-    private static byte[] body(BsonDocument doc, String token) {
-        BsonValue v = required(doc, RESPONSE_BODY);
-        if (!v.isBinary()) {
-            throw new Unreadable(RESPONSE_BODY + " is " + v.getBsonType());
-        }
-        BsonBinary binary = v.asBinary();
-        byte subtype = binary.getType();
-        if (subtype != BsonBinarySubType.BINARY.getValue()
-                && subtype != BsonBinarySubType.OLD_BINARY.getValue()) {
-            throw new Unreadable(RESPONSE_BODY + " has binary subtype " + subtype);
-        }
-        byte[] bytes = binary.getData();
-        BsonValue check = doc.get(RESPONSE_BODY_CHECK);
-        if (check != null) {
-            if (!check.isDocument()) {
-                throw new Unreadable(RESPONSE_BODY_CHECK + " is " + check.getBsonType());
-            }
-            BsonDocument written = check.asDocument();
-            // A check left by an earlier claim says nothing about this body.
-            if (string(written, CLAIM_TOKEN).equals(token)
-                    && integer(written, BODY_LENGTH) != bytes.length) {
-                throw new Unreadable(RESPONSE_BODY + " is truncated");
-            }
-        }
-        return bytes;
-    }
-
-    private static BsonValue required(BsonDocument doc, String field) {
-        BsonValue v = doc.get(field);
-        if (v == null || v.isNull()) {
-            throw new Unreadable("missing " + field);
-        }
-        return v;
-    }
-
-    private static String string(BsonDocument doc, String field) {
-        BsonValue v = required(doc, field);
-        if (!v.isString()) {
-            throw new Unreadable(field + " is " + v.getBsonType());
-        }
-        return v.asString().getValue();
-    }
-
-    private static int integer(BsonDocument doc, String field) {
-        BsonValue v = required(doc, field);
-        if (v.getBsonType() == BsonType.INT32) {
-            return v.asInt32().getValue();
-        }
-        if (v.getBsonType() == BsonType.INT64) {
-            return Math.toIntExact(v.asInt64().getValue());
-        }
-        throw new Unreadable(field + " is " + v.getBsonType());
-    }
-
-    private static Instant instant(BsonDocument doc, String field) {
-        BsonValue v = required(doc, field);
-        if (!v.isDateTime()) {
-            throw new Unreadable(field + " is " + v.getBsonType());
-        }
-        return Instant.ofEpochMilli(v.asDateTime().getValue());
-    }
-
     // --- values ------------------------------------------------------------------------------
 
     static Instant millis(Instant instant) {
@@ -533,7 +296,7 @@ final class RecordLayout {
         return Instant.ofEpochMilli(Math.addExact(from.toEpochMilli(), d.toMillis()));
     }
 
-    private static BsonDateTime date(Instant instant) {
+    static BsonDateTime date(Instant instant) {
         return new BsonDateTime(instant.toEpochMilli());
     }
 
@@ -543,61 +306,5 @@ final class RecordLayout {
 
     private static BsonDocument not(BsonDocument expression) {
         return new BsonDocument("$not", new BsonArray(List.of(expression)));
-    }
-
-    /** A claim about to be written: every instant already truncated to the millisecond. */
-    record Claim(
-            String fingerprint,
-            int fingerprintVersion,
-            ClaimToken token,
-            Instant claimedAt,
-            Instant leaseUntil,
-            Instant expireAt) {
-
-        static Claim at(
-                Instant serverNow,
-                String fingerprint,
-                int fingerprintVersion,
-                Duration leaseTtl,
-                Duration leaseGrace) {
-            Instant claimedAt = millis(serverNow);
-            Instant leaseUntil = plus(claimedAt, leaseTtl);
-            return new Claim(
-                    fingerprint,
-                    fingerprintVersion,
-                    ClaimToken.random(),
-                    claimedAt,
-                    leaseUntil,
-                    plus(leaseUntil, leaseGrace));
-        }
-
-        IdempotencyRecord record(String key) {
-            return IdempotencyRecord.claimed(
-                    key, fingerprint, fingerprintVersion, token, claimedAt, leaseUntil);
-        }
-
-        /** This claim as the server stamped it, where it did. */
-        IdempotencyRecord record(String key, Stamps stamps) {
-            return IdempotencyRecord.claimed(
-                    key,
-                    fingerprint,
-                    fingerprintVersion,
-                    token,
-                    stamps.claimedAt(),
-                    stamps.leaseUntil());
-        }
-
-        ServerStampedUpdates.NewClaim constants() {
-            return new ServerStampedUpdates.NewClaim(fingerprint, fingerprintVersion, token);
-        }
-    }
-
-    /** A document that cannot be read as a record. Never leaves this class. */
-    private static final class Unreadable extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        Unreadable(String reason) {
-            super(reason, null, false, false);
-        }
     }
 }

@@ -13,9 +13,10 @@ import org.bson.BsonValue;
 
 /**
  * Asks the server for its {@code localTime}: with {@code isMaster}, which every supported server
- * and mongo-java-server answer (an alias of {@code hello}, JIRA SERVER-49985), or with {@code
- * hello} where a server refuses {@code isMaster} (a strict Stable API client). The first command
- * that works is remembered, so a refused one is never tried again. Thread-safe.
+ * and mongo-java-server answer (an alias of {@code hello}, JIRA SERVER-49985; deprecated since
+ * 4.4.2, still served), or with {@code hello} where a server refuses {@code isMaster} (a strict
+ * Stable API client). The first command that works is remembered, so a refused one is never tried
+ * again. Thread-safe.
  */
 final class ServerClockCommand implements Supplier<Instant> {
 

@@ -5,8 +5,8 @@ import com.mongodb.MongoException;
 import com.mongodb.MongoWriteException;
 import com.mongodb.client.MongoCollection;
 import io.idemkit.spi.ClaimToken;
+import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.RecordState;
-import io.idemkit.spi.StoredHeader;
 import io.idemkit.spi.StoredResult;
 import java.time.Duration;
 import java.util.List;
@@ -19,23 +19,85 @@ import org.bson.BsonString;
 import org.bson.BsonValue;
 
 /**
- * The update pipelines of the pipeline path (MongoDB 4.2+): the same documents as {@link
- * RecordLayout}'s updates, but every date is the server's own {@code $$NOW} at the moment it
- * applies the write, plus a lease or retention, so that no stamp ages in transit. Every constant is
- * wrapped in {@code $literal}, because in a pipeline a string that starts with {@code $} (a
- * fingerprint may) would be read as a field path.
+ * The server-stamped {@link UpdateForm} (MongoDB 4.2+), and the probe that tells whether a server
+ * supports it: update pipelines that write the same documents as {@link ClientStampedUpdates}, but
+ * every date is the server's own {@code $$NOW} at the moment it applies the write, plus a lease or
+ * retention, so that no stamp ages in transit. Every constant is wrapped in {@code $literal},
+ * because in a pipeline a string that starts with {@code $} (a fingerprint may) would be read as a
+ * field path.
  *
  * <p>mongo-java-server does not run pipelines, so the tests here check these documents' shape; the
  * Testcontainers and {@code IDEMKIT_TEST_MONGO_URI} suites run them.
  */
-final class ServerStampedUpdates {
+final class ServerStampedUpdates implements UpdateForm {
 
     private static final String NOW = "$$NOW";
 
     /** An id no record can have: keys are printable ASCII, without spaces. */
     static final String PROBE_ID = "idemkit pipeline probe";
 
-    private ServerStampedUpdates() {}
+    private final MongoCollection<BsonDocument> records;
+    private final Duration leaseGrace;
+
+    ServerStampedUpdates(MongoCollection<BsonDocument> records, Duration leaseGrace) {
+        this.records = records;
+        this.leaseGrace = leaseGrace;
+    }
+
+    @Override
+    public BsonDocument claimUnlessLive(
+            BsonDocument liveFilter, String key, Claim claim, Duration leaseTtl) {
+        return records.findOneAndUpdate(
+                liveFilter,
+                insertClaim(key, constants(claim), leaseTtl, leaseGrace),
+                UpdateForm.upsertReturningAfter());
+    }
+
+    @Override
+    public BsonDocument overwrite(BsonDocument filter, Claim claim, Duration leaseTtl) {
+        return records.findOneAndUpdate(
+                filter,
+                takeOver(constants(claim), leaseTtl, leaseGrace),
+                UpdateForm.returningBefore());
+    }
+
+    @Override
+    public boolean completeClaim(
+            BsonDocument filter, ClaimToken token, StoredResult result, Duration completedTtl) {
+        return records.updateOne(filter, complete(token, result, completedTtl, leaseGrace))
+                        .getMatchedCount()
+                == 1;
+    }
+
+    @Override
+    public boolean renewLease(BsonDocument filter, Duration leaseTtl) {
+        return records.updateOne(filter, renew(leaseTtl, leaseGrace)).getMatchedCount() == 1;
+    }
+
+    /**
+     * The claim with the dates the server stamped into {@code written}; with the estimated ones if
+     * the document does not hold them as dates.
+     */
+    @Override
+    public IdempotencyRecord claimed(String key, Claim claim, BsonDocument written) {
+        return RecordReader.claimStamps(written)
+                .map(stamps -> claim.record(key, stamps))
+                .orElseGet(() -> claim.record(key));
+    }
+
+    @Override
+    public boolean stampsWithServerClock() {
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        return "dates are stamped by the server ($$NOW in update pipelines)";
+    }
+
+    private static NewClaim constants(Claim claim) {
+        return new NewClaim(claim.fingerprint(), claim.fingerprintVersion(), claim.token());
+    }
 
     /**
      * Whether the server runs update pipelines, asked in a way that writes nothing and that a
@@ -139,12 +201,6 @@ final class ServerStampedUpdates {
     /** Completes a claim: state, the server's completion time, retention, and the result. */
     static List<BsonDocument> complete(
             ClaimToken token, StoredResult result, Duration completedTtl, Duration leaseGrace) {
-        BsonArray headers = new BsonArray();
-        for (StoredHeader header : result.headers()) {
-            headers.add(
-                    new BsonDocument("name", new BsonString(header.name()))
-                            .append("value", new BsonString(header.value())));
-        }
         BsonDocument set =
                 new BsonDocument(
                                 RecordLayout.STATE,
@@ -155,17 +211,13 @@ final class ServerStampedUpdates {
                         .append(
                                 RecordLayout.RESPONSE_STATUS,
                                 literal(new BsonInt32(result.status())))
-                        .append(RecordLayout.RESPONSE_HEADERS, literal(headers))
+                        .append(
+                                RecordLayout.RESPONSE_HEADERS,
+                                literal(RecordLayout.headers(result)))
                         .append(RecordLayout.RESPONSE_BODY, literal(new BsonBinary(result.body())))
                         .append(
                                 RecordLayout.RESPONSE_BODY_CHECK,
-                                literal(
-                                        new BsonDocument(
-                                                        RecordLayout.CLAIM_TOKEN,
-                                                        new BsonString(token.value()))
-                                                .append(
-                                                        "length",
-                                                        new BsonInt32(result.bodyLength()))));
+                                literal(RecordLayout.bodyCheck(token, result)));
         return List.of(new BsonDocument("$set", set));
     }
 

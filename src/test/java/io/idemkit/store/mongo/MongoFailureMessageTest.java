@@ -40,8 +40,7 @@ class MongoFailureMessageTest {
 
     @Test
     void writeConcernTimeout_saysTheWriteMayHaveLandedAndHoldsTheKey() {
-        IdempotencyStorageException e =
-                MongoIdempotencyStore.failure("claim", KEY, writeConcernTimeout());
+        IdempotencyStorageException e = DriverFailures.failure("claim", KEY, writeConcernTimeout());
 
         assertThat(e.getMessage())
                 .startsWith("MongoDB claim failed (MongoWriteConcernException, code 64)")
@@ -57,7 +56,7 @@ class MongoFailureMessageTest {
         MongoOperationTimeoutException csot =
                 new MongoOperationTimeoutException("Operation timed out", writeConcernTimeout());
 
-        IdempotencyStorageException e = MongoIdempotencyStore.failure("complete", KEY, csot);
+        IdempotencyStorageException e = DriverFailures.failure("complete", KEY, csot);
 
         assertThat(e.getMessage()).contains("did not confirm it").doesNotContain("unreachable");
         assertThat(e.kind()).isEqualTo(IdempotencyStorageException.Kind.WRITE_NOT_CONFIRMED);

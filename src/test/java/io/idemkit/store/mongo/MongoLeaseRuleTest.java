@@ -74,6 +74,6 @@ class MongoLeaseRuleTest {
     }
 
     private static Duration leaseEnd(Duration lease) {
-        return lease.minus(MongoIdempotencyStore.LIVE_MARGIN);
+        return lease.minus(ClaimAlgorithm.LIVE_MARGIN);
     }
 }

@@ -1,13 +1,16 @@
 package io.idemkit.store.mongo;
 
 import static io.idemkit.store.mongo.Fixtures.FINGERPRINT;
+import static io.idemkit.store.mongo.Fixtures.LEASE;
 import static io.idemkit.store.mongo.Fixtures.LONG;
 import static io.idemkit.store.mongo.Fixtures.VERSION;
 import static io.idemkit.store.mongo.Fixtures.key;
+import static io.idemkit.store.mongo.Fixtures.result;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.MongoCollection;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -28,9 +31,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code purgeExpired} deletes every corrupt kind of record once its {@code expire_at} has passed
- * or is missing, and never a live one (C9): a {@code lease_until} of any type other than a date is
- * no lease, including a Timestamp, a regex and MaxKey, which sort above every date.
+ * {@code purgeExpired} deletes claims and results past their expiry, and every corrupt kind of
+ * record once its {@code expire_at} has passed or is missing, and never a live one (C9): a {@code
+ * lease_until} of any type other than a date is no lease, including a Timestamp, a regex and
+ * MaxKey, which sort above every date.
  */
 class MongoPurgeTest {
 
@@ -113,6 +117,40 @@ class MongoPurgeTest {
         assertThat(store.purgeExpired()).isZero();
         assertThat(raw.countDocuments()).isEqualTo(5);
         assertThat(store.find(live)).isPresent();
+    }
+
+    @Test
+    void purgeExpired_deletesOnlyRecordsPastTheirExpiry() {
+        MongoIdempotencyStore noGrace =
+                new MongoIdempotencyStore(
+                        mongo.sharedClient(),
+                        settings.withLeaseGrace(Duration.ZERO),
+                        Clock.systemUTC());
+        String lapsedClaim = key();
+        String liveClaim = key();
+        String lapsedResult = key();
+        String liveResult = key();
+        noGrace.claim(lapsedClaim, FINGERPRINT, VERSION, LEASE);
+        noGrace.claim(liveClaim, FINGERPRINT, VERSION, LONG);
+        noGrace.complete(
+                lapsedResult,
+                noGrace.claim(lapsedResult, FINGERPRINT, VERSION, LONG).token(),
+                result("x"),
+                LEASE);
+        noGrace.complete(
+                liveResult,
+                noGrace.claim(liveResult, FINGERPRINT, VERSION, LONG).token(),
+                result("x"),
+                LONG);
+        // Every short lease and retention ends at most LEASE after the server's time now.
+        mongo.waitUntilPast(mongo.serverTime().plus(LEASE));
+
+        assertThat(noGrace.purgeExpired()).isEqualTo(2);
+
+        assertThat(mongo.raw(settings.collection()).countDocuments()).isEqualTo(2);
+        assertThat(noGrace.find(liveClaim)).isPresent();
+        assertThat(noGrace.find(liveResult)).isPresent();
+        assertThat(noGrace.purgeExpired()).isZero();
     }
 
     @Test

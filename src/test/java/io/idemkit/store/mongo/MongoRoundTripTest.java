@@ -168,7 +168,7 @@ class MongoRoundTripTest {
     void claimOnALeaseInItsLastMargin_asksTheServerAndFindsItLive() {
         String key = key();
         ClaimToken owner =
-                store.claim(key, FINGERPRINT, VERSION, MongoIdempotencyStore.LIVE_MARGIN).token();
+                store.claim(key, FINGERPRINT, VERSION, ClaimAlgorithm.LIVE_MARGIN).token();
         commands.reset();
 
         ClaimResult second = store.claim(key, FINGERPRINT, VERSION, LONG);

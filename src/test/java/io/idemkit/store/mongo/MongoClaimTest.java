@@ -10,7 +10,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.idemkit.IdempotencyStorageException;
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimStatus;
 import io.idemkit.spi.ClaimToken;
@@ -18,15 +17,11 @@ import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoredHeader;
 import io.idemkit.spi.StoredResult;
-import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.bson.BsonBinary;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
@@ -37,8 +32,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The store's behaviour over the real driver against mongo-java-server (contracts C2, C3, C9). */
-class MongoIdempotencyStoreTest {
+/**
+ * Claim, complete, release, renew and delete over the real driver against mongo-java-server
+ * (contracts C2, C3, C9): what each writes and returns, fencing by token, takeovers, and documents
+ * written by the Python store.
+ */
+class MongoClaimTest {
 
     private static final InProcessMongo mongo = InProcessMongo.shared();
 
@@ -54,24 +53,6 @@ class MongoIdempotencyStoreTest {
     @AfterEach
     void closeStore() {
         store.close();
-    }
-
-    @Test
-    void constructingWithAnUnreachableUri_doesNotConnect() throws Exception {
-        int unusedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            unusedPort = socket.getLocalPort();
-        }
-        long started = System.nanoTime();
-        MongoIdempotencyStore lazy =
-                new MongoIdempotencyStore(
-                        MongoStoreSettings.forUri("mongodb://127.0.0.1:" + unusedPort)
-                                .withTimeout(Duration.ofMillis(300)),
-                        Clock.systemUTC());
-        assertThat(lazy.name()).isEqualTo("mongodb");
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(1));
-        assertThatThrownBy(() -> lazy.find(key())).isInstanceOf(IdempotencyStorageException.class);
-        lazy.close();
     }
 
     @Test
@@ -287,179 +268,6 @@ class MongoIdempotencyStoreTest {
         assertThat(store.delete(completed)).isFalse();
         assertThat(store.find(claimed)).isEmpty();
         assertThat(store.find(completed)).isEmpty();
-    }
-
-    @Test
-    void awaitCompletion_returnsTheCompletedRecordAtOnce() throws Exception {
-        String key = key();
-        ClaimToken token = store.claim(key, FINGERPRINT, VERSION, LONG).token();
-        store.complete(key, token, result("done"), LONG);
-
-        assertThat(store.awaitCompletion(key, Duration.ZERO).orElseThrow().result())
-                .isEqualTo(result("done"));
-    }
-
-    @Test
-    void awaitCompletion_isWokenByACompletionThroughTheSameStore() throws Exception {
-        String key = key();
-        ClaimToken token = store.claim(key, FINGERPRINT, VERSION, LONG).token();
-        CommandCounter finds = new CommandCounter();
-        try (var client = mongo.client(finds);
-                MongoIdempotencyStore waiting =
-                        new MongoIdempotencyStore(client, settings, Clock.systemUTC())) {
-            CompletableFuture<Optional<IdempotencyRecord>> waiter =
-                    CompletableFuture.supplyAsync(
-                            () -> {
-                                try {
-                                    return waiting.awaitCompletion(key, Duration.ofSeconds(20));
-                                } catch (InterruptedException e) {
-                                    throw new IllegalStateException(e);
-                                }
-                            });
-            // After 7 polls (10, 20, ... 320 ms apart) the next pause is the 500 ms cap.
-            org.awaitility.Awaitility.await()
-                    .atMost(Duration.ofSeconds(10))
-                    .pollInterval(Duration.ofMillis(5))
-                    .until(() -> finds.count("find") >= 7);
-
-            long completed = System.nanoTime();
-            assertThat(waiting.complete(key, token, result("done"), LONG)).isTrue();
-            Optional<IdempotencyRecord> record = waiter.get(10, TimeUnit.SECONDS);
-
-            assertThat(record.orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
-            assertThat(Duration.ofNanos(System.nanoTime() - completed))
-                    .isLessThan(Duration.ofMillis(250));
-        }
-    }
-
-    @Test
-    void awaitCompletion_endsEmptyWhenTheClaimIsReleased() throws Exception {
-        String key = key();
-        ClaimToken token = store.claim(key, FINGERPRINT, VERSION, LONG).token();
-        CompletableFuture<Optional<IdempotencyRecord>> waiter =
-                CompletableFuture.supplyAsync(
-                        () -> {
-                            try {
-                                return store.awaitCompletion(key, Duration.ofSeconds(20));
-                            } catch (InterruptedException e) {
-                                throw new IllegalStateException(e);
-                            }
-                        });
-
-        store.release(key, token);
-
-        assertThat(waiter.get(10, TimeUnit.SECONDS)).isEmpty();
-    }
-
-    @Test
-    void awaitCompletion_endsEmptyWhenTheLeaseRunsOut() throws Exception {
-        String key = key();
-        store.claim(key, FINGERPRINT, VERSION, LEASE);
-        long started = System.nanoTime();
-
-        assertThat(store.awaitCompletion(key, Duration.ofSeconds(20))).isEmpty();
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(LEASE.plusSeconds(5));
-    }
-
-    @Test
-    void awaitCompletion_endsEmptyOnTimeout() throws Exception {
-        String key = key();
-        store.claim(key, FINGERPRINT, VERSION, LONG);
-
-        assertThat(store.awaitCompletion(key, Duration.ofMillis(100))).isEmpty();
-        assertThat(store.awaitCompletion(key(), Duration.ofMillis(100))).isEmpty();
-    }
-
-    @Test
-    void purgeExpired_deletesOnlyRecordsPastTheirExpiry() {
-        MongoIdempotencyStore noGrace =
-                new MongoIdempotencyStore(
-                        mongo.sharedClient(),
-                        settings.withLeaseGrace(Duration.ZERO),
-                        Clock.systemUTC());
-        String lapsedClaim = key();
-        String liveClaim = key();
-        String lapsedResult = key();
-        String liveResult = key();
-        noGrace.claim(lapsedClaim, FINGERPRINT, VERSION, LEASE);
-        noGrace.claim(liveClaim, FINGERPRINT, VERSION, LONG);
-        noGrace.complete(
-                lapsedResult,
-                noGrace.claim(lapsedResult, FINGERPRINT, VERSION, LONG).token(),
-                result("x"),
-                LEASE);
-        noGrace.complete(
-                liveResult,
-                noGrace.claim(liveResult, FINGERPRINT, VERSION, LONG).token(),
-                result("x"),
-                LONG);
-        // Every short lease and retention ends at most LEASE after the server's time now.
-        mongo.waitUntilPast(mongo.serverTime().plus(LEASE));
-
-        assertThat(noGrace.purgeExpired()).isEqualTo(2);
-
-        assertThat(mongo.raw(settings.collection()).countDocuments()).isEqualTo(2);
-        assertThat(noGrace.find(liveClaim)).isPresent();
-        assertThat(noGrace.find(liveResult)).isPresent();
-        assertThat(noGrace.purgeExpired()).isZero();
-    }
-
-    @Test
-    void now_isTheServersTime() {
-        assertThat(store.now()).isCloseTo(mongo.serverTime(), within(1, ChronoUnit.SECONDS));
-    }
-
-    @Test
-    void close_leavesASuppliedClientOpen_andFailsLaterCalls() {
-        store.claim(key(), FINGERPRINT, VERSION, LONG);
-
-        store.close();
-        store.close();
-
-        assertThatThrownBy(() -> store.find(key()))
-                .isInstanceOf(IdempotencyStorageException.class)
-                .hasMessageContaining("closed");
-        assertThat(mongo.raw(settings.collection()).countDocuments()).isEqualTo(1);
-    }
-
-    @Test
-    void storeFromUri_ownsItsClient_andClosesIt() {
-        MongoIdempotencyStore own =
-                new MongoIdempotencyStore(settings.withUri(mongo.uri()), Clock.systemUTC());
-        String key = key();
-        ClaimToken token = own.claim(key, FINGERPRINT, VERSION, LONG).token();
-        assertThat(own.complete(key, token, result("x"), LONG)).isTrue();
-
-        own.close();
-
-        assertThatThrownBy(() -> own.find(key)).isInstanceOf(IdempotencyStorageException.class);
-        assertThat(store.find(key)).isPresent();
-    }
-
-    @Test
-    void storeFromDatabase_usesThatDatabase() {
-        MongoIdempotencyStore onDatabase =
-                new MongoIdempotencyStore(
-                        mongo.sharedClient().getDatabase(InProcessMongo.DATABASE),
-                        settings.withDatabase("ignored"),
-                        Clock.systemUTC());
-        String key = key();
-
-        onDatabase.claim(key, FINGERPRINT, VERSION, LONG);
-
-        assertThat(store.find(key)).isPresent();
-        onDatabase.close();
-        assertThat(store.find(key)).isPresent();
-    }
-
-    @Test
-    void settingsWithoutUri_areRefusedByTheUriConstructor() {
-        assertThatThrownBy(
-                        () ->
-                                new MongoIdempotencyStore(
-                                        MongoStoreSettings.defaults(), Clock.systemUTC()))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("idemkit.mongo.uri");
     }
 
     private static BsonDateTime date(Instant instant) {

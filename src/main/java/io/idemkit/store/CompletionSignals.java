@@ -1,4 +1,4 @@
-package io.idemkit.store.mongo;
+package io.idemkit.store;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -6,8 +6,9 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Wakes the threads of this store instance that wait on a key when the key is completed, released
- * or deleted through the same instance (contract C4.3). Other JVMs are only seen by polling.
+ * Wakes the threads of one store instance that wait on a key when the key is completed, released or
+ * deleted through the same instance (contract C4.3), for {@link CompletionPoll}. Other JVMs are
+ * only seen by polling.
  *
  * <p>A waiter subscribes before it reads the record. A change written before its read is seen by
  * the read; a change written after its subscription leaves a permit that ends its next wait at

@@ -1,0 +1,86 @@
+package io.idemkit.store;
+
+import io.idemkit.spi.IdempotencyRecord;
+import io.idemkit.spi.RecordState;
+import io.idemkit.spi.StoreArguments;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The wait of {@code awaitCompletion} (contract C4.3), one per store instance: reads the record
+ * until it is completed, gone or no longer live, or until the timeout; between reads it pauses
+ * first 10 ms, doubling up to 500 ms, never past the deadline. A completion, release or delete that
+ * the same instance {@link #signal signals} ends the current pause at once; other JVMs are only
+ * seen by polling. Thread-safe.
+ */
+public final class CompletionPoll {
+
+    private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    private final CompletionSignals signals = new CompletionSignals();
+
+    /** One read of the record a waiter waits on. */
+    @FunctionalInterface
+    public interface LiveRead {
+
+        /**
+         * @param first whether this is the wait's first read
+         * @return the record if it is there, readable and live; empty otherwise
+         * @throws InterruptedException if the thread is interrupted during the read
+         */
+        Optional<IdempotencyRecord> read(boolean first) throws InterruptedException;
+    }
+
+    /**
+     * Waits until the record of {@code key} is completed or no longer live, or until {@code
+     * timeout}.
+     *
+     * @param key a checked key
+     * @param timeout a checked timeout; zero reads once
+     * @param read reads the record: empty when it is absent, unreadable or no longer live
+     * @return the completed record, or empty if it is gone, lapsed, or still claimed at the timeout
+     * @throws InterruptedException if the thread is interrupted while it waits
+     */
+    public Optional<IdempotencyRecord> await(String key, Duration timeout, LiveRead read)
+            throws InterruptedException {
+        // Elapsed waiting is real time whatever the store clock says: a test clock cannot make a
+        // thread wait less. A difference of nanoTime readings cannot overflow, a deadline could.
+        long started = System.nanoTime();
+        long limit = StoreArguments.saturatedNanos(timeout);
+        // Subscribe before the first read, so that a change between the two is not missed.
+        try (CompletionSignals.Subscription wakeUp = signals.subscribe(key)) {
+            long pause = FIRST_PAUSE_NANOS;
+            boolean first = true;
+            while (true) {
+                Optional<IdempotencyRecord> record = read.read(first);
+                if (record.isEmpty() || record.get().state() == RecordState.COMPLETED) {
+                    return record;
+                }
+                first = false;
+                long remaining = limit - (System.nanoTime() - started);
+                if (remaining <= 0) {
+                    return Optional.empty();
+                }
+                wakeUp.await(Math.min(pause, remaining));
+                pause = Math.min(pause * 2, MAX_PAUSE_NANOS);
+            }
+        }
+    }
+
+    /**
+     * Ends the current pause of every waiter on {@code key}: its record was completed, released or
+     * deleted.
+     *
+     * @param key the key that changed
+     */
+    public void signal(String key) {
+        signals.signal(key);
+    }
+
+    /** Ends the current pause of every waiter: the store is closing. */
+    public void signalAll() {
+        signals.signalAll();
+    }
+}

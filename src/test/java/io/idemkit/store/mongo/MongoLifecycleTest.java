@@ -1,0 +1,119 @@
+package io.idemkit.store.mongo;
+
+import static io.idemkit.store.mongo.Fixtures.FINGERPRINT;
+import static io.idemkit.store.mongo.Fixtures.LONG;
+import static io.idemkit.store.mongo.Fixtures.VERSION;
+import static io.idemkit.store.mongo.Fixtures.key;
+import static io.idemkit.store.mongo.Fixtures.result;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.idemkit.IdempotencyStorageException;
+import io.idemkit.spi.ClaimToken;
+import java.net.ServerSocket;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The store's lifecycle over the real driver against mongo-java-server (contract C9): constructing
+ * does not connect, the three ways to give it a connection, {@code now}, and {@code close}.
+ */
+class MongoLifecycleTest {
+
+    private static final InProcessMongo mongo = InProcessMongo.shared();
+
+    private MongoStoreSettings settings;
+    private MongoIdempotencyStore store;
+
+    @BeforeEach
+    void newStore() {
+        settings = InProcessMongo.freshSettings();
+        store = new MongoIdempotencyStore(mongo.sharedClient(), settings, Clock.systemUTC());
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    @Test
+    void constructingWithAnUnreachableUri_doesNotConnect() throws Exception {
+        int unusedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            unusedPort = socket.getLocalPort();
+        }
+        long started = System.nanoTime();
+        MongoIdempotencyStore lazy =
+                new MongoIdempotencyStore(
+                        MongoStoreSettings.forUri("mongodb://127.0.0.1:" + unusedPort)
+                                .withTimeout(Duration.ofMillis(300)),
+                        Clock.systemUTC());
+        assertThat(lazy.name()).isEqualTo("mongodb");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(1));
+        assertThatThrownBy(() -> lazy.find(key())).isInstanceOf(IdempotencyStorageException.class);
+        lazy.close();
+    }
+
+    @Test
+    void now_isTheServersTime() {
+        assertThat(store.now()).isCloseTo(mongo.serverTime(), within(1, ChronoUnit.SECONDS));
+    }
+
+    @Test
+    void close_leavesASuppliedClientOpen_andFailsLaterCalls() {
+        store.claim(key(), FINGERPRINT, VERSION, LONG);
+
+        store.close();
+        store.close();
+
+        assertThatThrownBy(() -> store.find(key()))
+                .isInstanceOf(IdempotencyStorageException.class)
+                .hasMessageContaining("closed");
+        assertThat(mongo.raw(settings.collection()).countDocuments()).isEqualTo(1);
+    }
+
+    @Test
+    void storeFromUri_ownsItsClient_andClosesIt() {
+        MongoIdempotencyStore own =
+                new MongoIdempotencyStore(settings.withUri(mongo.uri()), Clock.systemUTC());
+        String key = key();
+        ClaimToken token = own.claim(key, FINGERPRINT, VERSION, LONG).token();
+        assertThat(own.complete(key, token, result("x"), LONG)).isTrue();
+
+        own.close();
+
+        assertThatThrownBy(() -> own.find(key)).isInstanceOf(IdempotencyStorageException.class);
+        assertThat(store.find(key)).isPresent();
+    }
+
+    @Test
+    void storeFromDatabase_usesThatDatabase() {
+        MongoIdempotencyStore onDatabase =
+                new MongoIdempotencyStore(
+                        mongo.sharedClient().getDatabase(InProcessMongo.DATABASE),
+                        settings.withDatabase("ignored"),
+                        Clock.systemUTC());
+        String key = key();
+
+        onDatabase.claim(key, FINGERPRINT, VERSION, LONG);
+
+        assertThat(store.find(key)).isPresent();
+        onDatabase.close();
+        assertThat(store.find(key)).isPresent();
+    }
+
+    @Test
+    void settingsWithoutUri_areRefusedByTheUriConstructor() {
+        assertThatThrownBy(
+                        () ->
+                                new MongoIdempotencyStore(
+                                        MongoStoreSettings.defaults(), Clock.systemUTC()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("idemkit.mongo.uri");
+    }
+}
