@@ -20,7 +20,7 @@ import io.idemkit.testsupport.FakeRequest;
 import io.idemkit.testsupport.FakeSecurityContext;
 import io.idemkit.testsupport.JaxRsPipeline.Served;
 import io.idemkit.testsupport.OutageStore;
-import io.idemkit.testsupport.StoreWithoutPurge;
+import io.idemkit.testsupport.SpiDefaultsStore;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.core.SecurityContext;
@@ -352,7 +352,7 @@ class AdminEndpointTest {
 
     @Test
     void purgeOnAStoreThatCannotPurge_501_whileTheRestWorks() {
-        AdminEndpoint endpoint = endpoint(ROLE, new StoreWithoutPurge(memory));
+        AdminEndpoint endpoint = endpoint(ROLE, SpiDefaultsStore.over(memory));
 
         Served purge = call(endpoint, as(OPERATOR, "POST", PREFIX + "purge-expired"));
 
@@ -367,10 +367,10 @@ class AdminEndpointTest {
 
     @Test
     void storeDown_503_forEveryCallThatReachesIt_withoutEchoingTheStoresError() {
-        OutageStore store = new OutageStore(memory);
-        AdminEndpoint endpoint = endpoint(ROLE, store);
+        OutageStore outage = new OutageStore(memory);
+        AdminEndpoint endpoint = endpoint(ROLE, outage.store());
         String lookup = "{\"key\":\"k\",\"scope\":\"s\",\"method\":\"POST\",\"path\":\"/x\"}";
-        store.goDown();
+        outage.goDown();
 
         Served[] answers = {
             call(endpoint, as(OPERATOR, "GET", PREFIX + "records/" + UNKNOWN)),
@@ -388,7 +388,7 @@ class AdminEndpointTest {
                 call(endpoint, as(null, "GET", PREFIX + "records/" + UNKNOWN)),
                 401,
                 "urn:idemkit:admin-unauthorized");
-        store.comeBack();
+        outage.comeBack();
         assertProblem(
                 call(endpoint, as(OPERATOR, "GET", PREFIX + "records/" + UNKNOWN)),
                 404,

@@ -64,9 +64,10 @@ class IdempotencyFilterTest {
 
     private final ManualClock clock = new ManualClock(START);
     private final InMemoryIdempotencyStore memory = new InMemoryIdempotencyStore(clock, 100);
-    private final OutageStore store = new OutageStore(memory);
+    private final OutageStore outage = new OutageStore(memory);
     private final IdempotencyEngine engine =
-            new IdempotencyEngine(store, event -> {}, new LeaseHeartbeat(false), Ticker.system());
+            new IdempotencyEngine(
+                    outage.store(), event -> {}, new LeaseHeartbeat(false), Ticker.system());
     private final AtomicInteger runs = new AtomicInteger();
 
     @AfterEach
@@ -534,7 +535,7 @@ class IdempotencyFilterTest {
     @Test
     void storeDown_503StorageError_withRetryAfter_andTheResourceDoesNotRun() {
         JaxRsPipeline<IdempotencyFilter> filters = filters();
-        store.goDown();
+        outage.goDown();
 
         Served refused = filters.serve(post(KEY, BODY), this::created);
 
@@ -547,14 +548,14 @@ class IdempotencyFilterTest {
     @Test
     void storeDown_failOpen_runsUnprotected() {
         JaxRsPipeline<IdempotencyFilter> filters = filters("idemkit.on-storage-error", "fail-open");
-        store.goDown();
+        outage.goDown();
 
         Served served = filters.serve(post(KEY, BODY), this::created);
 
         assertThat(served.status()).isEqualTo(201);
         assertThat(served.header("Idempotency-Key-Expires")).isNull();
         assertThat(runs).hasValue(1);
-        store.comeBack();
+        outage.comeBack();
         assertThat(memory.size()).isZero();
     }
 
@@ -563,7 +564,7 @@ class IdempotencyFilterTest {
         JaxRsPipeline<IdempotencyFilter> filters = filters("idemkit.wait-timeout", "0s");
         FakeRequest request = post(KEY, BODY);
         filters.request(request);
-        store.goDown();
+        outage.goDown();
 
         Served served = filters.respond(request, created(request));
 
@@ -571,7 +572,7 @@ class IdempotencyFilterTest {
         assertThat(served.text()).isEqualTo(CREATED);
         // The expiry is advisory: without the store's clock it is left out.
         assertThat(served.header("Idempotency-Key-Expires")).isNull();
-        store.comeBack();
+        outage.comeBack();
         assertThat(record(KEY).orElseThrow().state()).isEqualTo(RecordState.CLAIMED);
     }
 
