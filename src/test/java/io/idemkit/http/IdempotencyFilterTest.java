@@ -2,6 +2,7 @@ package io.idemkit.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.idemkit.Idempotent;
 import io.idemkit.config.ConfigReader;
@@ -646,12 +647,18 @@ class IdempotencyFilterTest {
     }
 
     @Test
-    void httpHeartbeat_renewsWhileTheResourceRuns_andStopsWithTheResponse() {
-        JaxRsPipeline<IdempotencyFilter> filters = filters("idemkit.http.heartbeat", "true");
+    void httpHeartbeat_renewsTheLeaseWhileTheResourceRuns() {
+        JaxRsPipeline<IdempotencyFilter> filters =
+                filters("idemkit.http.heartbeat", "true", "idemkit.lease-ttl", "3s");
+        FakeRequest request = post(KEY, BODY);
+        filters.request(request);
 
-        Served served = filters.serve(post(KEY, BODY), this::created);
+        clock.advance(Duration.ofSeconds(2));
 
-        assertThat(served.status()).isEqualTo(201);
+        // A beat every third of the lease renews it from the store's clock.
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> record(KEY).orElseThrow().leaseUntil(), START.plusSeconds(5)::equals);
+        filters.respond(request, created(request));
         assertThat(record(KEY).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
     }
 
