@@ -2,6 +2,7 @@ package io.idemkit.admin;
 
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.admin.IdempotencyAdmin.RecordInfo;
+import io.idemkit.core.AuthenticatedName;
 import io.idemkit.http.ProblemResponses;
 import jakarta.json.Json;
 import jakarta.json.JsonException;
@@ -44,10 +45,11 @@ import java.util.function.Supplier;
  *   <li>{@code POST purge-expired} — deletes expired records now: {@code {"deleted": n}}.
  * </ul>
  *
- * Every call must come from an authenticated caller in the configured role: 401 without a
- * principal, 403 without the role, and 403 for everyone when no role is configured. That check
- * comes before anything else, so an unauthorized caller learns nothing, not even which paths exist.
- * Errors are {@code application/problem+json}; responses are never cached.
+ * Every call must come from an authenticated caller in the configured role: 401 without a principal
+ * (or an anonymous one, see {@link AuthenticatedName}), 403 without the role, and 403 for everyone
+ * when no role is configured. That check comes before anything else, so an unauthorized caller
+ * learns nothing, not even which paths exist. Errors are {@code application/problem+json};
+ * responses are never cached.
  *
  * <p>A pre-matching filter, registered only by {@link AdminFeature}; requests outside the prefix
  * pass through untouched. Thread-safe.
@@ -96,9 +98,7 @@ final class AdminEndpoint implements ContainerRequestFilter {
                             "No role is configured for the idemkit admin API, so it refuses"
                                     + " every call. Set idemkit.admin.role."));
         }
-        if (security == null
-                || security.getUserPrincipal() == null
-                || "UNAUTHENTICATED".equals(security.getUserPrincipal().getName())) {
+        if (security == null || AuthenticatedName.of(security.getUserPrincipal()).isEmpty()) {
             return Optional.of(
                     problem(
                             401,

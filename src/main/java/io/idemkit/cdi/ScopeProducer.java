@@ -3,6 +3,7 @@ package io.idemkit.cdi;
 import io.idemkit.IdempotencyScopeProvider;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.ScopeSource;
+import io.idemkit.core.AuthenticatedName;
 import io.idemkit.core.ScopeResolver;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
@@ -18,9 +19,6 @@ import java.util.Optional;
  */
 @ApplicationScoped
 public class ScopeProducer {
-
-    /** The name Open Liberty gives the principal of an unauthenticated caller. */
-    private static final String LIBERTY_UNAUTHENTICATED = "UNAUTHENTICATED";
 
     @Produces
     @Singleton
@@ -55,12 +53,7 @@ public class ScopeProducer {
             return Optional.empty();
         }
         try (Instance.Handle<Principal> handle = principal.getHandle()) {
-            Principal caller = handle.get();
-            String name = caller == null ? null : caller.getName();
-            if (name == null || name.isBlank() || LIBERTY_UNAUTHENTICATED.equals(name)) {
-                return Optional.empty();
-            }
-            return Optional.of(name);
+            return AuthenticatedName.of(handle.get());
         }
     }
 }

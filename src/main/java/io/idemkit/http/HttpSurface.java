@@ -3,6 +3,7 @@ package io.idemkit.http;
 import io.idemkit.IdempotencyScopeUnavailableException;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.ScopeSource;
+import io.idemkit.core.AuthenticatedName;
 import io.idemkit.core.IdempotencyEngine;
 import io.idemkit.core.MethodPolicyLookup;
 import io.idemkit.core.OperationPolicy;
@@ -11,7 +12,6 @@ import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.SecurityContext;
-import java.security.Principal;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -25,9 +25,6 @@ import java.util.Optional;
  */
 @Dependent
 public class HttpSurface {
-
-    /** The name Open Liberty gives the principal of an unauthenticated caller. */
-    private static final String LIBERTY_UNAUTHENTICATED = "UNAUTHENTICATED";
 
     /** IMF-fixdate (RFC 9110 5.6.7), always two-digit days, always GMT. */
     private static final DateTimeFormatter IMF_FIXDATE =
@@ -141,12 +138,7 @@ public class HttpSurface {
     }
 
     private static Optional<String> principalName(SecurityContext security) {
-        Principal principal = security == null ? null : security.getUserPrincipal();
-        String name = principal == null ? null : principal.getName();
-        if (name == null || name.isBlank() || LIBERTY_UNAUTHENTICATED.equals(name)) {
-            return Optional.empty();
-        }
-        return Optional.of(name);
+        return AuthenticatedName.of(security == null ? null : security.getUserPrincipal());
     }
 
     private record FormattedSecond(long epochSecond, String text) {}

@@ -1,0 +1,428 @@
+package io.idemkit.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idemkit.core.Admission;
+import io.idemkit.core.CacheableStatuses;
+import io.idemkit.core.IdempotencyEngine;
+import io.idemkit.core.LeaseHeartbeat;
+import io.idemkit.core.Operation;
+import io.idemkit.core.OperationPolicy;
+import io.idemkit.core.ScopeResolver;
+import io.idemkit.core.StorageErrorMode;
+import io.idemkit.core.Ticker;
+import io.idemkit.core.hash.EffectiveKey;
+import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.spi.StoredResult;
+import io.idemkit.store.memory.InMemoryIdempotencyStore;
+import io.idemkit.testkit.ManualClock;
+import io.idemkit.testsupport.FakeRequest;
+import io.idemkit.testsupport.FakeSecurityContext;
+import io.idemkit.testsupport.JaxRsPipeline.Served;
+import io.idemkit.testsupport.OutageStore;
+import io.idemkit.testsupport.SpiDefaultsStore;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.ws.rs.core.SecurityContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The admin HTTP API (C3 delete and purge; docs/operating.md), through hand-written JAX-RS
+ * contexts, on the real admin bean, engine and in-memory store: who may call it, and what each
+ * resource answers, errors included.
+ */
+class AdminEndpointTest {
+
+    private static final String ROLE = "idemkit-admin";
+    private static final String PREFIX = "idemkit/admin/";
+    private static final String PATH = "/shop/api/orders";
+    private static final byte[] BODY = "{\"id\":7}".getBytes(StandardCharsets.UTF_8);
+    private static final String UNKNOWN = "ab".repeat(32);
+    private static final SecurityContext OPERATOR = FakeSecurityContext.of("ops-admin", ROLE);
+    private static final OperationPolicy POLICY =
+            new OperationPolicy(
+                    Duration.ofSeconds(30),
+                    Duration.ofHours(1),
+                    Duration.ZERO,
+                    StorageErrorMode.FAIL_CLOSED,
+                    CacheableStatuses.parse("2xx"));
+
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-12-05T07:00:00Z"));
+    private final InMemoryIdempotencyStore memory = new InMemoryIdempotencyStore(clock, 100);
+    private final IdempotencyEngine engine =
+            new IdempotencyEngine(memory, event -> {}, new LeaseHeartbeat(false), Ticker.system());
+
+    @AfterEach
+    void close() {
+        engine.close();
+        memory.close();
+    }
+
+    private static AdminEndpoint endpoint(String role, IdempotencyStore store) {
+        IdempotencyAdmin admin = new IdempotencyAdmin(store);
+        return new AdminEndpoint(new AdminSettings(true, role), () -> admin);
+    }
+
+    private AdminEndpoint endpoint() {
+        return endpoint(ROLE, memory);
+    }
+
+    /** Runs the filter; the answer, or {@code null} when it let the request through. */
+    private static Served call(AdminEndpoint endpoint, FakeRequest request) {
+        try {
+            endpoint.filter(request);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return request.aborted().map(Served::of).orElse(null);
+    }
+
+    private static FakeRequest as(SecurityContext caller, String method, String path) {
+        return FakeRequest.of(method, path).caller(caller);
+    }
+
+    /** Completes the operation of a POST with {@code key}, as the filter pair would. */
+    private String completed(String key) {
+        String effectiveKey =
+                EffectiveKey.forHttp(key, ScopeResolver.SINGLE_TENANT_SCOPE, "POST", PATH);
+        ((Admission.Proceed) engine.admit(new Operation(effectiveKey, "fp", 1, POLICY, "http")))
+                .execution()
+                .finish(new StoredResult(201, List.of(), BODY));
+        return effectiveKey;
+    }
+
+    private static void assertProblem(Served served, int status, String type) {
+        assertThat(served.status()).isEqualTo(status);
+        assertThat(served.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(served.header("Cache-Control")).isEqualTo("no-store");
+        assertThat(served.json().getString("type")).isEqualTo(type);
+        assertThat(served.json().getInt("status")).isEqualTo(status);
+    }
+
+    @Test
+    void anonymousCaller_401_howeverTheRuntimeSaysAnonymous() {
+        AdminEndpoint endpoint = endpoint();
+        String record = PREFIX + "records/" + UNKNOWN;
+
+        for (SecurityContext anonymous :
+                new SecurityContext[] {
+                    null,
+                    FakeSecurityContext.anonymous(),
+                    FakeSecurityContext.of(null, ROLE),
+                    FakeSecurityContext.of("", ROLE),
+                    FakeSecurityContext.of("  ", ROLE),
+                    FakeSecurityContext.of("UNAUTHENTICATED", ROLE)
+                }) {
+            Served served = call(endpoint, as(anonymous, "GET", record));
+
+            assertProblem(served, 401, "urn:idemkit:admin-unauthorized");
+        }
+    }
+
+    @Test
+    void anonymousCaller_learnsNotEvenWhichPathsExist() {
+        Served served =
+                call(endpoint(), as(FakeSecurityContext.anonymous(), "GET", PREFIX + "anything"));
+
+        assertProblem(served, 401, "urn:idemkit:admin-unauthorized");
+    }
+
+    @Test
+    void callerWithoutTheRole_403() {
+        Served served =
+                call(
+                        endpoint(),
+                        as(
+                                FakeSecurityContext.of("tenant-A"),
+                                "GET",
+                                PREFIX + "records/" + UNKNOWN));
+
+        assertProblem(served, 403, "urn:idemkit:admin-forbidden");
+    }
+
+    @Test
+    void noRoleConfigured_403ForEveryone_sayingWhichKeyToSet() {
+        AdminEndpoint endpoint = endpoint(null, memory);
+
+        Served operator = call(endpoint, as(OPERATOR, "GET", PREFIX + "records/" + UNKNOWN));
+        Served anonymous =
+                call(
+                        endpoint,
+                        as(FakeSecurityContext.anonymous(), "POST", PREFIX + "purge-expired"));
+
+        assertProblem(operator, 403, "urn:idemkit:admin-forbidden");
+        assertThat(operator.json().getString("detail")).contains("idemkit.admin.role");
+        assertProblem(anonymous, 403, "urn:idemkit:admin-forbidden");
+    }
+
+    @Test
+    void pathsOutsideThePrefix_passThroughUntouched() {
+        AdminEndpoint endpoint = endpoint();
+
+        assertThat(call(endpoint, as(null, "GET", "orders/7"))).isNull();
+        assertThat(call(endpoint, as(null, "GET", "idemkit/administrators"))).isNull();
+        assertThat(call(endpoint, as(null, "GET", "idemkit"))).isNull();
+    }
+
+    @Test
+    void unknownRecord_404() {
+        Served served = call(endpoint(), as(OPERATOR, "GET", PREFIX + "records/" + UNKNOWN));
+
+        assertProblem(served, 404, "urn:idemkit:record-not-found");
+    }
+
+    @Test
+    void record_200_showsItWithoutItsBody() {
+        String effectiveKey = completed("order-7");
+
+        Served served = call(endpoint(), as(OPERATOR, "GET", PREFIX + "records/" + effectiveKey));
+
+        assertThat(served.status()).isEqualTo(200);
+        assertThat(served.header("Content-Type")).isEqualTo("application/json");
+        assertThat(served.header("Cache-Control")).isEqualTo("no-store");
+        JsonObject record = served.json();
+        assertThat(record.getString("effectiveKey")).isEqualTo(effectiveKey);
+        assertThat(record.getString("state")).isEqualTo("COMPLETED");
+        assertThat(record.getString("fingerprint")).isEqualTo("fp");
+        assertThat(record.getInt("fingerprintVersion")).isEqualTo(1);
+        assertThat(record.getString("claimedAt")).isEqualTo("2026-12-05T07:00:00Z");
+        assertThat(record.getString("completedAt")).isEqualTo("2026-12-05T07:00:00Z");
+        assertThat(record.getString("expiresAt")).isEqualTo("2026-12-05T08:00:00Z");
+        assertThat(record.getInt("status")).isEqualTo(201);
+        assertThat(record.getInt("bodyBytes")).isEqualTo(BODY.length);
+        assertThat(record.containsKey("body")).isFalse();
+    }
+
+    @Test
+    void recordWithBodyTrue_addsTheBody_inBase64() {
+        String effectiveKey = completed("order-7");
+
+        Served served =
+                call(
+                        endpoint(),
+                        as(OPERATOR, "GET", PREFIX + "records/" + effectiveKey + "?body=true"));
+
+        assertThat(Base64.getDecoder().decode(served.json().getString("body"))).isEqualTo(BODY);
+    }
+
+    @Test
+    void claimedRecord_hasNoStatusNorCompletion() {
+        String effectiveKey = "cd".repeat(32);
+        engine.admit(new Operation(effectiveKey, "fp", 1, POLICY, "method"));
+
+        JsonObject record =
+                call(endpoint(), as(OPERATOR, "GET", PREFIX + "records/" + effectiveKey)).json();
+
+        assertThat(record.getString("state")).isEqualTo("CLAIMED");
+        assertThat(record.getString("leaseUntil")).isEqualTo("2026-12-05T07:00:30Z");
+        assertThat(record.containsKey("status")).isFalse();
+        assertThat(record.containsKey("completedAt")).isFalse();
+        assertThat(record.getInt("bodyBytes")).isZero();
+    }
+
+    @Test
+    void notAnEffectiveKey_400() {
+        Served served = call(endpoint(), as(OPERATOR, "GET", PREFIX + "records/order-7"));
+
+        assertProblem(served, 400, "urn:idemkit:admin-bad-request");
+        assertThat(served.text()).doesNotContain("order-7");
+    }
+
+    @Test
+    void delete_204_thenTheRecordIsGone_andASecondDelete404() {
+        String effectiveKey = completed("order-7");
+        AdminEndpoint endpoint = endpoint();
+        String record = PREFIX + "records/" + effectiveKey;
+
+        Served deleted = call(endpoint, as(OPERATOR, "DELETE", record));
+
+        assertThat(deleted.status()).isEqualTo(204);
+        assertThat(deleted.header("Cache-Control")).isEqualTo("no-store");
+        assertThat(deleted.body()).isEmpty();
+        assertThat(memory.find(effectiveKey)).isEmpty();
+        assertProblem(
+                call(endpoint, as(OPERATOR, "GET", record)), 404, "urn:idemkit:record-not-found");
+        assertProblem(
+                call(endpoint, as(OPERATOR, "DELETE", record)),
+                404,
+                "urn:idemkit:record-not-found");
+    }
+
+    @Test
+    void lookupByTheRawPartsOfAnHttpRequest_200() {
+        String effectiveKey = completed("order-7");
+        String lookup =
+                Json.createObjectBuilder()
+                        .add("key", "order-7")
+                        .add("scope", ScopeResolver.SINGLE_TENANT_SCOPE)
+                        .add("method", "post")
+                        .add("path", PATH)
+                        .add("body", true)
+                        .build()
+                        .toString();
+
+        Served served =
+                call(endpoint(), as(OPERATOR, "POST", PREFIX + "records/lookup").json(lookup));
+
+        assertThat(served.status()).isEqualTo(200);
+        assertThat(served.json().getString("effectiveKey")).isEqualTo(effectiveKey);
+        assertThat(Base64.getDecoder().decode(served.json().getString("body"))).isEqualTo(BODY);
+        assertThat(served.text()).doesNotContain("order-7");
+    }
+
+    @Test
+    void lookupByTheRawPartsOfAMethodCall_findsItsRecord() {
+        String effectiveKey =
+                EffectiveKey.forMethod("k", "s", "com.shop.Orders", "place(java.lang.String)");
+        engine.admit(new Operation(effectiveKey, "fp", 1, POLICY, "method"));
+        String lookup =
+                "{\"key\":\"k\",\"scope\":\"s\",\"beanClass\":\"com.shop.Orders\","
+                        + "\"methodSignature\":\"place(java.lang.String)\"}";
+
+        Served served =
+                call(endpoint(), as(OPERATOR, "POST", PREFIX + "records/lookup").json(lookup));
+
+        assertThat(served.status()).isEqualTo(200);
+        assertThat(served.json().getString("effectiveKey")).isEqualTo(effectiveKey);
+        assertThat(served.json().containsKey("body")).isFalse();
+    }
+
+    @Test
+    void lookupOfNothingStored_404() {
+        String lookup = "{\"key\":\"k\",\"scope\":\"s\",\"method\":\"POST\",\"path\":\"/x\"}";
+
+        Served served =
+                call(endpoint(), as(OPERATOR, "POST", PREFIX + "records/lookup").json(lookup));
+
+        assertProblem(served, 404, "urn:idemkit:record-not-found");
+    }
+
+    @Test
+    void badLookups_400() {
+        AdminEndpoint endpoint = endpoint();
+        String[] bodies = {
+            "not json",
+            "[1]",
+            "{\"key\":\"k\",\"scope\":\"s\"}",
+            "{\"key\":\"k\",\"scope\":\"s\",\"method\":\"POST\"}",
+            "{\"key\":7,\"scope\":\"s\",\"method\":\"POST\",\"path\":\"/x\"}",
+            "{\"key\":\"" + "k".repeat(64 * 1024) + "\"}"
+        };
+
+        for (String body : bodies) {
+            Served served =
+                    call(endpoint, as(OPERATOR, "POST", PREFIX + "records/lookup").json(body));
+
+            assertProblem(served, 400, "urn:idemkit:admin-bad-request");
+        }
+    }
+
+    @Test
+    void lookupWithoutABody_400() {
+        Served served = call(endpoint(), as(OPERATOR, "POST", PREFIX + "records/lookup"));
+
+        assertProblem(served, 400, "urn:idemkit:admin-bad-request");
+    }
+
+    @Test
+    void purge_200_deletesWhatExpired_andKeepsWhatLives() {
+        String expired = completed("old");
+        clock.advance(Duration.ofMinutes(59));
+        String live = completed("new");
+        clock.advance(Duration.ofMinutes(2));
+
+        Served served = call(endpoint(), as(OPERATOR, "POST", PREFIX + "purge-expired"));
+
+        assertThat(served.status()).isEqualTo(200);
+        assertThat(served.header("Content-Type")).isEqualTo("application/json");
+        assertThat(served.header("Cache-Control")).isEqualTo("no-store");
+        assertThat(served.json().getJsonNumber("deleted").longValue()).isEqualTo(1);
+        assertThat(memory.size()).isEqualTo(1);
+        assertThat(memory.find(live)).isPresent();
+        assertThat(memory.find(expired)).isEmpty();
+    }
+
+    @Test
+    void purgeOnAStoreThatCannotPurge_501_whileTheRestWorks() {
+        AdminEndpoint endpoint = endpoint(ROLE, SpiDefaultsStore.over(memory));
+
+        Served purge = call(endpoint, as(OPERATOR, "POST", PREFIX + "purge-expired"));
+
+        assertProblem(purge, 501, "urn:idemkit:admin-unsupported");
+        assertThat(purge.json().getString("detail"))
+                .isEqualTo("The custom store cannot purge expired records on demand.");
+        assertProblem(
+                call(endpoint, as(OPERATOR, "GET", PREFIX + "records/" + UNKNOWN)),
+                404,
+                "urn:idemkit:record-not-found");
+    }
+
+    @Test
+    void storeDown_503_forEveryCallThatReachesIt_withoutEchoingTheStoresError() {
+        OutageStore outage = new OutageStore(memory);
+        AdminEndpoint endpoint = endpoint(ROLE, outage.store());
+        String lookup = "{\"key\":\"k\",\"scope\":\"s\",\"method\":\"POST\",\"path\":\"/x\"}";
+        outage.goDown();
+
+        Served[] answers = {
+            call(endpoint, as(OPERATOR, "GET", PREFIX + "records/" + UNKNOWN)),
+            call(endpoint, as(OPERATOR, "DELETE", PREFIX + "records/" + UNKNOWN)),
+            call(endpoint, as(OPERATOR, "POST", PREFIX + "purge-expired")),
+            call(endpoint, as(OPERATOR, "POST", PREFIX + "records/lookup").json(lookup))
+        };
+
+        for (Served served : answers) {
+            assertProblem(served, 503, "urn:idemkit:storage-error");
+            assertThat(served.text()).doesNotContain("10.1.2.3").doesNotContain("Exception");
+        }
+        // Refusals come first: they never reach the store.
+        assertProblem(
+                call(endpoint, as(null, "GET", PREFIX + "records/" + UNKNOWN)),
+                401,
+                "urn:idemkit:admin-unauthorized");
+        outage.comeBack();
+        assertProblem(
+                call(endpoint, as(OPERATOR, "GET", PREFIX + "records/" + UNKNOWN)),
+                404,
+                "urn:idemkit:record-not-found");
+    }
+
+    @Test
+    void wrongMethod_405_withAllow() {
+        AdminEndpoint endpoint = endpoint();
+
+        Served purgeByGet = call(endpoint, as(OPERATOR, "GET", PREFIX + "purge-expired"));
+        Served recordByPost = call(endpoint, as(OPERATOR, "POST", PREFIX + "records/" + UNKNOWN));
+        Served lookupByGet = call(endpoint, as(OPERATOR, "GET", PREFIX + "records/lookup"));
+
+        assertProblem(purgeByGet, 405, "urn:idemkit:admin-method-not-allowed");
+        assertThat(purgeByGet.header("Allow")).isEqualTo("POST");
+        assertProblem(recordByPost, 405, "urn:idemkit:admin-method-not-allowed");
+        assertThat(recordByPost.header("Allow")).isEqualTo("GET, DELETE");
+        assertThat(lookupByGet.header("Allow")).isEqualTo("POST");
+    }
+
+    @Test
+    void unknownAdminResource_404AdminNotFound() {
+        AdminEndpoint endpoint = endpoint();
+
+        for (String path :
+                new String[] {
+                    "idemkit/admin",
+                    PREFIX + "records",
+                    PREFIX + "records/" + UNKNOWN + "/more",
+                    PREFIX + "stats"
+                }) {
+            assertProblem(
+                    call(endpoint, as(OPERATOR, "GET", path)), 404, "urn:idemkit:admin-not-found");
+        }
+    }
+}
