@@ -1,7 +1,9 @@
 package io.idemkit.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimStatus;
@@ -10,7 +12,16 @@ import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoreHealth;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * at once for a completed record or an absent key; an unreadable record (an unknown fingerprint
  * version, or raw data the store cannot read) is ABSENT and the claim over it reports {@code
  * recoveredFromCorrupt}; {@code find}, {@code delete} (the admin erase) and {@code name}; and
- * {@code health()} and {@code purgeExpired()}, which never deletes a live claim or result.
+ * {@code health()} and {@code purgeExpired()}, which never deletes a live claim or result; and
+ * {@code countAttempt}, an atomic count apart from every record that expires with its retention.
  */
 abstract class AwaitAndRecordsContract extends LeaseAndFencingContract {
 
@@ -178,5 +190,78 @@ abstract class AwaitAndRecordsContract extends LeaseAndFencingContract {
         assertThat(store().find(completed))
                 .map(IdempotencyRecord::state)
                 .contains(RecordState.COMPLETED);
+    }
+
+    // --- attempt counts (C3, C11.3) ----------------------------------------------------------
+
+    @Test
+    void countAttempt_countsUp_survivesARelease_andKeepsKeysApart() {
+        String record = newKey();
+        String attempts = newKey();
+        String other = newKey();
+        if (!countsAttempts()) {
+            assertThatThrownBy(() -> store().countAttempt(attempts, longLease()))
+                    .isInstanceOf(UnsupportedOperationException.class);
+            return;
+        }
+
+        assertThat(store().countAttempt(attempts, longLease())).isEqualTo(1);
+        store().release(record, claimNew(record));
+        assertThat(store().countAttempt(attempts, longLease())).isEqualTo(2);
+        assertThat(store().countAttempt(other, longLease())).isEqualTo(1);
+        assertThat(store().countAttempt(attempts, longLease())).isEqualTo(3);
+        // A count is no record.
+        assertThat(store().find(attempts)).isEmpty();
+    }
+
+    @Test
+    void countAttempt_startsOverOnceItsRetentionHasPassed() {
+        assumeTrue(countsAttempts());
+        String attempts = newKey();
+        store().countAttempt(attempts, units(2));
+        store().countAttempt(attempts, units(2));
+
+        elapse(units(3));
+
+        assertThat(store().countAttempt(attempts, units(2))).isEqualTo(1);
+    }
+
+    @Test
+    void countAttempt_racedByManyThreads_givesEveryOneADifferentCount() throws Exception {
+        assumeTrue(countsAttempts());
+        String attempts = newKey();
+        int threads = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<Long>> counts = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                counts.add(
+                        pool.submit(
+                                () -> {
+                                    start.await();
+                                    return store().countAttempt(attempts, longLease());
+                                }));
+            }
+            start.countDown();
+            Set<Long> seen = new HashSet<>();
+            for (Future<Long> count : counts) {
+                seen.add(count.get(30, TimeUnit.SECONDS));
+            }
+            assertThat(seen).containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void countAttempt_refusesABadKeyOrRetention_beforeTouchingTheStore() {
+        assumeTrue(countsAttempts());
+        assertThatThrownBy(() -> store().countAttempt(null, longLease()))
+                .isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> store().countAttempt("bad key", longLease()))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().countAttempt(newKey(), Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

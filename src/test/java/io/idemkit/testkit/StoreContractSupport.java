@@ -74,6 +74,14 @@ abstract class StoreContractSupport {
     }
 
     /**
+     * @return whether the store implements {@link IdempotencyStore#countAttempt}; {@code true}
+     *     unless a store overrides it, and then the contract expects the SPI's default refusal
+     */
+    protected boolean countsAttempts() {
+        return true;
+    }
+
+    /**
      * A result this store refuses as too large, if it has a limit: the contract then checks that
      * the refusal is an {@code IdempotencyStorageException} that writes nothing. Stores without a
      * limit keep the default, and that test is skipped.

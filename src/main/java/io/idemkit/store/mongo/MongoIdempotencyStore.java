@@ -365,6 +365,22 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
         return "MongoIdempotencyStore[" + settings + "]";
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A document of its own in the records' collection, {@code {_id, attempts, expire_at}},
+     * which the TTL index deletes like a record; see {@link AttemptCounts}.
+     */
+    @Override
+    public long countAttempt(String attemptsKey, Duration retention) {
+        StoreArguments.requireKey(attemptsKey);
+        StoreArguments.requireTtl(retention, "retention");
+        return call(
+                "countAttempt",
+                attemptsKey,
+                c -> AttemptCounts.count(c.records(), attemptsKey, c.time().now(), retention));
+    }
+
     /** One operation on the started store, its driver failures translated. */
     private <T> T call(String operation, String key, Function<Connection.Ready, T> body) {
         return DriverFailures.translated(operation, key, () -> body.apply(connection.ready()));
