@@ -87,7 +87,7 @@ class MessageMongoStoreIT extends MessageScenarios {
 
         // The persistent message comes back after the restart; the dead claim's lease (8 s)
         // runs out; then one run, on this server, and the acknowledgement.
-        awaitAllAcknowledged();
+        awaitAllAcknowledged(1);
         assertThat(count("runs")).isEqualTo(1);
         assertThat(count("done")).isEqualTo(1);
         Document completed = record(effectiveKey);
@@ -124,7 +124,7 @@ class MessageMongoStoreIT extends MessageScenarios {
             mongo = ItMongo.start(mongoPort);
         }
 
-        awaitAllAcknowledged();
+        awaitAllAcknowledged(1);
         assertThat(count("runs")).isEqualTo(1);
         assertThat(count("exhausted")).isZero();
     }

@@ -280,6 +280,29 @@ class MessageSurfaceTest {
     }
 
     @Test
+    void aRedeliveryThatOvertakesTheRollback_waitsForTheRelease_thenRunsOnce() throws Exception {
+        // The transaction manager, not the bean, rolls the first delivery back (a timeout, a
+        // failed commit): the broker may redeliver before the rollback's release has run.
+        start(FakeTransactions.class);
+        Message message = TestMessages.message().property("IdempotencyKey", "overtaken").build();
+        FakeTransactions.status = Status.STATUS_ACTIVE;
+        orders.onMessage(message);
+        FakeTransactions.status = Status.STATUS_NO_TRANSACTION;
+
+        CompletableFuture<Void> redelivery =
+                CompletableFuture.runAsync(() -> orders.onMessage(message));
+        Thread.sleep(300);
+        assertThat(redelivery).as("waits on its predecessor's claim").isNotDone();
+        FakeTransactions.status = Status.STATUS_ACTIVE;
+        FakeTransactions.end(Status.STATUS_ROLLEDBACK);
+
+        redelivery.get(10, TimeUnit.SECONDS);
+        assertThat(Orders.runs).hasValue(2);
+        orders.onMessage(message);
+        assertThat(Orders.runs).as("the redelivery's run was stored").hasValue(2);
+    }
+
+    @Test
     void storeDownUnderFailClosed_asksForRedelivery_andCountsNoAttempt() {
         deployment.set("idemkit.message.max-attempts", "1");
         start(DownStore.class, FakeTransactions.class);
