@@ -7,24 +7,18 @@ import io.idemkit.IdempotencyKey;
 import io.idemkit.IdempotencyScopeProvider;
 import io.idemkit.Idempotent;
 import io.idemkit.admin.AdminSettings;
-import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.ConfigReader;
 import io.idemkit.config.ConfigValues;
-import io.idemkit.config.DurationFormat;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.IdempotentPolicy;
 import io.idemkit.config.InvalidConfigurationException;
-import io.idemkit.config.MessageLeaseRule;
-import io.idemkit.config.MessagePolicy;
 import io.idemkit.config.PerMethodConfig;
 import io.idemkit.config.ScopeSource;
 import io.idemkit.core.CacheableStatuses;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
-import io.idemkit.interceptor.MessageListenerMethods;
 import io.idemkit.spi.IdempotencyStore;
-import io.idemkit.store.mongo.MongoLeaseRule;
 import io.idemkit.store.mongo.MongoSettingsReader;
 import io.idemkit.store.mongo.MongoStoreSettings;
 import jakarta.annotation.Priority;
@@ -77,7 +71,7 @@ public class IdemkitExtension implements Extension {
                     CacheableStatuses.parse(CacheableStatuses.DEFAULT));
 
     private final List<String> definitionErrors = new ArrayList<>();
-    private final List<AnnotatedLease> annotatedLeases = new ArrayList<>();
+    private final List<LeaseChecks.AnnotatedLease> annotatedLeases = new ArrayList<>();
     private final List<MethodPolicies.MethodRef> idempotentMethods = new ArrayList<>();
     private final Map<MethodPolicies.MethodRef, OperationPolicy> methodPolicies =
             new ConcurrentHashMap<>();
@@ -184,15 +178,13 @@ public class IdemkitExtension implements Extension {
                             ? annotation.leaseTtl()
                             : onType == null ? "" : onType.leaseTtl();
             if (!lease.isBlank()) {
-                annotatedLeases.add(new AnnotatedLease(lease, policy.leaseTtl(), where));
+                annotatedLeases.add(
+                        new LeaseChecks.AnnotatedLease(lease, policy.leaseTtl(), where));
             }
         } catch (IllegalArgumentException e) {
             definitionErrors.add("Invalid @Idempotent(" + e.getMessage() + ") on " + where);
         }
     }
-
-    /** An annotation's own lease, kept for the store-specific check at deployment. */
-    private record AnnotatedLease(String text, Duration lease, String where) {}
 
     private static String describe(Method method) {
         return method.getDeclaringClass().getName() + "." + method.getName() + "()";
@@ -277,46 +269,24 @@ public class IdemkitExtension implements Extension {
             }
         }
         if (methodProblems.isEmpty()) {
-            methodProblems.addAll(messageProblems(read));
+            methodProblems.addAll(
+                    LeaseChecks.messages(read, idempotentMethods, methodPolicies, mpConfig()));
         }
         methodProblems.forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
         if (builtInMongoStoreChosen(choice, beans)) {
-            checkMongoLeases(read, mongo.timeout(), event);
+            LeaseChecks.mongo(
+                            read,
+                            mongo.timeout(),
+                            annotatedLeases,
+                            idempotentMethods,
+                            methodPolicies,
+                            mpConfig())
+                    .forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
         }
         idempotentMethods.clear();
         mongoSettings = mongo;
         storeChoice = choice;
         config = read;
-    }
-
-    /**
-     * The message settings and the lease rule (C11.4) of every {@code @Idempotent} message-driven
-     * bean's {@code onMessage}.
-     */
-    private List<String> messageProblems(IdemkitConfig read) {
-        List<String> problems = new ArrayList<>();
-        for (MethodPolicies.MethodRef ref : idempotentMethods) {
-            if (!MessageListenerMethods.isOnMessage(ref.beanClass(), ref.method())) {
-                continue;
-            }
-            try {
-                MessagePolicy.resolve(
-                        mpConfig(),
-                        ref.beanClass().getName(),
-                        ref.method().getName(),
-                        read.messageDefaults());
-            } catch (IllegalArgumentException e) {
-                problems.add("Invalid " + e.getMessage());
-            }
-            OperationPolicy policy = methodPolicies.get(ref);
-            problems.addAll(
-                    MessageLeaseRule.problems(
-                            ref.toString(),
-                            policy.leaseTtl(),
-                            policy.waitTimeout(),
-                            read.messageTransactionTimeout()));
-        }
-        return problems;
     }
 
     private static StoreChoice.Beans count(BeanManager beans, Class<?> type) {
@@ -348,49 +318,6 @@ public class IdemkitExtension implements Extension {
      */
     OperationPolicy methodPolicy(MethodPolicies.MethodRef method) {
         return methodPolicies.get(method);
-    }
-
-    /**
-     * The MongoDB store's lease rule ({@link MongoLeaseRule}) for every effective lease: the global
-     * one, every annotation's, and every per-method configuration key's ({@link PerMethodConfig}).
-     */
-    private void checkMongoLeases(
-            IdemkitConfig read, Duration timeout, AfterDeploymentValidation event) {
-        Duration global = read.defaults().leaseTtl();
-        MongoLeaseRule.problem(
-                        ConfigKeys.LEASE_TTL + "=" + DurationFormat.format(global), global, timeout)
-                .ifPresent(p -> event.addDeploymentProblem(new DeploymentException(p)));
-        for (AnnotatedLease annotated : annotatedLeases) {
-            MongoLeaseRule.problem(
-                            "@Idempotent(leaseTtl=\""
-                                    + annotated.text()
-                                    + "\") on "
-                                    + annotated.where(),
-                            annotated.lease(),
-                            timeout)
-                    .ifPresent(p -> event.addDeploymentProblem(new DeploymentException(p)));
-        }
-        for (MethodPolicies.MethodRef ref : idempotentMethods) {
-            String clazz = ref.beanClass().getName();
-            String method = ref.method().getName();
-            String key =
-                    mpConfig()
-                                    .getOptionalValue(
-                                            PerMethodConfig.methodKey(
-                                                    clazz, method, IdempotentPolicy.LEASE_TTL),
-                                            String.class)
-                                    .isPresent()
-                            ? PerMethodConfig.methodKey(clazz, method, IdempotentPolicy.LEASE_TTL)
-                            : PerMethodConfig.classKey(clazz, IdempotentPolicy.LEASE_TTL);
-            OperationPolicy policy = methodPolicies.get(ref);
-            if (policy != null && mpConfig().getOptionalValue(key, String.class).isPresent()) {
-                MongoLeaseRule.problem(
-                                key + "=" + DurationFormat.format(policy.leaseTtl()),
-                                policy.leaseTtl(),
-                                timeout)
-                        .ifPresent(p -> event.addDeploymentProblem(new DeploymentException(p)));
-            }
-        }
     }
 
     /** Whether {@link StoreProducer} will make a MongoDB store, and no application store wins. */

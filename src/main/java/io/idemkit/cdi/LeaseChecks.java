@@ -1,0 +1,113 @@
+package io.idemkit.cdi;
+
+import io.idemkit.config.ConfigKeys;
+import io.idemkit.config.DurationFormat;
+import io.idemkit.config.IdemkitConfig;
+import io.idemkit.config.IdempotentPolicy;
+import io.idemkit.config.MessageLeaseRule;
+import io.idemkit.config.MessagePolicy;
+import io.idemkit.config.PerMethodConfig;
+import io.idemkit.core.OperationPolicy;
+import io.idemkit.interceptor.MessageListenerMethods;
+import io.idemkit.store.mongo.MongoLeaseRule;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.Config;
+
+/**
+ * The deployment's checks of leases against what they must outlast, once every method's policy is
+ * resolved: the MongoDB store's rule (C9) and the message surface's (C11.4). Each returns one
+ * message per broken rule, naming where the lease was set.
+ */
+final class LeaseChecks {
+
+    /**
+     * An annotation's own lease, kept for the store-specific check.
+     *
+     * @param text the member's text
+     * @param lease its value
+     * @param where the annotated class or method
+     */
+    record AnnotatedLease(String text, Duration lease, String where) {}
+
+    private LeaseChecks() {}
+
+    /**
+     * The MongoDB store's lease rule ({@link MongoLeaseRule}) for every effective lease: the global
+     * one, every annotation's, and every per-method configuration key's ({@link PerMethodConfig}).
+     */
+    static List<String> mongo(
+            IdemkitConfig read,
+            Duration timeout,
+            List<AnnotatedLease> annotated,
+            List<MethodPolicies.MethodRef> methods,
+            Map<MethodPolicies.MethodRef, OperationPolicy> policies,
+            Config config) {
+        List<String> problems = new ArrayList<>();
+        Duration global = read.defaults().leaseTtl();
+        MongoLeaseRule.problem(
+                        ConfigKeys.LEASE_TTL + "=" + DurationFormat.format(global), global, timeout)
+                .ifPresent(problems::add);
+        for (AnnotatedLease lease : annotated) {
+            MongoLeaseRule.problem(
+                            "@Idempotent(leaseTtl=\"" + lease.text() + "\") on " + lease.where(),
+                            lease.lease(),
+                            timeout)
+                    .ifPresent(problems::add);
+        }
+        for (MethodPolicies.MethodRef ref : methods) {
+            String clazz = ref.beanClass().getName();
+            String method = ref.method().getName();
+            String methodKey = PerMethodConfig.methodKey(clazz, method, IdempotentPolicy.LEASE_TTL);
+            String key =
+                    config.getOptionalValue(methodKey, String.class).isPresent()
+                            ? methodKey
+                            : PerMethodConfig.classKey(clazz, IdempotentPolicy.LEASE_TTL);
+            OperationPolicy policy = policies.get(ref);
+            if (policy != null && config.getOptionalValue(key, String.class).isPresent()) {
+                MongoLeaseRule.problem(
+                                key + "=" + DurationFormat.format(policy.leaseTtl()),
+                                policy.leaseTtl(),
+                                timeout)
+                        .ifPresent(problems::add);
+            }
+        }
+        return problems;
+    }
+
+    /**
+     * The message settings and the lease rule ({@link MessageLeaseRule}) of every {@code
+     * Idempotent} message-driven bean's {@code onMessage}.
+     */
+    static List<String> messages(
+            IdemkitConfig read,
+            List<MethodPolicies.MethodRef> methods,
+            Map<MethodPolicies.MethodRef, OperationPolicy> policies,
+            Config config) {
+        List<String> problems = new ArrayList<>();
+        for (MethodPolicies.MethodRef ref : methods) {
+            if (!MessageListenerMethods.isOnMessage(ref.beanClass(), ref.method())) {
+                continue;
+            }
+            try {
+                MessagePolicy.resolve(
+                        config,
+                        ref.beanClass().getName(),
+                        ref.method().getName(),
+                        read.messageDefaults());
+            } catch (IllegalArgumentException e) {
+                problems.add("Invalid " + e.getMessage());
+            }
+            OperationPolicy policy = policies.get(ref);
+            problems.addAll(
+                    MessageLeaseRule.problems(
+                            ref.toString(),
+                            policy.leaseTtl(),
+                            policy.waitTimeout(),
+                            read.messageTransactionTimeout()));
+        }
+        return problems;
+    }
+}
