@@ -16,8 +16,6 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,23 +23,7 @@ import org.junit.jupiter.api.Test;
  * completion through the same store wakes the waiter at once; a release, a lapsed lease or the
  * timeout ends the wait empty.
  */
-class MongoAwaitCompletionTest {
-
-    private static final InProcessMongo mongo = InProcessMongo.shared();
-
-    private MongoStoreSettings settings;
-    private MongoIdempotencyStore store;
-
-    @BeforeEach
-    void newStore() {
-        settings = InProcessMongo.freshSettings();
-        store = new MongoIdempotencyStore(mongo.sharedClient(), settings, Clock.systemUTC());
-    }
-
-    @AfterEach
-    void closeStore() {
-        store.close();
-    }
+class MongoAwaitCompletionTest extends FreshStoreTest {
 
     @Test
     void awaitCompletion_returnsTheCompletedRecordAtOnce() throws Exception {

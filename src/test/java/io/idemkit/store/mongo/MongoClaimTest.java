@@ -17,7 +17,6 @@ import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoredHeader;
 import io.idemkit.spi.StoredResult;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -28,8 +27,6 @@ import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonInt64;
 import org.bson.BsonString;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,23 +34,7 @@ import org.junit.jupiter.api.Test;
  * (contracts C2, C3, C9): what each writes and returns, fencing by token, takeovers, and documents
  * written by the Python store.
  */
-class MongoClaimTest {
-
-    private static final InProcessMongo mongo = InProcessMongo.shared();
-
-    private MongoStoreSettings settings;
-    private MongoIdempotencyStore store;
-
-    @BeforeEach
-    void newStore() {
-        settings = InProcessMongo.freshSettings();
-        store = new MongoIdempotencyStore(mongo.sharedClient(), settings, Clock.systemUTC());
-    }
-
-    @AfterEach
-    void closeStore() {
-        store.close();
-    }
+class MongoClaimTest extends FreshStoreTest {
 
     @Test
     void freshClaim_isNewWithTokenAndServerStamps() {

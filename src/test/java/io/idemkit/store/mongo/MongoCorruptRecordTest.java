@@ -28,8 +28,6 @@ import org.bson.BsonRegularExpression;
 import org.bson.BsonString;
 import org.bson.BsonTimestamp;
 import org.bson.UuidRepresentation;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -40,23 +38,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * were absent. {@code find} and {@code awaitCompletion} see nothing; a claim overwrites the
  * document, reports {@code recoveredFromCorrupt}, and leaves a record that works like any other.
  */
-class MongoCorruptRecordTest {
-
-    private static final InProcessMongo mongo = InProcessMongo.shared();
-
-    private MongoStoreSettings settings;
-    private MongoIdempotencyStore store;
-
-    @BeforeEach
-    void newStore() {
-        settings = InProcessMongo.freshSettings();
-        store = new MongoIdempotencyStore(mongo.sharedClient(), settings, Clock.systemUTC());
-    }
-
-    @AfterEach
-    void closeStore() {
-        store.close();
-    }
+class MongoCorruptRecordTest extends FreshStoreTest {
 
     static Stream<Arguments> corruptions() {
         return Stream.of(

@@ -15,31 +15,13 @@ import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The store's lifecycle over the real driver against mongo-java-server (contract C9): constructing
  * does not connect, the three ways to give it a connection, {@code now}, and {@code close}.
  */
-class MongoLifecycleTest {
-
-    private static final InProcessMongo mongo = InProcessMongo.shared();
-
-    private MongoStoreSettings settings;
-    private MongoIdempotencyStore store;
-
-    @BeforeEach
-    void newStore() {
-        settings = InProcessMongo.freshSettings();
-        store = new MongoIdempotencyStore(mongo.sharedClient(), settings, Clock.systemUTC());
-    }
-
-    @AfterEach
-    void closeStore() {
-        store.close();
-    }
+class MongoLifecycleTest extends FreshStoreTest {
 
     @Test
     void constructingWithAnUnreachableUri_doesNotConnect() throws Exception {
