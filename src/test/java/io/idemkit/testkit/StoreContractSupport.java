@@ -82,6 +82,15 @@ abstract class StoreContractSupport {
     }
 
     /**
+     * @return whether the server under the store applies racing updates of one count one at a time,
+     *     so that racing {@code countAttempt} calls get different counts; {@code false} only for a
+     *     test server known not to (the race is then skipped, saying so)
+     */
+    protected boolean countsAtomicallyUnderRaces() {
+        return true;
+    }
+
+    /**
      * A result this store refuses as too large, if it has a limit: the contract then checks that
      * the refusal is an {@code IdempotencyStorageException} that writes nothing. Stores without a
      * limit keep the default, and that test is skipped.
