@@ -10,11 +10,16 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The queue vectors with the in-memory store, and the lease rule (the reference's
  * queue-lease-shorter-than-visibility) refusing a second application at deployment.
  */
+@EnabledIfSystemProperty(
+        named = "idemkit.it.runtime",
+        matches = "liberty",
+        disabledReason = "the messaging server of these tests is Open Liberty's embedded one")
 class MessageMemoryStoreIT extends MessageScenarios {
 
     private static final String APP = "message-memory";

@@ -22,12 +22,17 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The queue vectors with the MongoDB store (the in-process MongoDB-wire server lives in this test's
  * JVM, so it outlives the Liberty process), and what only a store outside the server can show: a
  * consumer killed mid-run (the reference's queue-crash-recovery), and a storage outage.
  */
+@EnabledIfSystemProperty(
+        named = "idemkit.it.runtime",
+        matches = "liberty",
+        disabledReason = "the messaging server of these tests is Open Liberty's embedded one")
 class MessageMongoStoreIT extends MessageScenarios {
 
     private static final String APP = "message-mongo";

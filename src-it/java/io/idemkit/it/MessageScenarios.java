@@ -14,7 +14,6 @@ import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -23,13 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
  * queue, and real concurrent consumers. Each store's IT class starts a server of its own with the
  * messaging features, and extends this with what only that store can show.
  *
+ * <p>Each IT class carries its own {@code @EnabledIfSystemProperty}: JUnit does not inherit a
+ * condition from a superclass.
+ *
  * <p>A message is acknowledged when it leaves the queue: the tests browse the queue for the
  * messages of their tag.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason = "the messaging server of these tests is Open Liberty's embedded one")
 abstract class MessageScenarios {
 
     /** What every message test application configures. */
