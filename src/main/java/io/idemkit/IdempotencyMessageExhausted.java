@@ -22,7 +22,15 @@ import java.util.Objects;
 public record IdempotencyMessageExhausted(
         String operation, String effectiveKey, long attempts, String lastFailure, Message message) {
 
-    /** Validates the components. */
+    /**
+     * Validates the components.
+     *
+     * @param operation the bean class and method
+     * @param effectiveKey the effective key of the message
+     * @param attempts how many times the bean ran for this message
+     * @param lastFailure the last failure this server saw, or why there is none
+     * @param message the message
+     */
     public IdempotencyMessageExhausted {
         Objects.requireNonNull(operation, "operation");
         Objects.requireNonNull(effectiveKey, "effectiveKey");

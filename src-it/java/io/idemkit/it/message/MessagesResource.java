@@ -18,6 +18,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.Collections;
+import java.util.Enumeration;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -107,7 +108,8 @@ public class MessagesResource {
     public String pending(@PathParam("tag") String tag) throws Exception {
         try (JMSContext context = factory.createContext();
                 QueueBrowser browser = context.createBrowser(orders, "tag = '" + tag + "'")) {
-            return Integer.toString(Collections.list(browser.getEnumeration()).size());
+            return Integer.toString(
+                    Collections.list((Enumeration<?>) browser.getEnumeration()).size());
         }
     }
 
