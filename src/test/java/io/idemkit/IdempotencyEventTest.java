@@ -8,7 +8,10 @@ import io.idemkit.IdempotencyStorageException.Kind;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The event's storage-failure component: given for {@code storage_error}, and only for it. */
+/**
+ * The event's components: the storage-failure kind, given for the store's failures ({@code
+ * storage_error}, {@code ran_unprotected}, {@code complete_failed}) and only for them; the wait.
+ */
 class IdempotencyEventTest {
 
     private static final String KEY = "a".repeat(64);
@@ -33,6 +36,55 @@ class IdempotencyEventTest {
         assertThatThrownBy(() -> event(Decision.REPLAYED, Kind.FAILED))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("REPLAYED");
+    }
+
+    @Test
+    void everyStoreFailure_carriesItsKind_andNoOtherDecisionDoes() {
+        for (Decision decision : Decision.values()) {
+            if (decision.isStoreFailure()) {
+                assertThat(event(decision, Kind.REFUSED).storageFailureKind())
+                        .contains(Kind.REFUSED);
+                assertThatThrownBy(() -> event(decision, null))
+                        .isInstanceOf(IllegalArgumentException.class);
+            } else {
+                assertThatThrownBy(() -> event(decision, Kind.FAILED))
+                        .isInstanceOf(IllegalArgumentException.class);
+            }
+        }
+        assertThat(Decision.values())
+                .filteredOn(Decision::isStoreFailure)
+                .containsExactlyInAnyOrder(
+                        Decision.STORAGE_ERROR, Decision.RAN_UNPROTECTED, Decision.COMPLETE_FAILED);
+    }
+
+    @Test
+    void waitDuration_isZeroUnlessGiven_andNeverNegative() {
+        assertThat(event(Decision.REPLAYED, null).waitDuration()).isZero();
+        assertThat(
+                        new IdempotencyEvent(
+                                        Decision.REPLAYED,
+                                        KEY,
+                                        Duration.ofSeconds(2),
+                                        "memory",
+                                        1,
+                                        "http",
+                                        null,
+                                        Duration.ofSeconds(1))
+                                .waitDuration())
+                .isEqualTo(Duration.ofSeconds(1));
+        assertThatThrownBy(
+                        () ->
+                                new IdempotencyEvent(
+                                        Decision.REPLAYED,
+                                        KEY,
+                                        Duration.ZERO,
+                                        "memory",
+                                        1,
+                                        "http",
+                                        null,
+                                        Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(Decision.RAN_UNPROTECTED.eventName()).isEqualTo("idempotency.ran_unprotected");
     }
 
     @Test

@@ -24,23 +24,34 @@ final class EventEmitter {
     }
 
     void emit(Decision decision, Operation operation, long startedNanos) {
-        emit(decision, operation, startedNanos, null);
+        emit(decision, operation, startedNanos, null, Duration.ZERO);
     }
 
-    /** Emits {@code storage_error} with the kind of {@code failure} (C4.8). */
-    void emitStorageError(Operation operation, long startedNanos, RuntimeException failure) {
+    /** Emits a decision taken after waiting {@code waitNanos} for an in-flight call (C4.8). */
+    void emitAfterWait(Decision decision, Operation operation, long startedNanos, long waitNanos) {
+        emit(decision, operation, startedNanos, null, Duration.ofNanos(Math.max(0, waitNanos)));
+    }
+
+    /**
+     * Emits a failure of the store ({@code storage_error}, {@code ran_unprotected} or {@code
+     * complete_failed}) with the kind of {@code failure} (C4.8).
+     */
+    void emitStoreFailure(
+            Decision decision, Operation operation, long startedNanos, RuntimeException failure) {
         emit(
-                Decision.STORAGE_ERROR,
+                decision,
                 operation,
                 startedNanos,
-                IdempotencyStorageException.kindOf(failure));
+                IdempotencyStorageException.kindOf(failure),
+                Duration.ZERO);
     }
 
     private void emit(
             Decision decision,
             Operation operation,
             long startedNanos,
-            IdempotencyStorageException.Kind storageFailure) {
+            IdempotencyStorageException.Kind storageFailure,
+            Duration waited) {
         IdempotencyEvent event =
                 new IdempotencyEvent(
                         decision,
@@ -49,7 +60,8 @@ final class EventEmitter {
                         storeName,
                         operation.fingerprintVersion(),
                         operation.surface(),
-                        storageFailure);
+                        storageFailure,
+                        waited);
         if (LOG.isLoggable(Level.DEBUG)) {
             LOG.log(
                     Level.DEBUG,

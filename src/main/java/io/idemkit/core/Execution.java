@@ -91,8 +91,16 @@ public final class Execution {
         return heartbeat.start(
                 () -> store.renew(operation.effectiveKey(), token, lease),
                 lease.dividedBy(3),
-                () -> leaseLost = true,
+                this::loseLease,
                 mayInterrupt);
+    }
+
+    /** The heartbeat found the lease lost: say so once (C4.7, C4.8). */
+    private void loseLease() {
+        if (!leaseLost) {
+            leaseLost = true;
+            events.emit(Decision.LEASE_LOST, operation, startedNanos);
+        }
     }
 
     /**
@@ -127,7 +135,7 @@ public final class Execution {
                             + "); the claim is held until its lease runs out, so duplicates"
                             + " wait instead of running again, and run once it has. Check the"
                             + " store; if the operation must not repeat, reconcile it.");
-            events.emitStorageError(operation, startedNanos, e);
+            events.emitStoreFailure(Decision.COMPLETE_FAILED, operation, startedNanos, e);
             return FinishOutcome.STORE_FAILED;
         }
         if (!stored) {

@@ -73,7 +73,7 @@ public final class IdempotencyEngine implements AutoCloseable {
         Objects.requireNonNull(operation, "operation");
         long started = ticker.nanos();
         long deadline = started + operation.policy().waitTimeout().toNanos();
-        boolean waited = false;
+        long waitStarted = -1;
         try {
             while (true) {
                 ClaimResult claim =
@@ -97,21 +97,24 @@ public final class IdempotencyEngine implements AutoCloseable {
                     }
                     case ALREADY_COMPLETED -> {
                         requireSamePayload(operation, record, started);
-                        return replay(operation, record, waited, started);
+                        return replay(operation, record, waitStarted, started);
                     }
                     case ALREADY_CLAIMED -> {
                         requireSamePayload(operation, record, started);
                         long remaining = deadline - ticker.nanos();
                         if (remaining <= 0) {
-                            throw inProgress(operation, record, started);
+                            throw inProgress(operation, record, waitStarted, started);
                         }
-                        waited = true;
+                        if (waitStarted < 0) {
+                            waitStarted = ticker.nanos();
+                            events.emit(Decision.IN_FLIGHT_WAIT, operation, started);
+                        }
                         Optional<IdempotencyRecord> completed =
                                 store.awaitCompletion(
                                         operation.effectiveKey(), Duration.ofNanos(remaining));
                         if (completed.isPresent()) {
                             requireSamePayload(operation, completed.get(), started);
-                            return replay(operation, completed.get(), true, started);
+                            return replay(operation, completed.get(), waitStarted, started);
                         }
                         // Released, vanished, expired or timed out: claim again, which either
                         // wins the key or finds the next state of it.
@@ -120,7 +123,7 @@ public final class IdempotencyEngine implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            events.emit(Decision.CONFLICT, operation, started);
+            events.emitAfterWait(Decision.CONFLICT, operation, started, waitedNanos(waitStarted));
             throw new IdempotencyInProgressException(operation.policy().leaseTtl());
         } catch (IdempotencyPayloadMismatchException | IdempotencyInProgressException e) {
             throw e;
@@ -197,15 +200,20 @@ public final class IdempotencyEngine implements AutoCloseable {
     }
 
     private Admission replay(
-            Operation operation, IdempotencyRecord record, boolean waited, long started) {
-        events.emit(waited ? Decision.IN_FLIGHT_WAIT : Decision.REPLAYED, operation, started);
+            Operation operation, IdempotencyRecord record, long waitStarted, long started) {
+        events.emitAfterWait(Decision.REPLAYED, operation, started, waitedNanos(waitStarted));
         return new Admission.Replay(record.result(), record.expiresAt());
     }
 
     private IdempotencyInProgressException inProgress(
-            Operation operation, IdempotencyRecord record, long started) {
-        events.emit(Decision.CONFLICT, operation, started);
+            Operation operation, IdempotencyRecord record, long waitStarted, long started) {
+        events.emitAfterWait(Decision.CONFLICT, operation, started, waitedNanos(waitStarted));
         return new IdempotencyInProgressException(leaseLeft(operation, record));
+    }
+
+    /** How long the wait that began at {@code waitStarted} has lasted; 0 when none began. */
+    private long waitedNanos(long waitStarted) {
+        return waitStarted < 0 ? 0 : ticker.nanos() - waitStarted;
     }
 
     private Duration leaseLeft(Operation operation, IdempotencyRecord record) {
@@ -218,8 +226,8 @@ public final class IdempotencyEngine implements AutoCloseable {
     }
 
     private Admission storageFailure(Operation operation, RuntimeException e, long started) {
-        events.emitStorageError(operation, started, e);
         if (operation.policy().onStorageError() == StorageErrorMode.FAIL_OPEN) {
+            events.emitStoreFailure(Decision.RAN_UNPROTECTED, operation, started, e);
             LOG.log(
                     Level.WARNING,
                     "idemkit store failed ("
@@ -229,6 +237,7 @@ public final class IdempotencyEngine implements AutoCloseable {
                             + " Restore the store; reconcile side effects of this window.");
             return new Admission.Unprotected();
         }
+        events.emitStoreFailure(Decision.STORAGE_ERROR, operation, started, e);
         if (e instanceof IdempotencyStorageException storage) {
             throw storage;
         }

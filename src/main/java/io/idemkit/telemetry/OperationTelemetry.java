@@ -17,19 +17,22 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Turns the one event of every operation into OpenTelemetry signals:
+ * Turns the events of every operation into OpenTelemetry signals:
  *
  * <ul>
  *   <li>the counter {@value #OPERATIONS} and the histogram {@value #DURATION} (seconds), both with
  *       the attributes {@code decision}, {@code surface} and {@code store}, and for {@code
- *       storage_error} also {@code storage_failure} ({@code unreachable}, {@code
- *       write_not_confirmed}, {@code refused} or {@code failed});
+ *       storage_error}, {@code ran_unprotected} and {@code complete_failed} also {@code
+ *       storage_failure} ({@code unreachable}, {@code write_not_confirmed}, {@code refused} or
+ *       {@code failed}); an operation that waited counts an {@code in_flight_wait} as well as its
+ *       terminal decision;
  *   <li>on the current span, when there is one (the server span of MicroProfile Telemetry), the
  *       attributes of the reference's span shape: {@code idempotency.decision}, {@code
  *       idempotency.backend}, {@code idempotency.fingerprint_version}, {@code
  *       idempotency.effective_key} (the SHA-256, never the raw key), {@code idempotency.cache_hit}
- *       and {@code idempotency.surface}, and for {@code storage_error} {@code
- *       idempotency.storage_failure}.
+ *       and {@code idempotency.surface}, for a store failure {@code idempotency.storage_failure},
+ *       and after a wait {@code idempotency.wait_duration} (seconds); the terminal decision is the
+ *       one the span keeps.
  * </ul>
  *
  * Not a bean: when the OpenTelemetry API is visible, the extension adds a synthetic observer method
@@ -61,6 +64,8 @@ public class OperationTelemetry {
     static final AttributeKey<Boolean> SPAN_CACHE_HIT =
             AttributeKey.booleanKey("idempotency.cache_hit");
     static final AttributeKey<String> SPAN_SURFACE = AttributeKey.stringKey("idempotency.surface");
+    static final AttributeKey<Double> SPAN_WAIT_DURATION =
+            AttributeKey.doubleKey("idempotency.wait_duration");
 
     /** From a fast replay (about a millisecond) to a long operation's heartbeat-kept lease. */
     private static final List<Double> BUCKETS =
@@ -156,6 +161,9 @@ public class OperationTelemetry {
             span.setAttribute(SPAN_SURFACE, event.surface());
             if (event.storageFailure() != null) {
                 span.setAttribute(SPAN_STORAGE_FAILURE, event.storageFailure().attributeValue());
+            }
+            if (!event.waitDuration().isZero()) {
+                span.setAttribute(SPAN_WAIT_DURATION, event.waitDuration().toNanos() / 1e9);
             }
         }
     }

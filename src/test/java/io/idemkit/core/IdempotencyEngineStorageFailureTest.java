@@ -30,7 +30,7 @@ class IdempotencyEngineStorageFailureTest extends IdempotencyEngineFixture {
     }
 
     @Test
-    void storeFailure_failOpen_runsUnprotectedWithStorageErrorEvent() {
+    void storeFailure_failOpen_runsUnprotectedWithRanUnprotectedEvent() {
         IdempotencyEngine broken =
                 engineOn(new FailingStore(new IdempotencyStorageException("down")));
         OperationPolicy failOpen =
@@ -42,7 +42,10 @@ class IdempotencyEngineStorageFailureTest extends IdempotencyEngineFixture {
                         POLICY.cacheable());
 
         assertThat(broken.admit(op("fp", failOpen))).isInstanceOf(Admission.Unprotected.class);
-        assertThat(decisions()).containsExactly(Decision.STORAGE_ERROR);
+        // Not storage_error, which says "refused": an operator must tell the two apart.
+        assertThat(decisions()).containsExactly(Decision.RAN_UNPROTECTED);
+        assertThat(events.get(0).storageFailureKind())
+                .contains(IdempotencyStorageException.Kind.FAILED);
     }
 
     @Test
@@ -108,7 +111,8 @@ class IdempotencyEngineStorageFailureTest extends IdempotencyEngineFixture {
         assertThat(execution.finish(created("lost"))).isEqualTo(FinishOutcome.STORE_FAILED);
 
         assertThat(store.find("e".repeat(64)).orElseThrow().state()).isEqualTo(RecordState.CLAIMED);
-        assertThat(decisions()).containsExactly(Decision.STORAGE_ERROR);
+        // The operation ran; only its result is lost: complete_failed, not storage_error.
+        assertThat(decisions()).containsExactly(Decision.COMPLETE_FAILED);
         assertThat(events.get(0).storageFailureKind())
                 .contains(IdempotencyStorageException.Kind.FAILED);
     }

@@ -88,8 +88,20 @@ class IdempotencyEngineTest extends IdempotencyEngineFixture {
         assertThat(second.get(10, TimeUnit.SECONDS))
                 .extracting(a -> ((Admission.Replay) a).result())
                 .isEqualTo(created("one"));
-        // The waiter may be woken before the first call has emitted its own event.
-        assertThat(decisions()).containsExactlyInAnyOrder(Decision.NEW, Decision.IN_FLIGHT_WAIT);
+        // The waiter may be woken before the first call has emitted its own event. A waited
+        // replay is counted as a replay, after its wait, and carries how long it waited.
+        assertThat(decisions())
+                .containsExactlyInAnyOrder(
+                        Decision.NEW, Decision.IN_FLIGHT_WAIT, Decision.REPLAYED);
+        assertThat(decisions().indexOf(Decision.IN_FLIGHT_WAIT))
+                .isLessThan(decisions().indexOf(Decision.REPLAYED));
+        assertThat(events)
+                .filteredOn(e -> e.decision() == Decision.REPLAYED)
+                .singleElement()
+                .satisfies(e -> assertThat(e.waitDuration()).isPositive());
+        assertThat(events)
+                .filteredOn(e -> e.decision() != Decision.REPLAYED)
+                .allSatisfy(e -> assertThat(e.waitDuration()).isZero());
     }
 
     @Test
@@ -118,7 +130,8 @@ class IdempotencyEngineTest extends IdempotencyEngineFixture {
                 .isInstanceOfSatisfying(
                         IdempotencyInProgressException.class,
                         e -> assertThat(e.retryAfter()).isEqualTo(Duration.ofSeconds(18)));
-        assertThat(decisions()).containsExactly(Decision.CONFLICT);
+        assertThat(decisions()).containsExactly(Decision.IN_FLIGHT_WAIT, Decision.CONFLICT);
+        assertThat(events.get(1).waitDuration()).isPositive();
     }
 
     @Test

@@ -129,7 +129,7 @@ class MethodEnvironmentTest {
         assertThat(flights.quote("SFO", "JFK")).isEqualTo("SFO-JFK-1");
         assertThat(flights.quote("SFO", "JFK")).isEqualTo("SFO-JFK-2");
         assertThat(Beans.decisions())
-                .containsExactly(Decision.STORAGE_ERROR, Decision.STORAGE_ERROR);
+                .containsExactly(Decision.RAN_UNPROTECTED, Decision.RAN_UNPROTECTED);
     }
 
     /** A transaction registry the test drives: its status, and the end of the transaction. */

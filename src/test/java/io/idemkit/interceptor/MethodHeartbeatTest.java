@@ -3,6 +3,7 @@ package io.idemkit.interceptor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idemkit.IdempotencyEvent.Decision;
 import io.idemkit.cdi.TestDeployment;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.core.LeaseHeartbeat;
@@ -62,7 +63,8 @@ class MethodHeartbeatTest {
     }
 
     private void start() {
-        WeldContainer weld = deployment.start(Flights.class, ManualTime.class);
+        WeldContainer weld =
+                deployment.start(Flights.class, ManualTime.class, Beans.EventLog.class);
         flights = weld.select(Flights.class).get();
         store = weld.select(IdempotencyStore.class).get();
     }
@@ -126,6 +128,9 @@ class MethodHeartbeatTest {
 
         assertThat(call.get(10, TimeUnit.SECONDS)).isEqualTo("finished");
         assertThat(Beans.sawInterrupt).isFalse();
+        // Said when found, then the fenced completion: both alertable.
+        assertThat(Beans.decisions())
+                .containsExactly(Decision.LEASE_LOST, Decision.LEASE_RECLAIMED_LOSS);
     }
 
     /** The store's clock and the heartbeat's scheduler, both moved by the test. */

@@ -322,7 +322,8 @@ class MethodInterceptorTest {
         assertThat(duplicate.get(10, TimeUnit.SECONDS)).isEqualTo("slow-1");
         assertThat(Beans.executions).hasValue(1);
         assertThat(Beans.decisions())
-                .containsExactlyInAnyOrder(Decision.NEW, Decision.IN_FLIGHT_WAIT);
+                .containsExactlyInAnyOrder(
+                        Decision.NEW, Decision.IN_FLIGHT_WAIT, Decision.REPLAYED);
     }
 
     @Test

@@ -152,7 +152,8 @@ class InterceptorDecisionsTest {
         assertThat(duplicate.get(10, TimeUnit.SECONDS)).isEqualTo("slow-1");
         assertThat(Ledger.executions).hasValue(1);
         assertThat(Ledger.decisions())
-                .containsExactlyInAnyOrder(Decision.NEW, Decision.IN_FLIGHT_WAIT);
+                .containsExactlyInAnyOrder(
+                        Decision.NEW, Decision.IN_FLIGHT_WAIT, Decision.REPLAYED);
     }
 
     @Test
