@@ -24,7 +24,8 @@ public class IdempotencyInProgressException extends IdempotencyException {
                 "An earlier call with the same idempotency key is still in progress and did not"
                         + " complete within the wait timeout; its lease has "
                         + Objects.requireNonNull(retryAfter, "retryAfter").toMillis()
-                        + " ms left. Retry after that with the same key and payload.");
+                        + " ms left. Retry after that with the same key and payload, a bounded number of"
+                        + " times, backing off between retries.");
         if (retryAfter.isNegative()) {
             throw new IllegalArgumentException("retryAfter must not be negative");
         }

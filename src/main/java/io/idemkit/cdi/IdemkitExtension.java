@@ -38,6 +38,7 @@ import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
 import jakarta.enterprise.inject.spi.WithAnnotations;
 import jakarta.interceptor.Interceptor;
+import java.lang.System.Logger.Level;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
@@ -60,6 +61,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * <p>The validated configuration is kept here for the producers.
  */
 public class IdemkitExtension implements Extension {
+
+    private static final System.Logger LOG = System.getLogger(IdemkitExtension.class.getName());
 
     /** Policy values used only to validate annotation members; never used for an operation. */
     private static final OperationPolicy VALIDATION_DEFAULTS =
@@ -273,6 +276,9 @@ public class IdemkitExtension implements Extension {
                     LeaseChecks.messages(read, idempotentMethods, methodPolicies, mpConfig()));
         }
         methodProblems.forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
+        if (methodProblems.isEmpty()) {
+            LeaseChecks.shortLeases(read, methodPolicies).forEach(w -> LOG.log(Level.WARNING, w));
+        }
         if (builtInMongoStoreChosen(choice, beans)) {
             LeaseChecks.mongo(
                             read,

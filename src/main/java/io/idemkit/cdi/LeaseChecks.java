@@ -32,7 +32,45 @@ final class LeaseChecks {
      */
     record AnnotatedLease(String text, Duration lease, String where) {}
 
+    /** Leases under this are warned about at deployment (the reference's A§4.8). */
+    static final Duration SHORT_LEASE = Duration.ofSeconds(5);
+
     private LeaseChecks() {}
+
+    /**
+     * Leases under {@link #SHORT_LEASE}: allowed, and said once at deployment, since a GC pause, a
+     * slow store call or clock skew between servers can then let a duplicate take the key over
+     * while the first call still runs.
+     *
+     * @return one warning per global lease or method whose effective lease is that short
+     */
+    static List<String> shortLeases(
+            IdemkitConfig read, Map<MethodPolicies.MethodRef, OperationPolicy> policies) {
+        List<String> warnings = new ArrayList<>();
+        Duration global = read.defaults().leaseTtl();
+        if (global.compareTo(SHORT_LEASE) < 0) {
+            warnings.add(shortLease(ConfigKeys.LEASE_TTL, global));
+        }
+        policies.entrySet().stream()
+                .filter(e -> e.getValue().leaseTtl().compareTo(SHORT_LEASE) < 0)
+                .filter(e -> !e.getValue().leaseTtl().equals(global))
+                .map(e -> shortLease(e.getKey().toString(), e.getValue().leaseTtl()))
+                .sorted()
+                .forEach(warnings::add);
+        return warnings;
+    }
+
+    private static String shortLease(String where, Duration lease) {
+        return "idemkit: the lease of "
+                + where
+                + " is "
+                + DurationFormat.format(lease)
+                + ", under "
+                + DurationFormat.format(SHORT_LEASE)
+                + ": a GC pause, a slow store call or clock skew between servers can let a"
+                + " duplicate take the key over while the first call still runs. Prefer 5s or"
+                + " more; the method surface's heartbeat renews the lease of long calls.";
+    }
 
     /**
      * The MongoDB store's lease rule ({@link MongoLeaseRule}) for every effective lease: the global

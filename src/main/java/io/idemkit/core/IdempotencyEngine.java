@@ -238,6 +238,11 @@ public final class IdempotencyEngine implements AutoCloseable {
             return new Admission.Unprotected();
         }
         events.emitStoreFailure(Decision.STORAGE_ERROR, operation, started, e);
+        if (IdempotencyStorageException.kindOf(e) == IdempotencyStorageException.Kind.REFUSED) {
+            // A full store refuses every new key until records expire: said on every surface,
+            // since a method's or a message's caller may not log what it is thrown.
+            LOG.log(Level.WARNING, "idemkit refused an operation: " + e.getMessage());
+        }
         if (e instanceof IdempotencyStorageException storage) {
             throw storage;
         }
@@ -245,7 +250,8 @@ public final class IdempotencyEngine implements AutoCloseable {
                 "The idempotency store failed with "
                         + e.getClass().getName()
                         + "; the operation was refused (idemkit.on-storage-error=fail-closed)."
-                        + " Retry later.",
+                        + " Retry later with the same key, a bounded number of times, backing"
+                        + " off.",
                 e);
     }
 }

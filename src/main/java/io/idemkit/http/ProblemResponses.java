@@ -60,7 +60,8 @@ public final class ProblemResponses {
                         "urn:idemkit:storage-error",
                         "Idempotency storage unavailable",
                         "The idempotency store is unavailable, so the request was refused rather"
-                                + " than run unprotected. Retry later with the same key.")
+                                + " than run unprotected. Retry later with the same key, a bounded number of"
+                                + " times, backing off.")
                 .header(HttpHeaders.RETRY_AFTER, seconds(STORAGE_RETRY_AFTER))
                 .build();
     }

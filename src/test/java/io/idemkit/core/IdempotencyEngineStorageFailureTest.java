@@ -7,7 +7,13 @@ import io.idemkit.IdempotencyEvent;
 import io.idemkit.IdempotencyEvent.Decision;
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.spi.RecordState;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -115,5 +121,55 @@ class IdempotencyEngineStorageFailureTest extends IdempotencyEngineFixture {
         assertThat(decisions()).containsExactly(Decision.COMPLETE_FAILED);
         assertThat(events.get(0).storageFailureKind())
                 .contains(IdempotencyStorageException.Kind.FAILED);
+    }
+
+    @Test
+    void aFullStore_refusesWithAWarning_onEverySurface() {
+        List<LogRecord> logged = new CopyOnWriteArrayList<>();
+        Handler capture =
+                new Handler() {
+                    @Override
+                    public void publish(LogRecord record) {
+                        logged.add(record);
+                    }
+
+                    @Override
+                    public void flush() {}
+
+                    @Override
+                    public void close() {}
+                };
+        Logger logger = Logger.getLogger(IdempotencyEngine.class.getName());
+        logger.addHandler(capture);
+        try {
+            IdempotencyEngine full =
+                    engineOn(
+                            new FailingStore(
+                                    new IdempotencyStorageException(
+                                            IdempotencyStorageException.Kind.REFUSED,
+                                            "The in-memory idempotency store is full",
+                                            null)));
+            IdempotencyEngine down =
+                    engineOn(new FailingStore(new IdempotencyStorageException("down")));
+
+            assertThatThrownBy(() -> full.admit(op("fp")))
+                    .isInstanceOf(IdempotencyStorageException.class);
+            assertThatThrownBy(() -> down.admit(op("fp")))
+                    .isInstanceOf(IdempotencyStorageException.class);
+        } finally {
+            logger.removeHandler(capture);
+        }
+
+        // The refusal is the engine's to say; an outage is the caller's (it gets the exception).
+        assertThat(logged)
+                .singleElement()
+                .satisfies(
+                        r -> {
+                            assertThat(r.getLevel()).isEqualTo(Level.WARNING);
+                            assertThat(r.getMessage())
+                                    .isEqualTo(
+                                            "idemkit refused an operation: The in-memory"
+                                                    + " idempotency store is full");
+                        });
     }
 }
