@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The demo's quiet-log check (src/demo/README.md): starts the demo on Open Liberty with
 # a data directory of its own, uses it as a user would (a payment, its replay, a changed body, a
-# malformed body), provokes a lease takeover (a 6 s lease, and two calls on one key that each work
-# 8 s: the one that waits finds the other's lease spent and takes the record over; on the embedded
-# server that goes through a refused duplicate key, by design), stops the server, and fails if
-# messages.log holds an ERROR, an FFDC incident or a stack trace.
+# malformed body, amounts it cannot charge, a malformed query), provokes a lease takeover (a 6 s
+# lease, and two calls on one key that each work 8 s: the one that waits finds the other's lease
+# spent and takes the record over; on the embedded server that goes through a refused duplicate
+# key, by design), stops the server, and fails if messages.log holds an ERROR, an FFDC incident or
+# a stack trace.
 #
 # Usage: src/demo/check-quiet-log.sh [http-port]   (default 9180; the HTTPS port is the next one)
 # Needs nothing but the build: the first run downloads Open Liberty like `mvn -Pdemo package`.
@@ -57,6 +58,16 @@ expect 201 order-1 "$PAYMENT"
 expect 422 order-1 '{"amount":5000,"currency":"EUR","to":"acct_42"}'
 expect 400 order-2 '{"amount":19'
 expect 400 "" '{"amount":"x"}'
+# Amounts a long cannot hold as sent are refused, not rounded or wrapped; a 400 is not stored, so
+# the corrected payment runs under the same key.
+expect 400 order-3 '{"amount":1.5,"currency":"EUR","to":"acct_42"}'
+expect 400 order-3 '{"amount":99999999999999999999,"currency":"EUR","to":"acct_42"}'
+expect 201 order-3 '{"amount":150,"currency":"EUR","to":"acct_42"}'
+# A query the runtime cannot parse: idemkit refuses a keyed one (no Servlet API to read it from
+# here), blaming the query; an unkeyed one is the runtime's, which refuses it too, as the resource
+# reads a query parameter.
+expect 400 order-4 "$PAYMENT" '?f=%zz'
+expect 400 "" "$PAYMENT" '?f=%zz'
 
 TAKEOVER='{"amount":100,"currency":"EUR","to":"acct_takeover"}'
 expect 201 takeover-1 "$TAKEOVER" '?delayMs=8000' &

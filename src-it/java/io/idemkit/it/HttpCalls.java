@@ -145,25 +145,44 @@ public final class HttpCalls {
      * @param body the body
      */
     public Reply raw(String method, String path, List<String> headerLines, byte[] body) {
-        URI target = base.resolve(path);
+        return rawTarget(method, base.resolve(path).getRawPath(), headerLines, body, body.length);
+    }
+
+    /**
+     * Sends a request as raw bytes over a socket, with its request-target as written, so that a
+     * query {@code java.net.URI} refuses ({@code ?f=%zz}) goes out as it is. When the body is
+     * shorter than {@code declaredLength}, the socket's output is shut down after it: a client that
+     * half-closes before it has sent what its {@code Content-Length} declared.
+     *
+     * @param requestTarget the path from the server's root, with its query if any
+     */
+    public Reply rawTarget(
+            String method,
+            String requestTarget,
+            List<String> headerLines,
+            byte[] body,
+            long declaredLength) {
         StringBuilder head = new StringBuilder();
-        head.append(method).append(' ').append(target.getRawPath()).append(" HTTP/1.1\r\n");
-        head.append("Host: ").append(target.getHost()).append(':').append(target.getPort());
-        head.append("\r\nConnection: close\r\nContent-Length: ").append(body.length);
+        head.append(method).append(' ').append(requestTarget).append(" HTTP/1.1\r\n");
+        head.append("Host: ").append(base.getHost()).append(':').append(base.getPort());
+        head.append("\r\nConnection: close\r\nContent-Length: ").append(declaredLength);
         head.append("\r\n");
         for (String line : headerLines) {
             head.append(line).append("\r\n");
         }
         head.append("\r\n");
-        try (Socket socket = new Socket(target.getHost(), target.getPort())) {
+        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
             socket.setSoTimeout(60_000);
             OutputStream out = socket.getOutputStream();
             out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
             out.write(body);
             out.flush();
+            if (body.length < declaredLength) {
+                socket.shutdownOutput();
+            }
             return parse(socket.getInputStream());
         } catch (IOException e) {
-            throw new IllegalStateException("raw request failed: " + target, e);
+            throw new IllegalStateException("raw request failed: " + requestTarget, e);
         }
     }
 

@@ -70,7 +70,7 @@ public class Charges {
         Charge charge =
                 new Charge(
                         "ch_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16),
-                        request.amount(),
+                        request.minorUnits().orElseThrow(),
                         request.currency().toUpperCase(Locale.ROOT),
                         request.to(),
                         // Milliseconds: what a BSON date holds, so a listed charge reads the same.

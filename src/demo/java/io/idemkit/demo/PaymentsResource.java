@@ -3,7 +3,6 @@ package io.idemkit.demo;
 import io.idemkit.Idempotent;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -60,7 +59,8 @@ public class PaymentsResource {
      * @param delayMs how long to work before charging, 0 to {@value #MAX_DELAY_MS} ms, so that a
      *     duplicate can be sent while the first call still runs
      * @param uriInfo for the new charge's URI
-     * @return 201 with the charge and its {@code Location}, or 400 for an invalid payment
+     * @return 201 with the charge and its {@code Location}, or 400 and a problem for an invalid
+     *     payment
      * @throws InterruptedException if the server stops during the delay
      */
     @POST
@@ -77,10 +77,8 @@ public class PaymentsResource {
             problem = "delayMs must be between 0 and " + MAX_DELAY_MS;
         }
         if (problem != null) {
-            return Response.status(Response.Status.BAD_REQUEST)
-                    .type(MediaType.APPLICATION_JSON)
-                    .entity(Json.createObjectBuilder().add("error", problem).build())
-                    .build();
+            return DemoProblem.badRequest(
+                    "urn:idemkit-demo:invalid-payment", "Invalid payment", problem + ".");
         }
         // The "slow payment provider": the demo's stand-in for real work, not a synchronizer.
         Thread.sleep(delayMs);

@@ -1,6 +1,5 @@
 package io.idemkit.demo;
 
-import jakarta.json.Json;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
@@ -13,28 +12,15 @@ import jakarta.ws.rs.ext.Provider;
 @Provider
 public class UnreadableJsonBodyMapper implements ExceptionMapper<UnreadableJsonBody> {
 
-    /** The problem's media type (RFC 9457). */
-    static final String PROBLEM_JSON = "application/problem+json";
-
     /** The problem's type. */
     static final String TYPE = "urn:idemkit-demo:malformed-json";
 
     @Override
     public Response toResponse(UnreadableJsonBody exception) {
-        return Response.status(Response.Status.BAD_REQUEST)
-                .type(PROBLEM_JSON)
-                .entity(
-                        Json.createObjectBuilder()
-                                .add("type", TYPE)
-                                .add("title", "Malformed JSON body")
-                                .add("status", 400)
-                                .add(
-                                        "detail",
-                                        "The request body is not JSON of the expected shape. Send"
-                                                + " a payment such as {\"amount\": 1999,"
-                                                + " \"currency\": \"EUR\", \"to\": \"acct_42\"}.")
-                                .build()
-                                .toString())
-                .build();
+        return DemoProblem.badRequest(
+                TYPE,
+                "Malformed JSON body",
+                "The request body is not JSON of the expected shape. Send a payment such as"
+                        + " {\"amount\": 1999, \"currency\": \"EUR\", \"to\": \"acct_42\"}.");
     }
 }

@@ -39,7 +39,7 @@ public class HttpSurface {
     private final ScopeResolver scope;
     private final MethodPolicyLookup policies;
     private final Instance<UnendedExecutions> guard;
-    private final boolean servletRequestEnd;
+    private final boolean servletApi;
     private final ProblemResponses problems;
     private final StoredHeaders headers;
 
@@ -56,7 +56,7 @@ public class HttpSurface {
         this.policies = Objects.requireNonNull(policies, "policies");
         this.guard = Objects.requireNonNull(guard, "guard");
         // The same test that decides whether the extension adds ServletRequestEnd.
-        this.servletRequestEnd = ServletApi.isVisible(HttpSurface.class.getClassLoader());
+        this.servletApi = ServletApi.isVisible(HttpSurface.class.getClassLoader());
         this.problems = new ProblemResponses(config.compatMode());
         this.headers = new StoredHeaders(config.headersStored(), config.headersNeverStored());
     }
@@ -93,9 +93,18 @@ public class HttpSurface {
      * @throws jakarta.enterprise.context.ContextNotActiveException without a request context
      */
     void releaseAtRequestEnd(Exchange exchange) {
-        if (!servletRequestEnd) {
+        if (!servletApi) {
             guard.get().track(exchange);
         }
+    }
+
+    /**
+     * @return the current request's target as the Servlet API holds it, for a request whose target
+     *     the JAX-RS runtime could not parse; empty where the application cannot see the Servlet
+     *     API
+     */
+    Optional<RequestTarget> servletTarget() {
+        return servletApi ? ServletRequestTarget.current() : Optional.empty();
     }
 
     /**

@@ -30,7 +30,6 @@ import jakarta.ws.rs.ext.WriterInterceptorContext;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.System.Logger.Level;
-import java.net.URI;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -113,11 +112,25 @@ final class IdempotencyFilter
             }
             return;
         }
-        RequestBody body =
-                RequestBody.read(
-                        request.getEntityStream(),
-                        surface.config().maxRequestBytes(),
-                        request.getLength());
+        RequestBody body;
+        try {
+            body =
+                    RequestBody.read(
+                            request.getEntityStream(),
+                            surface.config().maxRequestBytes(),
+                            request.getLength());
+        } catch (IOException e) {
+            // A body shorter than its Content-Length, on a connection the client half-closed, or
+            // one that stalled: nothing whole to fingerprint. Nothing is claimed yet, so nothing is
+            // released; the client's mistake gets 400, not a 500 (C6.4).
+            LOG.log(
+                    Level.DEBUG,
+                    "idemkit refused a request to {0}: its body could not be read whole ({1})",
+                    endpoint,
+                    e.getClass().getSimpleName());
+            request.abortWith(surface.problems().incompleteBody());
+            return;
+        }
         request.setEntityStream(body.stream());
         if (body.overLimit()) {
             LOG.log(
@@ -127,16 +140,24 @@ final class IdempotencyFilter
             request.setProperty(EXCHANGE, Exchange.bypassed("request-too-large"));
             return;
         }
+        Optional<RequestTarget> target =
+                RequestTarget.of(request.getUriInfo(), surface::servletTarget);
+        if (target.isEmpty()) {
+            // The runtime could not parse the request URI, and no raw form is to be had: refuse
+            // what cannot be fingerprinted, naming the query, never the key (C6.4).
+            request.abortWith(surface.problems().malformedQuery());
+            return;
+        }
         Operation operation;
         try {
-            operation = operation(surface, request, key.get(), body.bytes());
+            operation = operation(surface, request, key.get(), target.get(), body.bytes());
         } catch (IdempotencyScopeUnavailableException e) {
             LOG.log(Level.WARNING, e.getMessage());
             request.abortWith(surface.problems().identityUnavailable());
             return;
         } catch (IllegalArgumentException e) {
             // A path or query the reference could not encode either (a lone surrogate).
-            request.abortWith(surface.problems().missingKey(e.getMessage()));
+            request.abortWith(surface.problems().malformedQuery());
             return;
         }
         Admission admission;
@@ -257,17 +278,20 @@ final class IdempotencyFilter
     }
 
     private Operation operation(
-            HttpSurface surface, ContainerRequestContext request, String key, byte[] body) {
+            HttpSurface surface,
+            ContainerRequestContext request,
+            String key,
+            RequestTarget target,
+            byte[] body) {
         String scope = surface.scopeOf(request.getSecurityContext());
-        URI uri = request.getUriInfo().getRequestUri();
         String method = request.getMethod();
-        String path = uri.getRawPath() == null ? "/" : uri.getRawPath();
+        String path = target.rawPath();
         return new Operation(
                 EffectiveKey.forHttp(key, scope, method, path),
                 Fingerprint.forHttp(
                         method,
                         path,
-                        uri.getRawQuery(),
+                        target.rawQuery(),
                         body,
                         request.getHeaderString(HttpHeaders.CONTENT_TYPE)),
                 Fingerprint.VERSION,

@@ -15,8 +15,9 @@ import java.util.Optional;
  *   <li>The quoted form (an RFC 8941 string, {@code "abc"}, with {@code \"} and {@code \\} escapes)
  *       and the bare form ({@code abc}) are the same key.
  *   <li>The key is 1 to {@value #MAX_BYTES} bytes of UTF-8, counted on the wire.
- *   <li>An empty key, a longer one, bytes that are not UTF-8, control characters, a broken quoted
- *       form, and a header sent more than once are refused.
+ *   <li>An empty key, a longer one, bytes that are not UTF-8, control characters (C0, DEL and C1:
+ *       U+0000 to U+001F and U+007F to U+009F), a broken quoted form, and a header sent more than
+ *       once are refused.
  * </ul>
  *
  * <p>Servlet containers hand header values over as ISO-8859-1, one character per byte; the bytes
@@ -63,22 +64,26 @@ final class IdempotencyKeyHeader {
         if (wire.length > MAX_BYTES) {
             throw refused("is " + wire.length + " bytes long; the limit is " + MAX_BYTES);
         }
-        for (byte b : wire) {
-            if ((b >= 0 && b < 0x20) || b == 0x7f) {
-                throw refused("contains a control character");
-            }
-        }
+        String key;
         try {
-            return Optional.of(
+            key =
                     StandardCharsets.UTF_8
                             .newDecoder()
                             .onMalformedInput(CodingErrorAction.REPORT)
                             .onUnmappableCharacter(CodingErrorAction.REPORT)
                             .decode(ByteBuffer.wrap(wire))
-                            .toString());
+                            .toString();
         } catch (CharacterCodingException e) {
             throw refused("is not valid UTF-8");
         }
+        for (int i = 0; i < key.length(); i++) {
+            // C0, DEL and C1 (U+0080 to U+009F), all one char each: a C1 character arrives as
+            // the two bytes C2 80 to C2 9F, valid UTF-8, so it is found after decoding (C6.1).
+            if (Character.isISOControl(key.charAt(i))) {
+                throw refused("contains a control character");
+            }
+        }
+        return Optional.of(key);
     }
 
     /** Whether a key is 1 to {@link #MAX_BYTES} characters of printable ASCII or space. */

@@ -32,6 +32,29 @@ public final class ProblemResponses {
                 .build();
     }
 
+    Response malformedQuery() {
+        return problem(
+                        400,
+                        "urn:idemkit:malformed-query",
+                        "Request query malformed",
+                        "The request's query or path could not be read as sent (a malformed"
+                                + " percent-escape, or a character that cannot be encoded), so"
+                                + " the request could not be fingerprinted, and it was refused."
+                                + " Percent-encode a literal % as %25, then retry.")
+                .build();
+    }
+
+    Response incompleteBody() {
+        return problem(
+                        400,
+                        "urn:idemkit:incomplete-body",
+                        "Request body incomplete",
+                        "The request body could not be read whole: the connection ended, or"
+                                + " stalled, before the length its Content-Length declared."
+                                + " Send the whole body again with the same key.")
+                .build();
+    }
+
     Response payloadMismatch() {
         return problem(
                         stripe() ? 409 : 422,

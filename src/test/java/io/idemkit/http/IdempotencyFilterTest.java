@@ -180,13 +180,13 @@ class IdempotencyFilterTest extends IdempotencyFilterFixture {
     }
 
     @Test
-    void pathTheReferenceCannotEncode_400() {
+    void pathTheReferenceCannotEncode_400MalformedQuery_notTheKey() {
         FakeRequest request = FakeRequest.of("POST", "orders").json(BODY);
         request.setRequestUri(URI.create("http://localhost/shop/api/orders\uD800"));
 
         Served served = filters().serve(request.header("Idempotency-Key", KEY), this::created);
 
-        assertProblem(served, 400, "urn:idemkit:missing-key");
+        assertProblem(served, 400, "urn:idemkit:malformed-query");
         assertThat(runs).hasValue(0);
     }
 

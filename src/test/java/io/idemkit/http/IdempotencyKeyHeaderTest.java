@@ -81,6 +81,30 @@ class IdempotencyKeyHeaderTest {
                 .isInstanceOf(IdempotencyKeyMissingException.class);
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"a\u0080b", "a\u0085b", "a\u009fb", "\u0085", "\"a\u0090b\""})
+    void c1ControlCharacters_areRefusedAsControlCharacters(String key) {
+        // Sent as UTF-8 (C2 80 to C2 9F): valid UTF-8, refused for what it decodes to (C6.1).
+        assertThatThrownBy(() -> IdempotencyKeyHeader.parse(List.of(wire(key))))
+                .isInstanceOf(IdempotencyKeyMissingException.class)
+                .hasMessageContaining("control character");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"a\u0001b", "a\tb", "a\u007fb", "\"a\u001fb\""})
+    void c0AndDel_areRefusedAsControlCharacters(String key) {
+        assertThatThrownBy(() -> IdempotencyKeyHeader.parse(List.of(wire(key))))
+                .isInstanceOf(IdempotencyKeyMissingException.class)
+                .hasMessageContaining("control character");
+    }
+
+    @Test
+    void charactersJustPastC1_areKeptAsSent() {
+        // U+00A0 (no-break space) and U+00A1 are the first characters after C1: not controls.
+        assertThat(IdempotencyKeyHeader.parse(List.of(wire("a\u00a0\u00a1b"))))
+                .contains("a\u00a0\u00a1b");
+    }
+
     @Test
     void headerSentTwice_isRefused() {
         assertThatThrownBy(() -> IdempotencyKeyHeader.parse(List.of("a", "a")))

@@ -43,6 +43,7 @@ public final class FakeRequest implements ContainerRequestContext {
     private int length = -1;
     private SecurityContext security = FakeSecurityContext.anonymous();
     private Response aborted;
+    private boolean unparsableUri;
 
     private FakeRequest(String method, String pathAndQuery) {
         this.method = method;
@@ -75,6 +76,27 @@ public final class FakeRequest implements ContainerRequestContext {
         headers.putSingle(HttpHeaders.CONTENT_LENGTH, Integer.toString(body.length));
         this.entity = new ByteArrayInputStream(body);
         this.length = body.length;
+        return this;
+    }
+
+    /**
+     * Sets a body stream that may end early or fail, under a declared {@code Content-Length} and a
+     * JSON {@code Content-Type}: a client that sends fewer bytes than it declared.
+     */
+    public FakeRequest entity(InputStream body, int declaredLength) {
+        headers.putSingle(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_JSON);
+        headers.putSingle(HttpHeaders.CONTENT_LENGTH, Integer.toString(declaredLength));
+        this.entity = body;
+        this.length = declaredLength;
+        return this;
+    }
+
+    /**
+     * Makes {@code getUriInfo().getRequestUri()} throw, as Open Liberty's does for a query that
+     * {@code java.net.URI} refuses ({@code ?f=%zz}); its message quotes the URI, as Liberty's does.
+     */
+    public FakeRequest unparsableRequestUri() {
+        this.unparsableUri = true;
         return this;
     }
 
@@ -135,7 +157,7 @@ public final class FakeRequest implements ContainerRequestContext {
 
     @Override
     public UriInfo getUriInfo() {
-        return new FakeUriInfo(BASE, uri);
+        return new FakeUriInfo(BASE, uri, unparsableUri);
     }
 
     @Override

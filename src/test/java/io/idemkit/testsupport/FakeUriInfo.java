@@ -19,14 +19,26 @@ public final class FakeUriInfo implements UriInfo {
 
     private final URI base;
     private final URI request;
+    private final boolean unparsable;
 
     /**
      * @param base the application's base URI, ending with {@code /}
      * @param request the request URI, below {@code base}
      */
     public FakeUriInfo(URI base, URI request) {
+        this(base, request, false);
+    }
+
+    /**
+     * @param base the application's base URI, ending with {@code /}
+     * @param request the request URI, below {@code base}
+     * @param unparsable whether {@link #getRequestUri} throws, as a runtime's does for a query that
+     *     {@code java.net.URI} refuses
+     */
+    public FakeUriInfo(URI base, URI request, boolean unparsable) {
         this.base = base;
         this.request = request;
+        this.unparsable = unparsable;
     }
 
     @Override
@@ -52,6 +64,9 @@ public final class FakeUriInfo implements UriInfo {
 
     @Override
     public URI getRequestUri() {
+        if (unparsable) {
+            throw new IllegalArgumentException("Malformed escape pair at index 37: " + request);
+        }
         return request;
     }
 
