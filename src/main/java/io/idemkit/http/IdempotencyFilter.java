@@ -170,7 +170,10 @@ final class IdempotencyFilter
             request.abortWith(surface.problems().inProgress(e));
             return;
         } catch (IdempotencyStorageException e) {
-            LOG.log(Level.WARNING, e.getMessage());
+            if (e.kind() != IdempotencyStorageException.Kind.REFUSED) {
+                // A refusal (a full store) the engine has logged already, on every surface.
+                LOG.log(Level.WARNING, e.getMessage());
+            }
             request.abortWith(surface.problems().storageError());
             return;
         }
