@@ -92,6 +92,10 @@ public class IdemkitExtension implements Extension {
                     })
                     ProcessAnnotatedType<T> event) {
         AnnotatedType<T> type = event.getAnnotatedType();
+        if (type.isAnnotationPresent(Interceptor.class)) {
+            // @Idempotent there is the interceptor's binding, not an operation.
+            return;
+        }
         Idempotent onType = type.getAnnotation(Idempotent.class);
         Set<Method> resourceMethods = new HashSet<>();
         if (onType != null) {
@@ -274,6 +278,9 @@ public class IdemkitExtension implements Extension {
         if (methodProblems.isEmpty()) {
             methodProblems.addAll(
                     LeaseChecks.messages(read, idempotentMethods, methodPolicies, mpConfig()));
+            methodProblems.addAll(
+                    DerivedKeyChecks.problems(
+                            read.derivedKeys(), idempotentMethods, w -> LOG.log(Level.WARNING, w)));
         }
         methodProblems.forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
         if (methodProblems.isEmpty()) {

@@ -140,6 +140,16 @@ public final class ConfigKeys {
     public static final String MEMORY_SWEEP_INTERVAL_DEFAULT = "60s";
 
     /**
+     * What the deployment does about method keys derived from all the arguments: {@code warn} about
+     * arguments that look volatile, {@code strict} (fail on them), or {@code refuse} every derived
+     * key.
+     */
+    public static final String METHOD_DERIVED_KEY = PREFIX + "method.derived-key";
+
+    /** Default of {@link #METHOD_DERIVED_KEY}. */
+    public static final String METHOD_DERIVED_KEY_DEFAULT = "warn";
+
+    /**
      * The JMS message property that carries the application's key of a message (C11.1), so that a
      * producer's re-send, which gets a new {@code JMSMessageID}, is still a duplicate. A message
      * without it is keyed by its {@code JMSMessageID}.

@@ -130,6 +130,11 @@ public final class ConfigReader {
                 values.positive(
                         ConfigKeys.MESSAGE_TRANSACTION_TIMEOUT,
                         ConfigKeys.MESSAGE_TRANSACTION_TIMEOUT_DEFAULT);
+        DerivedKeyMode derivedKeys =
+                values.enumValue(
+                        ConfigKeys.METHOD_DERIVED_KEY,
+                        ConfigKeys.METHOD_DERIVED_KEY_DEFAULT,
+                        DerivedKeyMode.class);
         values.throwIfBroken();
         return new IdemkitConfig(
                 store,
@@ -147,7 +152,8 @@ public final class ConfigReader {
                 memoryMaxSize,
                 sweep,
                 new MessagePolicy(keyProperty, maxAttempts, fingerprintBody),
-                transactionTimeout);
+                transactionTimeout,
+                derivedKeys);
     }
 
     private Set<String> headers(String key, String defaultText) {

@@ -27,6 +27,7 @@ import java.util.Set;
  * @param messageDefaults how message-driven beans treat their messages, unless a bean overrides it
  * @param messageTransactionTimeout the server's JTA transaction timeout, for the lease rule of
  *     message-driven beans
+ * @param derivedKeys what the deployment does about method keys derived from all the arguments
  */
 public record IdemkitConfig(
         StoreKind store,
@@ -44,7 +45,8 @@ public record IdemkitConfig(
         int memoryMaxSize,
         Duration memorySweepInterval,
         MessagePolicy messageDefaults,
-        Duration messageTransactionTimeout) {
+        Duration messageTransactionTimeout,
+        DerivedKeyMode derivedKeys) {
 
     /** Validates and copies the components. */
     public IdemkitConfig {
@@ -58,5 +60,6 @@ public record IdemkitConfig(
         Objects.requireNonNull(memorySweepInterval, "memorySweepInterval");
         Objects.requireNonNull(messageDefaults, "messageDefaults");
         Objects.requireNonNull(messageTransactionTimeout, "messageTransactionTimeout");
+        Objects.requireNonNull(derivedKeys, "derivedKeys");
     }
 }

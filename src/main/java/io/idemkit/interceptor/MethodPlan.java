@@ -9,6 +9,7 @@ import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.core.hash.LengthPrefixedSha256;
 import io.idemkit.spi.IdempotencyRecord;
 import java.io.ByteArrayOutputStream;
+import java.lang.System.Logger.Level;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
@@ -17,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * What the interceptor knows about one method on one bean class, worked out once: which arguments
@@ -33,6 +35,8 @@ import java.util.concurrent.CompletionStage;
  */
 final class MethodPlan {
 
+    private static final System.Logger LOG = System.getLogger(MethodPlan.class.getName());
+
     private final String description;
     private final boolean passThrough;
     private final int[] keyParameters;
@@ -45,6 +49,7 @@ final class MethodPlan {
     private final boolean returnsStage;
     private final Type resultType;
     private final boolean receivesMessages;
+    private final AtomicBoolean warnedVolatile = new AtomicBoolean();
 
     private MethodPlan(
             String description,
@@ -221,6 +226,20 @@ final class MethodPlan {
         for (int i = 0; i < derivedParameters.length; i++) {
             if (i > 0) {
                 array.write(',');
+            }
+            Object value = arguments[derivedParameters[i]];
+            if (DerivedKeys.looksVolatile(value) && warnedVolatile.compareAndSet(false, true)) {
+                LOG.log(
+                        Level.WARNING,
+                        "idemkit derives the key of "
+                                + description
+                                + " from all its arguments, and argument "
+                                + derivedParameters[i]
+                                + " is a "
+                                + value.getClass().getSimpleName()
+                                + ", which changes from call to call: a retry is then a new"
+                                + " operation and runs again. Mark it @IdempotencyIgnored, or"
+                                + " give the method an @IdempotencyKey parameter (said once).");
             }
             array.writeBytes(argumentJson(arguments, derivedParameters[i], json));
         }

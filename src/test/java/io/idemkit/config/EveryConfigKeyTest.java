@@ -122,6 +122,12 @@ class EveryConfigKeyTest {
                                     r -> r.engine().memorySweepInterval(),
                                     Duration.ofMinutes(5))),
                     Map.entry(
+                            ConfigKeys.METHOD_DERIVED_KEY,
+                            new KeyCase(
+                                    "refuse",
+                                    r -> r.engine().derivedKeys(),
+                                    DerivedKeyMode.REFUSE)),
+                    Map.entry(
                             ConfigKeys.MESSAGE_KEY_PROPERTY,
                             new KeyCase(
                                     "orderId",

@@ -1,0 +1,188 @@
+package io.idemkit.interceptor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idemkit.IdempotencyIgnored;
+import io.idemkit.IdempotencyKey;
+import io.idemkit.Idempotent;
+import io.idemkit.cdi.TestDeployment;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.spi.DeploymentException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keys derived from all the arguments (C7.1, the reference's §8.2): arguments that change between
+ * retries are found at deployment and when called, and {@code idemkit.method.derived-key} decides
+ * whether that warns, fails the deployment, or whether every derived key does.
+ */
+class DerivedKeyTest {
+
+    private final TestDeployment deployment = new TestDeployment();
+    private final List<LogRecord> warnings = new CopyOnWriteArrayList<>();
+    private final Handler capture =
+            new Handler() {
+                @Override
+                public void publish(LogRecord record) {
+                    if (record.getLevel() == Level.WARNING) {
+                        warnings.add(record);
+                    }
+                }
+
+                @Override
+                public void flush() {}
+
+                @Override
+                public void close() {}
+            };
+
+    @BeforeEach
+    void listen() {
+        deployment.set("idemkit.scope-mode", "single-tenant");
+        Logger.getLogger("io.idemkit").addHandler(capture);
+    }
+
+    @AfterEach
+    void shutDown() {
+        Logger.getLogger("io.idemkit").removeHandler(capture);
+        deployment.close();
+    }
+
+    private List<String> warned() {
+        return warnings.stream().map(LogRecord::getMessage).toList();
+    }
+
+    @Test
+    void theScan_findsTimesUuidsAndNamesLikeThem_butNotDatesOrIgnoredOnes() throws Exception {
+        assertThat(
+                        DerivedKeys.volatileLooking(
+                                Stamped.class.getMethod("at", String.class, Instant.class)))
+                .containsExactly("parameter 1 is a Instant");
+        assertThat(DerivedKeys.volatileLooking(Stamped.class.getMethod("with", Order.class)))
+                .containsExactly("parameter 0 has the component requestId");
+        assertThat(
+                        DerivedKeys.volatileLooking(
+                                Stamped.class.getMethod("book", LocalDate.class, UUID.class)))
+                .isEmpty();
+        assertThat(DerivedKeys.isDerived(Keyed.class.getMethod("pay", String.class, UUID.class)))
+                .isFalse();
+    }
+
+    @Test
+    void warnMode_deploysAndSaysWhichArgumentLooksVolatile_once() {
+        deployment.start(Stamped.class);
+
+        assertThat(warned())
+                .anySatisfy(
+                        w ->
+                                assertThat(w)
+                                        .contains(Stamped.class.getName() + ".at()")
+                                        .contains("parameter 1 is a Instant"));
+    }
+
+    @Test
+    void strictMode_failsTheDeploymentOnAVolatileLookingArgument() {
+        deployment.set("idemkit.method.derived-key", "strict");
+
+        assertThatThrownBy(() -> deployment.start(Stamped.class))
+                .isInstanceOf(DeploymentException.class)
+                .hasMessageContaining(Stamped.class.getName() + ".with()")
+                .hasMessageContaining("has the component requestId")
+                .hasMessageContaining("idemkit.method.derived-key=strict");
+    }
+
+    @Test
+    void strictMode_deploysExplicitKeysAndCleanDerivedOnes() {
+        deployment.set("idemkit.method.derived-key", "strict");
+
+        assertThat(deployment.start(Keyed.class, Clean.class).select(Clean.class).get())
+                .isNotNull();
+    }
+
+    @Test
+    void refuseMode_failsEveryDerivedKey_andDeploysExplicitOnes() {
+        deployment.set("idemkit.method.derived-key", "refuse");
+
+        assertThatThrownBy(() -> deployment.start(Clean.class))
+                .isInstanceOf(DeploymentException.class)
+                .hasMessageContaining(Clean.class.getName() + ".quote() has no @IdempotencyKey")
+                .hasMessageContaining("idemkit.method.derived-key=refuse");
+        deployment.close();
+        TestDeployment explicit = new TestDeployment();
+        explicit.set("idemkit.scope-mode", "single-tenant");
+        explicit.set("idemkit.method.derived-key", "refuse");
+        try {
+            assertThat(explicit.start(Keyed.class).select(Keyed.class).get()).isNotNull();
+        } finally {
+            explicit.close();
+        }
+    }
+
+    @Test
+    void aVolatileValueInAnUntypedArgument_isWarnedWhenCalled_once() {
+        Clean clean = deployment.start(Clean.class).select(Clean.class).get();
+        warnings.clear();
+
+        clean.quote("SFO", Instant.now());
+        clean.quote("SFO", Instant.now());
+
+        assertThat(warned())
+                .singleElement()
+                .satisfies(
+                        w ->
+                                assertThat(w)
+                                        .contains(Clean.class.getName() + ".quote()")
+                                        .contains("argument 1 is a Instant"));
+    }
+
+    /** An order whose request id changes on every retry. */
+    public record Order(String item, String requestId) {}
+
+    /** Derived keys over arguments that change between retries. */
+    @ApplicationScoped
+    public static class Stamped {
+        @Idempotent
+        public String at(String item, Instant when) {
+            return item;
+        }
+
+        @Idempotent
+        public String with(Order order) {
+            return order.item();
+        }
+
+        @Idempotent
+        public String book(LocalDate day, @IdempotencyIgnored UUID trace) {
+            return day.toString();
+        }
+    }
+
+    /** A derived key whose types say nothing: only its values can. */
+    @ApplicationScoped
+    public static class Clean {
+        @Idempotent
+        public String quote(String origin, Object context) {
+            return origin;
+        }
+    }
+
+    /** An explicit key: nothing to check. */
+    @ApplicationScoped
+    public static class Keyed {
+        @Idempotent
+        public String pay(@IdempotencyKey String orderId, UUID attempt) {
+            return orderId;
+        }
+    }
+}
