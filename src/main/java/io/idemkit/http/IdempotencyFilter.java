@@ -76,6 +76,9 @@ final class IdempotencyFilter
     /** The request property, in a servlet container a request attribute, of the exchange. */
     static final String EXCHANGE = IdempotencyFilter.class.getName() + ".exchange";
 
+    /** The stored body of a replay, which the writer interceptor sends as it is (C6.2). */
+    static final String REPLAY_BODY = IdempotencyFilter.class.getName() + ".replay-body";
+
     private static final Set<String> MUTATING = Set.of("POST", "PUT", "PATCH", "DELETE");
     private static final System.Logger LOG = System.getLogger(IdempotencyFilter.class.getName());
 
@@ -140,6 +143,20 @@ final class IdempotencyFilter
             request.setProperty(EXCHANGE, Exchange.bypassed("request-too-large"));
             return;
         }
+        Optional<byte[]> fingerprinted =
+                RequestContentCoding.fingerprinted(
+                        request.getHeaderString("Content-Encoding"),
+                        body.bytes(),
+                        surface.config().maxRequestBytes());
+        if (fingerprinted.isEmpty()) {
+            LOG.log(
+                    Level.DEBUG,
+                    "idemkit bypassed a request to {0}: its decoded body exceeds"
+                            + " idemkit.max-request-bytes",
+                    endpoint);
+            request.setProperty(EXCHANGE, Exchange.bypassed("request-too-large"));
+            return;
+        }
         Optional<RequestTarget> target =
                 RequestTarget.of(request.getUriInfo(), surface::servletTarget);
         if (target.isEmpty()) {
@@ -150,7 +167,7 @@ final class IdempotencyFilter
         }
         Operation operation;
         try {
-            operation = operation(surface, request, key.get(), target.get(), body.bytes());
+            operation = operation(surface, request, key.get(), target.get(), fingerprinted.get());
         } catch (IdempotencyScopeUnavailableException e) {
             LOG.log(Level.WARNING, e.getMessage());
             request.abortWith(surface.problems().identityUnavailable());
@@ -178,6 +195,7 @@ final class IdempotencyFilter
             return;
         }
         if (admission instanceof Admission.Replay replay) {
+            request.setProperty(REPLAY_BODY, replay.result().body());
             request.abortWith(replayOf(surface, replay));
         } else if (admission instanceof Admission.Proceed proceed) {
             Exchange exchange = Exchange.claimed(proceed.execution());
@@ -236,6 +254,13 @@ final class IdempotencyFilter
 
     @Override
     public void aroundWriteTo(WriterInterceptorContext context) throws IOException {
+        if (context.getProperty(REPLAY_BODY) instanceof byte[] stored) {
+            // A replay is sent as it was stored (C6.2): the bytes already went through the
+            // application's writer interceptors (a compressing one, say) the first time, so they
+            // must not pass them again. This interceptor is the outermost; it writes them itself.
+            context.getOutputStream().write(stored);
+            return;
+        }
         if (!(context.getProperty(EXCHANGE) instanceof Exchange exchange)
                 || !exchange.awaitingBody()
                 || exchange.execution().ended()) {
