@@ -153,34 +153,7 @@ public class IdempotentInterceptor {
             execution.hold();
             throw e;
         }
-        TransactionHooks.Deferral deferral;
-        try {
-            deferral =
-                    transactions.deferToCompletion(
-                            committed -> {
-                                if (committed) {
-                                    execution.finish(result);
-                                } else {
-                                    execution.release();
-                                }
-                            });
-        } catch (RuntimeException e) {
-            // Whether the effects commit is unknown: never replay what may be rolled back.
-            LOG.log(
-                    Level.WARNING,
-                    "idemkit could not wait for the transaction of "
-                            + plan.description()
-                            + " to end; the key is released and the result not stored.",
-                    e);
-            deferral = TransactionHooks.Deferral.ROLLING_BACK;
-        }
-        switch (deferral) {
-            case NONE -> execution.finish(result);
-            case ROLLING_BACK -> execution.release();
-            case DEFERRED -> {
-                // Duplicates wait on the claim until the transaction's end decides.
-            }
-        }
+        transactions.finishAfterCommit(execution, result, plan.description());
         return value;
     }
 

@@ -253,34 +253,8 @@ final class MessageDelivery {
 
     /** Stores {@code marker} once the delivery's transaction commits; releases on rollback. */
     private void finishAfterCommit(Execution execution, byte[] marker, MethodPlan plan) {
-        StoredResult result = new StoredResult(DONE, List.of(), marker);
-        TransactionHooks.Deferral deferral;
-        try {
-            deferral =
-                    transactions.deferToCompletion(
-                            committed -> {
-                                if (committed) {
-                                    execution.finish(result);
-                                } else {
-                                    execution.release();
-                                }
-                            });
-        } catch (RuntimeException e) {
-            LOG.log(
-                    Level.WARNING,
-                    "idemkit could not wait for the transaction of "
-                            + plan.description()
-                            + " to end; the key is released and nothing is stored.",
-                    e);
-            deferral = TransactionHooks.Deferral.ROLLING_BACK;
-        }
-        switch (deferral) {
-            case NONE -> execution.finish(result);
-            case ROLLING_BACK -> execution.release();
-            case DEFERRED -> {
-                // Duplicates wait on the claim until the transaction's end decides.
-            }
-        }
+        transactions.finishAfterCommit(
+                execution, new StoredResult(DONE, List.of(), marker), plan.description());
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.idemkit.interceptor;
 
+import io.idemkit.core.Execution;
+import io.idemkit.spi.StoredResult;
 import java.util.function.Consumer;
 
 /**
@@ -24,6 +26,46 @@ interface TransactionHooks {
      * @return whether, and how, the outcome waits for a transaction
      */
     Deferral deferToCompletion(Consumer<Boolean> afterCompletion);
+
+    /**
+     * Ends {@code execution} with {@code result} once the current transaction commits, or at once
+     * when there is none; releases the claim if the transaction rolls back, or if whether it
+     * commits cannot be known (a result that may be rolled back is never replayed).
+     *
+     * @param execution the claim to end
+     * @param result what to store
+     * @param description the operation, for the warning
+     */
+    default void finishAfterCommit(Execution execution, StoredResult result, String description) {
+        Deferral deferral;
+        try {
+            deferral =
+                    deferToCompletion(
+                            committed -> {
+                                if (committed) {
+                                    execution.finish(result);
+                                } else {
+                                    execution.release();
+                                }
+                            });
+        } catch (RuntimeException e) {
+            System.getLogger(TransactionHooks.class.getName())
+                    .log(
+                            System.Logger.Level.WARNING,
+                            "idemkit could not wait for the transaction of "
+                                    + description
+                                    + " to end; the key is released and the result not stored.",
+                            e);
+            deferral = Deferral.ROLLING_BACK;
+        }
+        switch (deferral) {
+            case NONE -> execution.finish(result);
+            case ROLLING_BACK -> execution.release();
+            case DEFERRED -> {
+                // Duplicates wait on the claim until the transaction's end decides.
+            }
+        }
+    }
 
     /**
      * Marks the current transaction for rollback, the way a message-driven bean asks its broker to

@@ -7,13 +7,8 @@ import io.idemkit.IdempotencyEvent;
 import io.idemkit.IdempotencyEvent.Decision;
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.spi.RecordState;
-import java.util.List;
+import io.idemkit.testsupport.CapturedLog;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -125,22 +120,7 @@ class IdempotencyEngineStorageFailureTest extends IdempotencyEngineFixture {
 
     @Test
     void aFullStore_refusesWithAWarning_onEverySurface() {
-        List<LogRecord> logged = new CopyOnWriteArrayList<>();
-        Handler capture =
-                new Handler() {
-                    @Override
-                    public void publish(LogRecord record) {
-                        logged.add(record);
-                    }
-
-                    @Override
-                    public void flush() {}
-
-                    @Override
-                    public void close() {}
-                };
-        Logger logger = Logger.getLogger(IdempotencyEngine.class.getName());
-        logger.addHandler(capture);
+        CapturedLog log = CapturedLog.of(IdempotencyEngine.class.getName());
         try {
             IdempotencyEngine full =
                     engineOn(
@@ -157,19 +137,12 @@ class IdempotencyEngineStorageFailureTest extends IdempotencyEngineFixture {
             assertThatThrownBy(() -> down.admit(op("fp")))
                     .isInstanceOf(IdempotencyStorageException.class);
         } finally {
-            logger.removeHandler(capture);
+            log.close();
         }
 
         // The refusal is the engine's to say; an outage is the caller's (it gets the exception).
-        assertThat(logged)
-                .singleElement()
-                .satisfies(
-                        r -> {
-                            assertThat(r.getLevel()).isEqualTo(Level.WARNING);
-                            assertThat(r.getMessage())
-                                    .isEqualTo(
-                                            "idemkit refused an operation: The in-memory"
-                                                    + " idempotency store is full");
-                        });
+        assertThat(log.warnings())
+                .containsExactly(
+                        "idemkit refused an operation: The in-memory idempotency store is full");
     }
 }

@@ -7,17 +7,13 @@ import io.idemkit.IdempotencyIgnored;
 import io.idemkit.IdempotencyKey;
 import io.idemkit.Idempotent;
 import io.idemkit.cdi.TestDeployment;
+import io.idemkit.testsupport.CapturedLog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,37 +26,22 @@ import org.junit.jupiter.api.Test;
 class DerivedKeyTest {
 
     private final TestDeployment deployment = new TestDeployment();
-    private final List<LogRecord> warnings = new CopyOnWriteArrayList<>();
-    private final Handler capture =
-            new Handler() {
-                @Override
-                public void publish(LogRecord record) {
-                    if (record.getLevel() == Level.WARNING) {
-                        warnings.add(record);
-                    }
-                }
-
-                @Override
-                public void flush() {}
-
-                @Override
-                public void close() {}
-            };
+    private CapturedLog log;
 
     @BeforeEach
     void listen() {
         deployment.set("idemkit.scope-mode", "single-tenant");
-        Logger.getLogger("io.idemkit").addHandler(capture);
+        log = CapturedLog.of("io.idemkit");
     }
 
     @AfterEach
     void shutDown() {
-        Logger.getLogger("io.idemkit").removeHandler(capture);
+        log.close();
         deployment.close();
     }
 
     private List<String> warned() {
-        return warnings.stream().map(LogRecord::getMessage).toList();
+        return log.warnings();
     }
 
     @Test
@@ -132,7 +113,7 @@ class DerivedKeyTest {
     @Test
     void aVolatileValueInAnUntypedArgument_isWarnedWhenCalled_once() {
         Clean clean = deployment.start(Clean.class).select(Clean.class).get();
-        warnings.clear();
+        log.clear();
 
         clean.quote("SFO", Instant.now());
         clean.quote("SFO", Instant.now());

@@ -1,0 +1,64 @@
+package io.idemkit.testsupport;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/**
+ * The records one logger (and its children) publishes while this is open, for the tests that assert
+ * what the library says. {@code System.Logger} goes to {@code java.util.logging} here.
+ */
+public final class CapturedLog implements AutoCloseable {
+
+    private final Logger logger;
+    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
+    private final Handler handler =
+            new Handler() {
+                @Override
+                public void publish(LogRecord record) {
+                    records.add(record);
+                }
+
+                @Override
+                public void flush() {}
+
+                @Override
+                public void close() {}
+            };
+
+    private CapturedLog(String name) {
+        this.logger = Logger.getLogger(name);
+        logger.addHandler(handler);
+    }
+
+    /**
+     * @param name the logger's name, such as a class's or {@code io.idemkit}
+     * @return the capture, started
+     */
+    public static CapturedLog of(String name) {
+        return new CapturedLog(name);
+    }
+
+    /**
+     * @return the messages of the WARNING records so far
+     */
+    public List<String> warnings() {
+        return records.stream()
+                .filter(r -> r.getLevel() == Level.WARNING)
+                .map(LogRecord::getMessage)
+                .toList();
+    }
+
+    /** Forgets what was captured so far. */
+    public void clear() {
+        records.clear();
+    }
+
+    @Override
+    public void close() {
+        logger.removeHandler(handler);
+    }
+}
