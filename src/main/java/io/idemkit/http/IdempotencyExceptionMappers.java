@@ -28,7 +28,10 @@ import java.util.function.Supplier;
  * <p>Found like {@link IdempotencyFeature}: JAX-RS 3.1 loads a {@code Feature} through the service
  * loader ({@code META-INF/services/jakarta.ws.rs.core.Feature}), whether the application relies on
  * scanning or lists its classes in {@code Application.getClasses()}. An application that turns
- * service loading off ({@code jakarta.ws.rs.loadServices=false}) registers this class itself.
+ * service loading off ({@code jakarta.ws.rs.loadServices=false}) registers this class itself. The
+ * class carries a {@code @Priority} of its own because RESTEasy's service loader (Open Liberty's
+ * {@code restfulWS-3.1}) keeps one feature per priority: without it, this feature and {@code
+ * AdminFeature}, both at the default priority, would be one, and the mappers were never registered.
  *
  * <p>The application's own mappers win: JAX-RS picks the mapper of the nearest exception type, then
  * the highest priority (the lowest number) among mappers of that type. Ours have {@link #PRIORITY},
@@ -38,6 +41,7 @@ import java.util.function.Supplier;
  * deliberate, since a catch-all mapper is usually written for unexpected failures and would turn a
  * 423 with {@code Retry-After} back into a 500; to take these over, map their exact types.
  */
+@Priority(IdempotencyExceptionMappers.PRIORITY)
 public final class IdempotencyExceptionMappers implements Feature {
 
     /**
