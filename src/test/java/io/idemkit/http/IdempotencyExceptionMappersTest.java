@@ -25,6 +25,7 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -91,7 +92,7 @@ class IdempotencyExceptionMappersTest {
 
     @Test
     void storageFailure_answers503WithRetryAfterInBothDialects() {
-        for (Supplier<ProblemResponses> dialect : new Supplier[] {STANDARD, STRIPE}) {
+        for (Supplier<ProblemResponses> dialect : List.of(STANDARD, STRIPE)) {
             Response r =
                     new IdempotencyExceptionMappers.Storage(dialect)
                             .toResponse(
