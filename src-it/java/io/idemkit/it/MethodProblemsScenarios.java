@@ -42,14 +42,18 @@ abstract class MethodProblemsScenarios {
 
     /** The application with {@code extra}'s package: the subclass's own mappers. */
     static WebArchive application(String name, Class<?> extra) {
+        return application(name, extra, "idemkit.store=memory\n");
+    }
+
+    /** The same, with {@code config} for the store. */
+    static WebArchive application(String name, Class<?> extra, String config) {
         return LibraryJar.addTo(
                 ShrinkWrap.create(WebArchive.class, name + ".war")
                         .addPackage(ProblemsApplication.class.getPackage())
                         .addPackage(extra.getPackage())
                         .addClass(Executions.class)
                         .addAsResource(
-                                new StringAsset(
-                                        "idemkit.store=memory\nidemkit.scope-mode=single-tenant\n"),
+                                new StringAsset(config + "idemkit.scope-mode=single-tenant\n"),
                                 "META-INF/microprofile-config.properties"));
     }
 
