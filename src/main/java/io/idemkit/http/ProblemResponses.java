@@ -100,6 +100,22 @@ public final class ProblemResponses {
                 .build();
     }
 
+    /**
+     * The method surface's unstorable result (C7.2, C7.5): a server-side fault with no HTTP-surface
+     * counterpart. The operation ran; the key stays claimed until its lease runs out.
+     */
+    Response resultNotStorable() {
+        return problem(
+                        500,
+                        "urn:idemkit:result-not-storable",
+                        "Idempotent result not storable",
+                        "The operation ran, but the server could not store its result for replay."
+                                + " This is a server-side fault. A retry with the same key is"
+                                + " refused as in progress until the key's lease runs out; after"
+                                + " that it runs the operation again.")
+                .build();
+    }
+
     /** Whole seconds, rounded up, at least 1: a client that retries at 0 only spins. */
     static String seconds(Duration d) {
         long s = d.getSeconds() + (d.getNano() > 0 ? 1 : 0);
