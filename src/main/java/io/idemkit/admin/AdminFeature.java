@@ -1,7 +1,9 @@
 package io.idemkit.admin;
 
 import io.idemkit.config.ConfigKeys;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.spi.CDI;
+import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.core.Feature;
 import jakarta.ws.rs.core.FeatureContext;
 import java.lang.System.Logger.Level;
@@ -21,8 +23,16 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * answers the admin paths itself. When the API is off nothing is registered, so its paths are as
  * absent as any unknown path. An application that turns service loading off registers this class
  * itself.
+ *
+ * <p>It carries a {@code @Priority} of its own, as the exception mappers' feature does: RESTEasy's
+ * service loader (Open Liberty's {@code restfulWS-3.1}) keeps one feature per priority, so a
+ * feature at the default priority could be dropped behind another library's.
  */
+@Priority(AdminFeature.PRIORITY)
 public final class AdminFeature implements Feature {
+
+    /** The feature's priority: one that no other feature of this library has. */
+    static final int PRIORITY = Priorities.USER + 1001;
 
     private static final System.Logger LOG = System.getLogger(AdminFeature.class.getName());
 
