@@ -91,4 +91,18 @@ public @interface Idempotent {
      */
     @Nonbinding
     String cacheableStatus() default "";
+
+    /**
+     * The CDI bean that rewrites the copy of this operation's result before it is stored, so that
+     * card numbers or personal data never reach the store (contract C4.10): a class implementing
+     * {@code io.idemkit.spi.IdempotencyRedactor} that is a bean of the application. The caller
+     * always receives the unredacted result; a replay gets the redacted copy. A class that is not
+     * such a bean fails the deployment. Ignored on message-driven beans, which store no data of
+     * theirs.
+     *
+     * @return the redactor's class, or {@code void.class} (the default) for the application's one
+     *     {@code IdempotencyRedactor} bean, if it has one
+     */
+    @Nonbinding
+    Class<?> redactor() default void.class;
 }

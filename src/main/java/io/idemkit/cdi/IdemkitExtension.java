@@ -271,7 +271,9 @@ public class IdemkitExtension implements Extension {
         if (methodProblems.isEmpty()) {
             methodProblems.addAll(
                     LeaseChecks.messages(read, idempotentMethods, methodPolicies, mpConfig()));
+            methodProblems.addAll(Redactors.problems(beans, idempotentMethods, mpConfig()));
         }
+        Redactors.globalProblem(beans).ifPresent(methodProblems::add);
         methodProblems.forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
         if (builtInMongoStoreChosen(choice, beans)) {
             LeaseChecks.mongo(
