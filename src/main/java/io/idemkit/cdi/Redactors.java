@@ -61,7 +61,7 @@ final class Redactors {
                 continue;
             }
             try {
-                namedBean(beans, ref.beanClass(), named.get());
+                namedBean(beans, load(ref.beanClass(), named.get()));
             } catch (IllegalArgumentException e) {
                 problems.add(
                         "Invalid @Idempotent("
@@ -86,20 +86,25 @@ final class Redactors {
     static IdempotencyRedactor forMethod(
             BeanManager beans, Class<?> beanClass, Map<String, String> members) {
         Optional<String> named = IdempotentPolicy.redactor(members);
-        Bean<?> bean =
-                named.isPresent()
-                        ? namedBean(beans, beanClass, named.get())
-                        : beans.resolve(beans.getBeans(IdempotencyRedactor.class));
-        if (bean == null) {
-            return OperationPolicy.NO_REDACTION;
+        if (named.isPresent()) {
+            Class<?> type = load(beanClass, named.get());
+            // Asked for by its own class: a bean restricted with @Typed may lack the interface
+            // among its bean types.
+            return reference(beans, namedBean(beans, type), type);
         }
-        return (IdempotencyRedactor)
-                beans.getReference(
-                        bean, IdempotencyRedactor.class, beans.createCreationalContext(bean));
+        Bean<?> global = beans.resolve(beans.getBeans(IdempotencyRedactor.class));
+        return global == null
+                ? OperationPolicy.NO_REDACTION
+                : reference(beans, global, IdempotencyRedactor.class);
     }
 
-    private static Bean<?> namedBean(BeanManager beans, Class<?> beanClass, String name) {
-        Class<?> type = load(beanClass, name);
+    private static IdempotencyRedactor reference(BeanManager beans, Bean<?> bean, Class<?> type) {
+        return (IdempotencyRedactor)
+                beans.getReference(bean, type, beans.createCreationalContext(bean));
+    }
+
+    private static Bean<?> namedBean(BeanManager beans, Class<?> type) {
+        String name = type.getName();
         if (!IdempotencyRedactor.class.isAssignableFrom(type)) {
             throw new IllegalArgumentException(
                     name + " does not implement io.idemkit.spi.IdempotencyRedactor");
@@ -126,7 +131,8 @@ final class Redactors {
         try {
             return Class.forName(name, false, loader);
         } catch (ClassNotFoundException | LinkageError e) {
-            throw new IllegalArgumentException("no class " + name + " is visible to " + beanClass);
+            throw new IllegalArgumentException(
+                    "no class " + name + " is visible to " + beanClass.getName());
         }
     }
 
