@@ -10,6 +10,7 @@ import io.idemkit.cdi.TestDeployment;
 import io.idemkit.spi.IdempotencyRedactor;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.spi.StoredResult;
+import io.idemkit.testsupport.TestMessages;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.inject.Qualifier;
@@ -103,6 +104,21 @@ class MethodRedactorTest {
         assertThat(Beans.decisions())
                 .containsExactly(Decision.REDACTION_FAILED, Decision.REDACTION_FAILED);
         assertThat(store(weld).find(Beans.events.get(0).effectiveKey())).isEmpty();
+    }
+
+    @Test
+    void messageDrivenBean_isNeverRedacted_soAFailingGlobalRedactorCannotBlockItsDelivery() {
+        MessageSurfaceTest.Orders.reset();
+        WeldContainer weld =
+                deployment.start(
+                        MessageSurfaceTest.Orders.class, RefusesAll.class, Beans.EventLog.class);
+        MessageSurfaceTest.Orders orders = weld.select(MessageSurfaceTest.Orders.class).get();
+
+        orders.onMessage(TestMessages.message().property("IdempotencyKey", "Q1").build());
+        orders.onMessage(TestMessages.message().property("IdempotencyKey", "Q1").build());
+
+        assertThat(MessageSurfaceTest.Orders.runs).hasValue(1);
+        assertThat(Beans.decisions()).containsExactly(Decision.NEW, Decision.REPLAYED);
     }
 
     @Test
@@ -228,6 +244,10 @@ class MethodRedactorTest {
             throw new IllegalStateException(new String(result.body(), StandardCharsets.UTF_8));
         }
     }
+
+    /** The application's global redactor, failing on every result. */
+    @ApplicationScoped
+    public static class RefusesAll extends Refuses {}
 
     /** A second unqualified redactor. */
     @ApplicationScoped

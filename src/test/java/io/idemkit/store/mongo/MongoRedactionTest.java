@@ -14,13 +14,12 @@ import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.StorageErrorMode;
 import io.idemkit.core.Ticker;
 import io.idemkit.spi.IdempotencyRedactor;
+import io.idemkit.testsupport.BsonText;
 import io.idemkit.testsupport.CardRedaction;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import org.bson.BsonArray;
 import org.bson.BsonDocument;
-import org.bson.BsonValue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -64,7 +63,7 @@ class MongoRedactionTest {
 
         BsonDocument raw = mongo.raw(settings.collection()).find().first();
         assertThat(raw).isNotNull();
-        String everything = text(raw);
+        String everything = BsonText.of(raw);
         assertThat(everything).contains(MASKED).doesNotContain(CARD);
         assertThat(
                         new String(
@@ -95,24 +94,5 @@ class MongoRedactionTest {
                         .withRedactor(redactor);
         Operation operation = new Operation(key, Fixtures.FINGERPRINT, 1, policy, "http");
         ((Admission.Proceed) engine.admit(operation)).execution().finish(CardRedaction.charged());
-    }
-
-    /** Every string, and every binary read as UTF-8, anywhere in {@code value}. */
-    private static String text(BsonValue value) {
-        StringBuilder all = new StringBuilder();
-        if (value.isDocument()) {
-            for (BsonValue field : ((BsonDocument) value).values()) {
-                all.append(text(field)).append('\n');
-            }
-        } else if (value.isArray()) {
-            for (BsonValue item : (BsonArray) value) {
-                all.append(text(item)).append('\n');
-            }
-        } else if (value.isString()) {
-            all.append(value.asString().getValue());
-        } else if (value.isBinary()) {
-            all.append(new String(value.asBinary().getData(), StandardCharsets.UTF_8));
-        }
-        return all.toString();
     }
 }
