@@ -24,23 +24,17 @@ import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The redactor hook on a real server with the MongoDB store (C4.10): the client that ran the
  * request receives the full card number, the raw MongoDB document never holds it, and a replay
  * serves the redacted copy. The in-process MongoDB-wire server lives in this test's JVM, so the
- * test reads the document as any other process would.
+ * test reads the document as any other process would. It runs on every runtime: the application's
+ * redactor is a plain CDI bean of the WAR.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason =
-                "the hook lives in the engine, which the unit tests cover on every surface; one"
-                        + " runtime proves the wiring of an application's redactor bean")
 class HttpRedactorIT {
 
     private static final String DATABASE = "it_redact";

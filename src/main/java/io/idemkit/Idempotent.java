@@ -27,9 +27,10 @@ import java.lang.annotation.Target;
  *       methods alone, so a resource method is never claimed twice.
  * </ul>
  *
- * <p>Every member defaults to the empty string, which means "use the configured value" (the {@code
- * idemkit.*} MicroProfile Config keys listed with each member). A value that cannot be parsed fails
- * the deployment with a message naming the method, the member and the rule.
+ * <p>Every member but {@link #redactor()} defaults to the empty string, which means "use the
+ * configured value" (the {@code idemkit.*} MicroProfile Config keys listed with each member). A
+ * value that cannot be parsed fails the deployment with a message naming the method, the member and
+ * the rule.
  *
  * <p>Durations accept ISO-8601 ({@code PT30S}) or a number with a unit: {@code ms}, {@code s},
  * {@code m}, {@code h} or {@code d} ({@code 500ms}, {@code 30s}, {@code 24h}).
