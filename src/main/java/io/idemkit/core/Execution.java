@@ -125,8 +125,11 @@ public final class Execution {
                     Objects.requireNonNull(
                             operation.policy().redactor().redact(result), "redacted result");
         } catch (RuntimeException | Error e) {
+            // A LinkageError (a class the redactor needs is missing) is the redactor's failure
+            // like any exception: the operation ran, and its caller must still get its result.
+            // Only the JVM's own trouble travels on.
             failRedaction(e);
-            if (e instanceof Error error) {
+            if (e instanceof VirtualMachineError error) {
                 throw error;
             }
             return FinishOutcome.REDACTION_FAILED;

@@ -1,6 +1,7 @@
 package io.idemkit.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idemkit.IdempotencyEvent.Decision;
 import io.idemkit.spi.IdempotencyRedactor;
@@ -128,6 +129,38 @@ class IdempotencyEngineRedactorTest extends IdempotencyEngineFixture {
 
         assertThat(store.find("e".repeat(64))).isEmpty();
         assertThat(decisions()).containsExactly(Decision.REDACTION_FAILED);
+    }
+
+    @Test
+    void redactorMissingAClass_isAFailureLikeAnException_theCallerIsNotHurt() {
+        Execution first =
+                proceed(
+                        op(
+                                "fp",
+                                redactedBy(
+                                        result -> {
+                                            throw new NoClassDefFoundError("com/example/Json");
+                                        })));
+
+        assertThat(first.finish(charged())).isEqualTo(FinishOutcome.REDACTION_FAILED);
+        assertThat(store.find("e".repeat(64))).isEmpty();
+    }
+
+    @Test
+    void redactorHittingAVirtualMachineError_releasesAndStoresNothing_thenRethrows() {
+        Execution first =
+                proceed(
+                        op(
+                                "fp",
+                                redactedBy(
+                                        result -> {
+                                            throw new OutOfMemoryError("simulated");
+                                        })));
+
+        assertThatThrownBy(() -> first.finish(charged())).isInstanceOf(OutOfMemoryError.class);
+        assertThat(store.find("e".repeat(64))).isEmpty();
+        assertThat(decisions()).containsExactly(Decision.REDACTION_FAILED);
+        proceed(op("fp")); // released: the key can be claimed at once
     }
 
     @Test
