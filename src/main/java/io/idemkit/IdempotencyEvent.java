@@ -192,7 +192,13 @@ public record IdempotencyEvent(
          * take the key over and run too. Emitted when found, besides the terminal event. A rising
          * rate means operations outlive their leases.
          */
-        LEASE_LOST;
+        LEASE_LOST,
+        /**
+         * The operation ran, but the application's redactor failed on its result, so nothing was
+         * stored (an unredacted copy must never be) and the claim was released: a retry runs the
+         * operation again. The caller still received its result (contract C4.10).
+         */
+        REDACTION_FAILED;
 
         /**
          * @return whether the decision reports a failure of the store, and so carries its kind

@@ -27,9 +27,10 @@ import java.lang.annotation.Target;
  *       methods alone, so a resource method is never claimed twice.
  * </ul>
  *
- * <p>Every member defaults to the empty string, which means "use the configured value" (the {@code
- * idemkit.*} MicroProfile Config keys listed with each member). A value that cannot be parsed fails
- * the deployment with a message naming the method, the member and the rule.
+ * <p>Every member but {@link #redactor()} defaults to the empty string, which means "use the
+ * configured value" (the {@code idemkit.*} MicroProfile Config keys listed with each member). A
+ * value that cannot be parsed fails the deployment with a message naming the method, the member and
+ * the rule.
  *
  * <p>Durations accept ISO-8601 ({@code PT30S}) or a number with a unit: {@code ms}, {@code s},
  * {@code m}, {@code h} or {@code d} ({@code 500ms}, {@code 30s}, {@code 24h}).
@@ -91,4 +92,18 @@ public @interface Idempotent {
      */
     @Nonbinding
     String cacheableStatus() default "";
+
+    /**
+     * The CDI bean that rewrites the copy of this operation's result before it is stored, so that
+     * card numbers or personal data never reach the store (contract C4.10): a class implementing
+     * {@code io.idemkit.spi.IdempotencyRedactor} that is a bean of the application. The caller
+     * always receives the unredacted result; a replay gets the redacted copy. A class that is not
+     * such a bean fails the deployment. Ignored on message-driven beans, which store no data of
+     * theirs.
+     *
+     * @return the redactor's class, or {@code void.class} (the default) for the application's one
+     *     {@code IdempotencyRedactor} bean, if it has one
+     */
+    @Nonbinding
+    Class<?> redactor() default void.class;
 }

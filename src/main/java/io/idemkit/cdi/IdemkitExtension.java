@@ -281,7 +281,9 @@ public class IdemkitExtension implements Extension {
             methodProblems.addAll(
                     DerivedKeyChecks.problems(
                             read.derivedKeys(), idempotentMethods, w -> LOG.log(Level.WARNING, w)));
+            methodProblems.addAll(Redactors.problems(beans, idempotentMethods, mpConfig()));
         }
+        Redactors.globalProblem(beans).ifPresent(methodProblems::add);
         methodProblems.forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
         if (methodProblems.isEmpty()) {
             LeaseChecks.shortLeases(read, methodPolicies).forEach(w -> LOG.log(Level.WARNING, w));

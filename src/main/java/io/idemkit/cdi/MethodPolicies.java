@@ -7,6 +7,7 @@ import io.idemkit.config.PerMethodConfig;
 import io.idemkit.core.MethodPolicyLookup;
 import io.idemkit.core.OperationPolicy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
@@ -20,7 +21,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * The operation policy of each {@link Idempotent} method, shared by both surfaces (the interceptor
  * and the JAX-RS filter pair): the global {@code idemkit.*} defaults, overridden by the class's
  * annotation, the class's configuration keys, the method's annotation and the method's
- * configuration keys, in that order (see {@link PerMethodConfig}).
+ * configuration keys, in that order (see {@link PerMethodConfig}), with the {@link
+ * io.idemkit.spi.IdempotencyRedactor} bean the same sources choose (see {@link Redactors}).
  *
  * <p>Every class CDI discovered was resolved, and its errors reported, at deployment, so for those
  * {@link #policyFor} never fails. A class CDI never saw (a JAX-RS resource outside any bean
@@ -31,34 +33,40 @@ public class MethodPolicies implements MethodPolicyLookup {
 
     private final IdemkitExtension extension;
     private final IdemkitConfig config;
+    private final BeanManager beans;
     private final Map<MethodRef, OperationPolicy> resolved = new ConcurrentHashMap<>();
 
     /** For the CDI client proxy only. */
     protected MethodPolicies() {
         this.extension = null;
         this.config = null;
+        this.beans = null;
     }
 
     @Inject
-    MethodPolicies(IdemkitExtension extension, IdemkitConfig config) {
+    MethodPolicies(IdemkitExtension extension, IdemkitConfig config, BeanManager beans) {
         this.extension = extension;
         this.config = config;
+        this.beans = beans;
     }
 
     @Override
     public OperationPolicy policyFor(Class<?> beanClass, Method method) {
         Objects.requireNonNull(beanClass, "beanClass");
         Objects.requireNonNull(method, "method");
-        MethodRef ref = new MethodRef(beanClass, method);
-        OperationPolicy known = extension.methodPolicy(ref);
-        if (known != null) {
-            return known;
-        }
         return resolved.computeIfAbsent(
-                ref,
-                r -> {
+                new MethodRef(beanClass, method),
+                ref -> {
                     try {
-                        return resolve(beanClass, method, config.defaults(), configuration());
+                        Map<String, String> members = members(beanClass, method, configuration());
+                        OperationPolicy known = extension.methodPolicy(ref);
+                        OperationPolicy policy =
+                                known != null
+                                        ? known
+                                        : IdempotentPolicy.resolve(members, config.defaults());
+                        // The redactor is a bean of the application: resolved on first use, its
+                        // choice checked at deployment (C4.10).
+                        return policy.withRedactor(Redactors.forMethod(beans, beanClass, members));
                     } catch (IllegalArgumentException e) {
                         throw new IllegalStateException(
                                 "Invalid @Idempotent(" + e.getMessage() + ") on " + ref, e);
@@ -82,6 +90,13 @@ public class MethodPolicies implements MethodPolicyLookup {
      */
     static OperationPolicy resolve(
             Class<?> beanClass, Method method, OperationPolicy defaults, Config config) {
+        return IdempotentPolicy.resolve(members(beanClass, method, config), defaults);
+    }
+
+    /**
+     * @return the members one method's sources set, merged in their order of precedence
+     */
+    static Map<String, String> members(Class<?> beanClass, Method method, Config config) {
         Map<String, String> members = new LinkedHashMap<>();
         Class<?> declaring = method.getDeclaringClass();
         members.putAll(IdempotentPolicy.members(declaring.getAnnotation(Idempotent.class)));
@@ -96,7 +111,7 @@ public class MethodPolicies implements MethodPolicyLookup {
                     PerMethodConfig.forMethod(config, declaring.getName(), method.getName()));
         }
         members.putAll(PerMethodConfig.forMethod(config, beanClass.getName(), method.getName()));
-        return IdempotentPolicy.resolve(members, defaults);
+        return members;
     }
 
     /** A method as seen on one bean class. */

@@ -7,11 +7,14 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * Merges an {@link Idempotent} annotation over the configured defaults: a member set on the method
- * wins over the same member on its class, which wins over the configuration.
+ * wins over the same member on its class, which wins over the configuration. The {@link #REDACTOR}
+ * member is carried by name only: which bean it is, the CDI glue decides.
  */
 public final class IdempotentPolicy {
 
@@ -27,9 +30,21 @@ public final class IdempotentPolicy {
     /** The member that sets the cacheable statuses. */
     public static final String CACHEABLE_STATUS = "cacheableStatus";
 
+    /**
+     * The member that names the redactor's class (C4.10). The CDI glue resolves it to a bean; this
+     * class only carries its name.
+     */
+    public static final String REDACTOR = "redactor";
+
     /** The members that shape an operation's policy, which configuration can override. */
     public static final List<String> POLICY_MEMBERS =
-            List.of(LEASE_TTL, COMPLETED_TTL, WAIT_TIMEOUT, CACHEABLE_STATUS);
+            List.of(LEASE_TTL, COMPLETED_TTL, WAIT_TIMEOUT, CACHEABLE_STATUS, REDACTOR);
+
+    /** A fully qualified Java class name, nested classes with {@code $}. */
+    private static final Pattern CLASS_NAME =
+            Pattern.compile(
+                    "\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*"
+                            + "(\\.\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*)*");
 
     private IdempotentPolicy() {}
 
@@ -58,6 +73,9 @@ public final class IdempotentPolicy {
             put(set, COMPLETED_TTL, annotation.completedTtl());
             put(set, WAIT_TIMEOUT, annotation.waitTimeout());
             put(set, CACHEABLE_STATUS, annotation.cacheableStatus());
+            if (annotation.redactor() != void.class) {
+                set.put(REDACTOR, annotation.redactor().getName());
+            }
         }
         return set;
     }
@@ -74,6 +92,7 @@ public final class IdempotentPolicy {
             case LEASE_TTL, COMPLETED_TTL -> DurationFormat.parseTtl(text);
             case WAIT_TIMEOUT -> DurationFormat.parseNotNegative(text);
             case CACHEABLE_STATUS -> CacheableStatuses.parse(text);
+            case REDACTOR -> checkClassName(text);
             default ->
                     throw new IllegalArgumentException(
                             "unknown member; the members are "
@@ -117,6 +136,21 @@ public final class IdempotentPolicy {
                 statuses.isBlank()
                         ? defaults.cacheable()
                         : member(CACHEABLE_STATUS, statuses, CacheableStatuses::parse, null));
+    }
+
+    /**
+     * @param members the members set, by name (later sources already merged over earlier ones)
+     * @return the class name of the redactor they name; empty for the application's global one
+     */
+    public static Optional<String> redactor(Map<String, String> members) {
+        return Optional.ofNullable(members.get(REDACTOR)).filter(name -> !name.isBlank());
+    }
+
+    private static void checkClassName(String text) {
+        if (!CLASS_NAME.matcher(text).matches()) {
+            throw new IllegalArgumentException(
+                    "must be the fully qualified name of an IdempotencyRedactor bean class");
+        }
     }
 
     private static void put(Map<String, String> set, String name, String value) {

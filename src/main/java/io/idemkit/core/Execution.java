@@ -6,6 +6,7 @@ import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.spi.StoredResult;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -104,10 +105,11 @@ public final class Execution {
     }
 
     /**
-     * Ends the execution with the operation's outcome: stores it when the policy finds it
-     * cacheable, and otherwise releases the claim.
+     * Ends the execution with the operation's outcome: stores the policy's redacted copy of it when
+     * the policy finds it cacheable, and otherwise releases the claim. {@code result} itself is
+     * never changed, so the caller delivers the original (C4.10).
      *
-     * @param result the outcome
+     * @param result the outcome, unredacted
      * @return what became of it
      */
     public FinishOutcome finish(StoredResult result) {
@@ -117,13 +119,28 @@ public final class Execution {
             events.emit(admission, operation, startedNanos);
             return FinishOutcome.RELEASED;
         }
+        StoredResult redacted;
+        try {
+            redacted =
+                    Objects.requireNonNull(
+                            operation.policy().redactor().redact(result), "redacted result");
+        } catch (RuntimeException | Error e) {
+            // A LinkageError (a class the redactor needs is missing) is the redactor's failure
+            // like any exception: the operation ran, and its caller must still get its result.
+            // Only the JVM's own trouble travels on.
+            failRedaction(e);
+            if (e instanceof VirtualMachineError error) {
+                throw error;
+            }
+            return FinishOutcome.REDACTION_FAILED;
+        }
         boolean stored;
         try {
             stored =
                     store.complete(
                             operation.effectiveKey(),
                             token,
-                            result,
+                            redacted,
                             operation.policy().completedTtl());
         } catch (RuntimeException e) {
             // The side effect already happened. Releasing would let an immediate retry run it
@@ -150,6 +167,24 @@ public final class Execution {
         }
         events.emit(admission, operation, startedNanos);
         return FinishOutcome.STORED;
+    }
+
+    /**
+     * The redactor failed: storing the unredacted result could leak what it was meant to remove, so
+     * nothing is stored and the claim is released, and a retry runs again (C4.10). The warning
+     * names the exception's class only: its message could echo the data.
+     */
+    private void failRedaction(Throwable failure) {
+        releaseClaim();
+        LOG.log(
+                Level.WARNING,
+                "idemkit stored no result for key "
+                        + operation.effectiveKey()
+                        + ": its redactor threw "
+                        + failure.getClass().getName()
+                        + ". The claim is released, so a retry runs the operation again, and the"
+                        + " caller got its result. Fix the IdempotencyRedactor.");
+        events.emit(Decision.REDACTION_FAILED, operation, startedNanos);
     }
 
     /**

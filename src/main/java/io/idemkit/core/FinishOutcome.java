@@ -14,5 +14,10 @@ public enum FinishOutcome {
      */
     STORE_FAILED,
     /** The result could not be stored; the claim is held until its lease runs out. */
-    HELD
+    HELD,
+    /**
+     * The policy's redactor failed: nothing was stored, and the claim was released so that a retry
+     * runs again (C4.10).
+     */
+    REDACTION_FAILED
 }

@@ -1,5 +1,6 @@
 package io.idemkit.core;
 
+import io.idemkit.spi.IdempotencyRedactor;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -11,13 +12,37 @@ import java.util.Objects;
  * @param waitTimeout how long a duplicate waits for an in-flight call, not negative
  * @param onStorageError what to do when the store fails at admission
  * @param cacheable which outcomes are stored
+ * @param redactor rewrites the copy of a result that is stored (C4.10); {@link #NO_REDACTION} when
+ *     none applies
  */
 public record OperationPolicy(
         Duration leaseTtl,
         Duration completedTtl,
         Duration waitTimeout,
         StorageErrorMode onStorageError,
-        CacheablePolicy cacheable) {
+        CacheablePolicy cacheable,
+        IdempotencyRedactor redactor) {
+
+    /** Stores the result as it is. */
+    public static final IdempotencyRedactor NO_REDACTION = result -> result;
+
+    /**
+     * A policy that stores results as they are.
+     *
+     * @param leaseTtl how long a claim holds the key, positive
+     * @param completedTtl how long a completed result is replayed, positive
+     * @param waitTimeout how long a duplicate waits for an in-flight call, not negative
+     * @param onStorageError what to do when the store fails at admission
+     * @param cacheable which outcomes are stored
+     */
+    public OperationPolicy(
+            Duration leaseTtl,
+            Duration completedTtl,
+            Duration waitTimeout,
+            StorageErrorMode onStorageError,
+            CacheablePolicy cacheable) {
+        this(leaseTtl, completedTtl, waitTimeout, onStorageError, cacheable, NO_REDACTION);
+    }
 
     /** Validates the components. */
     public OperationPolicy {
@@ -29,6 +54,16 @@ public record OperationPolicy(
         }
         Objects.requireNonNull(onStorageError, "onStorageError");
         Objects.requireNonNull(cacheable, "cacheable");
+        Objects.requireNonNull(redactor, "redactor");
+    }
+
+    /**
+     * @param chosen the redactor of the operation
+     * @return this policy with {@code chosen} as its redactor
+     */
+    public OperationPolicy withRedactor(IdempotencyRedactor chosen) {
+        return new OperationPolicy(
+                leaseTtl, completedTtl, waitTimeout, onStorageError, cacheable, chosen);
     }
 
     private static void requirePositive(Duration value, String name) {

@@ -7,6 +7,11 @@
  * ({@code io.idemkit.testkit.IdempotencyStoreContract} in the {@code tests} classifier jar) before
  * it ships.
  *
+ * <p>It also holds the two hooks an application may implement as CDI beans, since both work on what
+ * the store keeps: {@link io.idemkit.spi.MethodResultCodec}, which turns a method's return value
+ * into stored bytes and back, and {@link io.idemkit.spi.IdempotencyRedactor}, which rewrites the
+ * copy of a result that is stored (contract C4.10).
+ *
  * <p>This package is covered by semantic versioning.
  */
 package io.idemkit.spi;

@@ -90,7 +90,7 @@ abstract class IdempotencyFilterFixture {
                 new MethodPolicyLookup() {
                     @Override
                     public OperationPolicy policyFor(Class<?> beanClass, Method method) {
-                        return config.defaults();
+                        return policyOf(config);
                     }
 
                     @Override
@@ -106,6 +106,11 @@ abstract class IdempotencyFilterFixture {
                         policies,
                         new SingleInstance<>(UnendedExecutions::new));
         return new JaxRsPipeline<>(new IdempotencyFilter(endpoint(), () -> surface));
+    }
+
+    /** The resource method's policy; the configured defaults unless a test says otherwise. */
+    OperationPolicy policyOf(IdemkitConfig config) {
+        return config.defaults();
     }
 
     private static Endpoint endpoint() {

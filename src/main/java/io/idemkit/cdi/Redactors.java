@@ -1,0 +1,145 @@
+package io.idemkit.cdi;
+
+import io.idemkit.config.IdempotentPolicy;
+import io.idemkit.core.OperationPolicy;
+import io.idemkit.spi.IdempotencyRedactor;
+import jakarta.enterprise.inject.AmbiguousResolutionException;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.eclipse.microprofile.config.Config;
+
+/**
+ * Which {@link IdempotencyRedactor} bean rewrites the stored copy of each method's result (C4.10):
+ * the one the method names ({@code @Idempotent(redactor)} or its per-method key), else the
+ * application's one {@code @Default} redactor bean, else none. The deployment checks every choice
+ * ({@link #problems}), so that no request finds a redactor missing.
+ */
+final class Redactors {
+
+    private Redactors() {}
+
+    /**
+     * @return the global redactor's problem: several {@code @Default} redactor beans, none of them
+     *     an enabled alternative
+     */
+    static Optional<String> globalProblem(BeanManager beans) {
+        Set<Bean<?>> found = beans.getBeans(IdempotencyRedactor.class);
+        try {
+            beans.resolve(found);
+            return Optional.empty();
+        } catch (AmbiguousResolutionException e) {
+            return Optional.of(
+                    "More than one IdempotencyRedactor bean could apply to every @Idempotent"
+                            + " method: "
+                            + names(found)
+                            + ". Choose the global one (make it an enabled @Alternative, or give"
+                            + " the others a qualifier) and name the others per method with"
+                            + " @Idempotent(redactor=...).");
+        }
+    }
+
+    /**
+     * @param methods the application's {@code @Idempotent} methods
+     * @param config the configuration, for the per-method keys
+     * @return one message per method whose named redactor is not a resolvable redactor bean
+     */
+    static List<String> problems(
+            BeanManager beans, List<MethodPolicies.MethodRef> methods, Config config) {
+        List<String> problems = new ArrayList<>();
+        for (MethodPolicies.MethodRef ref : methods) {
+            Map<String, String> members =
+                    MethodPolicies.members(ref.beanClass(), ref.method(), config);
+            Optional<String> named = IdempotentPolicy.redactor(members);
+            if (named.isEmpty()) {
+                continue;
+            }
+            try {
+                namedBean(beans, load(ref.beanClass(), named.get()));
+            } catch (IllegalArgumentException e) {
+                problems.add(
+                        "Invalid @Idempotent("
+                                + IdempotentPolicy.REDACTOR
+                                + "="
+                                + named.get()
+                                + ") on "
+                                + ref
+                                + " (annotations and per-method configuration keys merged): "
+                                + e.getMessage());
+            }
+        }
+        return problems;
+    }
+
+    /**
+     * @param beanClass the class the method is called on
+     * @param members the method's merged members
+     * @return the method's redactor, or {@link OperationPolicy#NO_REDACTION}
+     * @throws IllegalArgumentException when the named redactor is not a resolvable bean
+     */
+    static IdempotencyRedactor forMethod(
+            BeanManager beans, Class<?> beanClass, Map<String, String> members) {
+        Optional<String> named = IdempotentPolicy.redactor(members);
+        if (named.isPresent()) {
+            Class<?> type = load(beanClass, named.get());
+            // Asked for by its own class: a bean restricted with @Typed may lack the interface
+            // among its bean types.
+            return reference(beans, namedBean(beans, type), type);
+        }
+        Bean<?> global = beans.resolve(beans.getBeans(IdempotencyRedactor.class));
+        return global == null
+                ? OperationPolicy.NO_REDACTION
+                : reference(beans, global, IdempotencyRedactor.class);
+    }
+
+    private static IdempotencyRedactor reference(BeanManager beans, Bean<?> bean, Class<?> type) {
+        return (IdempotencyRedactor)
+                beans.getReference(bean, type, beans.createCreationalContext(bean));
+    }
+
+    private static Bean<?> namedBean(BeanManager beans, Class<?> type) {
+        String name = type.getName();
+        if (!IdempotencyRedactor.class.isAssignableFrom(type)) {
+            throw new IllegalArgumentException(
+                    name + " does not implement io.idemkit.spi.IdempotencyRedactor");
+        }
+        Set<Bean<?>> found = beans.getBeans(type, Any.Literal.INSTANCE);
+        Bean<?> bean;
+        try {
+            bean = beans.resolve(found);
+        } catch (AmbiguousResolutionException e) {
+            throw new IllegalArgumentException(
+                    "several beans have the type " + name + ": " + names(found) + ". Keep one.");
+        }
+        if (bean == null) {
+            throw new IllegalArgumentException(
+                    name
+                            + " is not a bean of the application: give it a bean-defining"
+                            + " annotation such as @ApplicationScoped, in a bean archive.");
+        }
+        return bean;
+    }
+
+    private static Class<?> load(Class<?> beanClass, String name) {
+        ClassLoader loader = beanClass.getClassLoader();
+        try {
+            return Class.forName(name, false, loader);
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new IllegalArgumentException(
+                    "no class " + name + " is visible to " + beanClass.getName());
+        }
+    }
+
+    private static String names(Set<Bean<?>> found) {
+        return found.stream()
+                .map(b -> b.getBeanClass().getName())
+                .sorted()
+                .collect(Collectors.joining(", "));
+    }
+}
