@@ -106,4 +106,27 @@ public @interface Idempotent {
      */
     @Nonbinding
     Class<?> redactor() default void.class;
+
+    /**
+     * The request header that carries the idempotency key of a JAX-RS resource method, where it is
+     * not {@code Idempotency-Key} (for example a gateway's {@code X-Request-Key}). Its value
+     * follows the same rules (1 to 255 UTF-8 bytes, no control characters). A key must be the same
+     * on every retry of one operation and differ between operations: a header a proxy rewrites per
+     * attempt makes every retry a new operation. Ignored on CDI and EJB methods.
+     *
+     * @return a header name, or empty for {@code idemkit.key-header} (default {@code
+     *     Idempotency-Key})
+     */
+    @Nonbinding
+    String keyHeader() default "";
+
+    /**
+     * Request headers that change what a JAX-RS request means (a {@code Currency}, an {@code
+     * Accept-Version}), so they enter its fingerprint: the same key sent with another value is a
+     * payload mismatch, not a replay. Ignored on CDI and EJB methods.
+     *
+     * @return header names, or none for {@code idemkit.fingerprint.headers} (default none)
+     */
+    @Nonbinding
+    String[] fingerprintHeaders() default {};
 }

@@ -65,6 +65,15 @@ public class ResourcesResource {
     }
 
     @POST
+    @Path("keyed-elsewhere")
+    @Idempotent(keyHeader = "X-Request-Key", fingerprintHeaders = "Currency")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response keyedElsewhere(Item item, @HeaderParam(TAG) String tag) {
+        return answer(item, tag, 0, 201, false);
+    }
+
+    @POST
     @Path("throw")
     @Idempotent(waitTimeout = "0s")
     @Consumes(MediaType.APPLICATION_JSON)

@@ -9,6 +9,7 @@ import io.idemkit.Idempotent;
 import io.idemkit.admin.AdminSettings;
 import io.idemkit.config.ConfigReader;
 import io.idemkit.config.ConfigValues;
+import io.idemkit.config.HttpKeyPolicy;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.IdempotentPolicy;
 import io.idemkit.config.InvalidConfigurationException;
@@ -191,6 +192,23 @@ public class IdemkitExtension implements Extension {
         } catch (IllegalArgumentException e) {
             definitionErrors.add("Invalid @Idempotent(" + e.getMessage() + ") on " + where);
         }
+        HttpKeyPolicy.members(annotation)
+                .forEach(
+                        (member, text) -> {
+                            try {
+                                HttpKeyPolicy.check(member, text);
+                            } catch (IllegalArgumentException e) {
+                                definitionErrors.add(
+                                        "Invalid @Idempotent("
+                                                + member
+                                                + "=\""
+                                                + text
+                                                + "\": "
+                                                + e.getMessage()
+                                                + ") on "
+                                                + where);
+                            }
+                        });
     }
 
     private static String describe(Method method) {

@@ -139,6 +139,18 @@ public final class ConfigKeys {
     /** Default of {@link #MEMORY_SWEEP_INTERVAL}. */
     public static final String MEMORY_SWEEP_INTERVAL_DEFAULT = "60s";
 
+    /** The request header that carries a JAX-RS request's key, unless a method says otherwise. */
+    public static final String KEY_HEADER = PREFIX + "key-header";
+
+    /** Default of {@link #KEY_HEADER}. */
+    public static final String KEY_HEADER_DEFAULT = "Idempotency-Key";
+
+    /** Request headers that enter every JAX-RS request's fingerprint, comma-separated. */
+    public static final String FINGERPRINT_HEADERS = PREFIX + "fingerprint.headers";
+
+    /** Default of {@link #FINGERPRINT_HEADERS}: none. */
+    public static final String FINGERPRINT_HEADERS_DEFAULT = "";
+
     /**
      * What the deployment does about method keys derived from all the arguments: {@code warn} about
      * arguments that look volatile, {@code strict} (fail on them), or {@code refuse} every derived

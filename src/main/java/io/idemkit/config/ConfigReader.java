@@ -7,6 +7,7 @@ import io.idemkit.core.StorageErrorMode;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -135,6 +136,19 @@ public final class ConfigReader {
                         ConfigKeys.METHOD_DERIVED_KEY,
                         ConfigKeys.METHOD_DERIVED_KEY_DEFAULT,
                         DerivedKeyMode.class);
+        String keyHeader =
+                values.value(
+                        ConfigKeys.KEY_HEADER,
+                        ConfigKeys.KEY_HEADER_DEFAULT,
+                        text -> {
+                            HttpKeyPolicy.check(HttpKeyPolicy.KEY_HEADER, text);
+                            return text.strip();
+                        });
+        List<String> fingerprintHeaders =
+                values.value(
+                        ConfigKeys.FINGERPRINT_HEADERS,
+                        ConfigKeys.FINGERPRINT_HEADERS_DEFAULT,
+                        HttpKeyPolicy::headerList);
         values.throwIfBroken();
         return new IdemkitConfig(
                 store,
@@ -153,7 +167,8 @@ public final class ConfigReader {
                 sweep,
                 new MessagePolicy(keyProperty, maxAttempts, fingerprintBody),
                 transactionTimeout,
-                derivedKeys);
+                derivedKeys,
+                new HttpKeyPolicy(keyHeader, fingerprintHeaders));
     }
 
     private Set<String> headers(String key, String defaultText) {

@@ -28,6 +28,8 @@ import java.util.Set;
  * @param messageTransactionTimeout the server's JTA transaction timeout, for the lease rule of
  *     message-driven beans
  * @param derivedKeys what the deployment does about method keys derived from all the arguments
+ * @param keyDefaults where JAX-RS requests' keys come from, and which headers are fingerprinted,
+ *     unless a method says otherwise
  */
 public record IdemkitConfig(
         StoreKind store,
@@ -46,7 +48,8 @@ public record IdemkitConfig(
         Duration memorySweepInterval,
         MessagePolicy messageDefaults,
         Duration messageTransactionTimeout,
-        DerivedKeyMode derivedKeys) {
+        DerivedKeyMode derivedKeys,
+        HttpKeyPolicy keyDefaults) {
 
     /** Validates and copies the components. */
     public IdemkitConfig {
@@ -61,5 +64,6 @@ public record IdemkitConfig(
         Objects.requireNonNull(messageDefaults, "messageDefaults");
         Objects.requireNonNull(messageTransactionTimeout, "messageTransactionTimeout");
         Objects.requireNonNull(derivedKeys, "derivedKeys");
+        Objects.requireNonNull(keyDefaults, "keyDefaults");
     }
 }

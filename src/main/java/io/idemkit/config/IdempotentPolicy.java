@@ -97,6 +97,8 @@ public final class IdempotentPolicy {
                     throw new IllegalArgumentException(
                             "unknown member; the members are "
                                     + String.join(", ", POLICY_MEMBERS)
+                                    + ", for JAX-RS resources "
+                                    + String.join(", ", HttpKeyPolicy.MEMBERS)
                                     + " and, for message-driven beans, "
                                     + String.join(", ", MessagePolicy.MEMBERS));
         }

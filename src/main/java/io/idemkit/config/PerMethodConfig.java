@@ -118,6 +118,8 @@ public final class PerMethodConfig {
             try {
                 if (MessagePolicy.MEMBERS.contains(member)) {
                     MessagePolicy.check(member, text);
+                } else if (HttpKeyPolicy.MEMBERS.contains(member)) {
+                    HttpKeyPolicy.check(member, text);
                 } else {
                     IdempotentPolicy.check(member, text);
                 }

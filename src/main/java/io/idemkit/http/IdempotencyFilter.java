@@ -83,11 +83,13 @@ final class IdempotencyFilter
     private static final System.Logger LOG = System.getLogger(IdempotencyFilter.class.getName());
 
     private final Endpoint endpoint;
+    private final EndpointKeys keys;
     private final Supplier<HttpSurface> surfaces;
     private volatile OperationPolicy policy;
 
     IdempotencyFilter(Endpoint endpoint, Supplier<HttpSurface> surfaces) {
         this.endpoint = endpoint;
+        this.keys = new EndpointKeys(endpoint);
         this.surfaces = surfaces;
     }
 
@@ -96,7 +98,9 @@ final class IdempotencyFilter
         HttpSurface surface = surfaces.get();
         Optional<String> key;
         try {
-            key = IdempotencyKeyHeader.parse(request.getHeaders().get(IdempotencyKeyHeader.NAME));
+            key =
+                    IdempotencyKeyHeader.parse(
+                            request.getHeaders().get(keys.policy(surface.config()).keyHeader()));
         } catch (IdempotencyKeyMissingException e) {
             request.abortWith(surface.problems().missingKey(e.getMessage()));
             return;
@@ -108,7 +112,7 @@ final class IdempotencyFilter
                         surface.problems()
                                 .missingKey(
                                         "This endpoint requires an "
-                                                + IdempotencyKeyHeader.NAME
+                                                + keys.policy(surface.config()).keyHeader()
                                                 + " header (idemkit.require-key=true). Send one"
                                                 + " key of 1 to 255 bytes; a UUID is a good"
                                                 + " choice."));
@@ -321,7 +325,8 @@ final class IdempotencyFilter
                         path,
                         target.rawQuery(),
                         body,
-                        request.getHeaderString(HttpHeaders.CONTENT_TYPE)),
+                        request.getHeaderString(HttpHeaders.CONTENT_TYPE),
+                        keys.fingerprinted(surface.config(), request)),
                 Fingerprint.VERSION,
                 policy(surface),
                 "http");

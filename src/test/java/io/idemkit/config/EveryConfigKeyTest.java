@@ -122,6 +122,18 @@ class EveryConfigKeyTest {
                                     r -> r.engine().memorySweepInterval(),
                                     Duration.ofMinutes(5))),
                     Map.entry(
+                            ConfigKeys.KEY_HEADER,
+                            new KeyCase(
+                                    "X-Request-Key",
+                                    r -> r.engine().keyDefaults().keyHeader(),
+                                    "X-Request-Key")),
+                    Map.entry(
+                            ConfigKeys.FINGERPRINT_HEADERS,
+                            new KeyCase(
+                                    "Currency, Accept-Version",
+                                    r -> r.engine().keyDefaults().fingerprintHeaders(),
+                                    List.of("accept-version", "currency"))),
+                    Map.entry(
                             ConfigKeys.METHOD_DERIVED_KEY,
                             new KeyCase(
                                     "refuse",

@@ -2,6 +2,8 @@ package io.idemkit.core.hash;
 
 import io.idemkit.spi.IdempotencyRecord;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -33,13 +35,41 @@ public final class Fingerprint {
      */
     public static String forHttp(
             String method, String rawPath, String rawQuery, byte[] body, String contentType) {
+        return forHttp(method, rawPath, rawQuery, body, contentType, List.of());
+    }
+
+    /**
+     * The fingerprint of an HTTP request whose meaning also depends on some of its headers: the
+     * four parts above, then one part per header, {@code name:value}, the name in lower case and
+     * the values joined by a comma, in the order given (the caller sorts them). With no header
+     * parts it equals the reference's fingerprint.
+     *
+     * @param method the HTTP method
+     * @param rawPath the request path as sent
+     * @param rawQuery the query as sent, or {@code null}
+     * @param body the body bytes
+     * @param contentType the body's media type, or {@code null}
+     * @param headerParts {@code name:value} per fingerprinted header
+     * @return 64 lowercase hex characters
+     */
+    public static String forHttp(
+            String method,
+            String rawPath,
+            String rawQuery,
+            byte[] body,
+            String contentType,
+            List<String> headerParts) {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(rawPath, "rawPath");
         Objects.requireNonNull(body, "body");
-        return LengthPrefixedSha256.hex(
-                CanonicalMethod.bytes(method),
-                Utf8.encode(CanonicalPath.canonicalize(rawPath)),
-                CanonicalQuery.canonicalize(rawQuery).getBytes(StandardCharsets.US_ASCII),
-                CanonicalBody.canonicalize(body, contentType));
+        List<byte[]> parts = new ArrayList<>(4 + headerParts.size());
+        parts.add(CanonicalMethod.bytes(method));
+        parts.add(Utf8.encode(CanonicalPath.canonicalize(rawPath)));
+        parts.add(CanonicalQuery.canonicalize(rawQuery).getBytes(StandardCharsets.US_ASCII));
+        parts.add(CanonicalBody.canonicalize(body, contentType));
+        for (String header : headerParts) {
+            parts.add(Utf8.encode(header));
+        }
+        return LengthPrefixedSha256.hex(parts);
     }
 }
