@@ -14,23 +14,27 @@ import java.lang.annotation.Target;
  * (sequential or concurrent, on this JVM or another one sharing the store) gets the first call's
  * stored result back.
  *
- * <p>One annotation serves both surfaces (contract C7.4):
+ * <p>One annotation serves every surface (contract C7.4, C11):
  *
  * <ul>
  *   <li><b>JAX-RS resource methods</b> (a method carrying a JAX-RS request method designator such
  *       as {@code @POST}) are handled by the library's request/response filter pair, which reads
- *       the {@code Idempotency-Key} header. The filter recognises the annotation through {@code
- *       ResourceInfo}, on the method or on the resource class.
+ *       the key from the {@code Idempotency-Key} header, or from the one {@link #keyHeader()}
+ *       names. The filter recognises the annotation through {@code ResourceInfo}, on the method or
+ *       on the resource class.
  *   <li><b>CDI bean and EJB methods</b> are handled by the library's CDI interceptor: this
  *       annotation is an {@link InterceptorBinding}, and all its members are {@link Nonbinding}, so
  *       one interceptor serves every combination of values. The interceptor leaves JAX-RS resource
  *       methods alone, so a resource method is never claimed twice.
+ *   <li><b>Message-driven beans</b> ({@code onMessage(jakarta.jms.Message)} of a {@code
+ *       MessageListener}) are handled by the same interceptor, keyed by their message (a message
+ *       property, else its {@code JMSMessageID}) instead of their argument.
  * </ul>
  *
- * <p>Every member but {@link #redactor()} defaults to the empty string, which means "use the
- * configured value" (the {@code idemkit.*} MicroProfile Config keys listed with each member). A
- * value that cannot be parsed fails the deployment with a message naming the method, the member and
- * the rule.
+ * <p>Every member defaults to "use the configured value", the {@code idemkit.*} MicroProfile Config
+ * key listed with it: the empty string, {@code void.class} for {@link #redactor()}, no names for
+ * {@link #fingerprintHeaders()}. A value that cannot be parsed fails the deployment with a message
+ * naming the method, the member and the rule.
  *
  * <p>Durations accept ISO-8601 ({@code PT30S}) or a number with a unit: {@code ms}, {@code s},
  * {@code m}, {@code h} or {@code d} ({@code 500ms}, {@code 30s}, {@code 24h}).

@@ -6,6 +6,7 @@ import io.idemkit.config.IdempotentPolicy;
 import io.idemkit.config.PerMethodConfig;
 import io.idemkit.core.MethodPolicyLookup;
 import io.idemkit.core.OperationPolicy;
+import io.idemkit.interceptor.MessageListenerMethods;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
@@ -64,6 +65,12 @@ public class MethodPolicies implements MethodPolicyLookup {
                                 known != null
                                         ? known
                                         : IdempotentPolicy.resolve(members, config.defaults());
+                        if (MessageListenerMethods.isOnMessage(beanClass, method)) {
+                            // A message-driven bean stores only the library's own marker, never
+                            // the application's data: no redactor applies, and none can fail a
+                            // delivery (C4.10).
+                            return policy;
+                        }
                         // The redactor is a bean of the application: resolved on first use, its
                         // choice checked at deployment (C4.10).
                         return policy.withRedactor(Redactors.forMethod(beans, beanClass, members));

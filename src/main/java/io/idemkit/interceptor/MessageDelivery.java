@@ -11,7 +11,6 @@ import io.idemkit.core.Execution;
 import io.idemkit.core.IdempotencyEngine;
 import io.idemkit.core.LeaseHeartbeat;
 import io.idemkit.core.Operation;
-import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeResolver;
 import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.core.hash.LengthPrefixedSha256;
@@ -163,9 +162,7 @@ final class MessageDelivery {
                         plan.effectiveKeyOf(key, scope.resolve()),
                         fingerprint(message, policy, plan),
                         plan.fingerprintVersion(),
-                        // Only the library's own marker is stored, never the application's data:
-                        // no redactor applies, and none can fail a delivery (C4.10).
-                        plan.policy().withRedactor(OperationPolicy.NO_REDACTION),
+                        plan.policy(), // without a redactor: see MethodPolicies (C4.10)
                         "message");
         Admission admission;
         try {

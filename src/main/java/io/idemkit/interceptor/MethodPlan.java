@@ -228,7 +228,9 @@ final class MethodPlan {
                 array.write(',');
             }
             Object value = arguments[derivedParameters[i]];
-            if (DerivedKeys.looksVolatile(value) && warnedVolatile.compareAndSet(false, true)) {
+            if (!warnedVolatile.get()
+                    && DerivedKeys.looksVolatile(value)
+                    && warnedVolatile.compareAndSet(false, true)) {
                 LOG.log(
                         Level.WARNING,
                         "idemkit derives the key of "

@@ -8,7 +8,7 @@ import io.idemkit.spi.IdempotencyRedactor;
 import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoredHeader;
 import io.idemkit.spi.StoredResult;
-import io.idemkit.testsupport.CapturedWarnings;
+import io.idemkit.testsupport.CapturedLog;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -100,7 +100,7 @@ class IdempotencyEngineRedactorTest extends IdempotencyEngineFixture {
                 };
         StoredResult original = charged();
 
-        try (CapturedWarnings log = CapturedWarnings.of(Execution.class)) {
+        try (CapturedLog log = CapturedLog.of(Execution.class)) {
             Execution first = proceed(op("fp", redactedBy(broken)));
             assertThat(first.finish(original)).isEqualTo(FinishOutcome.REDACTION_FAILED);
 

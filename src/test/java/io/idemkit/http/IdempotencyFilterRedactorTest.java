@@ -8,7 +8,7 @@ import io.idemkit.core.OperationPolicy;
 import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.IdempotencyRedactor;
 import io.idemkit.spi.StoredResult;
-import io.idemkit.testsupport.CapturedWarnings;
+import io.idemkit.testsupport.CapturedLog;
 import io.idemkit.testsupport.FakeRequest;
 import io.idemkit.testsupport.FakeResponse;
 import io.idemkit.testsupport.JaxRsPipeline;
@@ -110,7 +110,7 @@ class IdempotencyFilterRedactorTest extends IdempotencyFilterFixture {
                 };
         JaxRsPipeline<IdempotencyFilter> filters = filters();
 
-        try (CapturedWarnings log = CapturedWarnings.of(Execution.class)) {
+        try (CapturedLog log = CapturedLog.of(Execution.class)) {
             Served first = filters.serve(post(KEY, BODY), this::charged);
 
             assertThat(first.status()).isEqualTo(201);

@@ -232,16 +232,7 @@ class MessageSurfaceTest {
     void duplicateOfARunningMessage_neverRuns_andAsksForRedeliveryByRollback() throws Exception {
         deployment.set("idemkit.wait-timeout", "200ms");
         start(FakeTransactions.class);
-        Orders.gate = new CountDownLatch(1);
-        Orders.entered = new CountDownLatch(1);
-        CompletableFuture<Void> first =
-                CompletableFuture.runAsync(
-                        () ->
-                                orders.onMessage(
-                                        TestMessages.message()
-                                                .property("IdempotencyKey", "busy")
-                                                .build()));
-        assertThat(Orders.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Void> first = runningDelivery("busy");
 
         FakeTransactions.status = Status.STATUS_ACTIVE;
         orders.onMessage(TestMessages.message().property("IdempotencyKey", "busy").build());
@@ -256,16 +247,7 @@ class MessageSurfaceTest {
     void duplicateOfARunningMessage_withoutATransaction_throwsForRedelivery() throws Exception {
         deployment.set("idemkit.wait-timeout", "200ms");
         start();
-        Orders.gate = new CountDownLatch(1);
-        Orders.entered = new CountDownLatch(1);
-        CompletableFuture<Void> first =
-                CompletableFuture.runAsync(
-                        () ->
-                                orders.onMessage(
-                                        TestMessages.message()
-                                                .property("IdempotencyKey", "busy-2")
-                                                .build()));
-        assertThat(Orders.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Void> first = runningDelivery("busy-2");
 
         assertThatThrownBy(
                         () ->
@@ -361,6 +343,24 @@ class MessageSurfaceTest {
 
         assertThat(Orders.runs).hasValue(1);
         assertThat(Beans.decisions()).containsExactly(Decision.NEW, Decision.REPLAYED);
+    }
+
+    /**
+     * Starts a delivery of {@code key} on another thread and waits until the bean runs it; the bean
+     * then holds on until {@code Orders.gate} opens.
+     */
+    private CompletableFuture<Void> runningDelivery(String key) throws InterruptedException {
+        Orders.gate = new CountDownLatch(1);
+        Orders.entered = new CountDownLatch(1);
+        CompletableFuture<Void> delivery =
+                CompletableFuture.runAsync(
+                        () ->
+                                orders.onMessage(
+                                        TestMessages.message()
+                                                .property("IdempotencyKey", key)
+                                                .build()));
+        assertThat(Orders.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        return delivery;
     }
 
     /** A message listener as a message-driven bean would be, without the EJB container. */

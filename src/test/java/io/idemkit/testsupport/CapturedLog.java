@@ -43,12 +43,27 @@ public final class CapturedLog implements AutoCloseable {
     }
 
     /**
-     * @return the messages of the WARNING records so far
+     * @param type a class whose logger to listen to
+     * @return the capture, started
+     */
+    public static CapturedLog of(Class<?> type) {
+        return of(type.getName());
+    }
+
+    /**
+     * @return the WARNING records so far, in order, as text: the message, and the thrown exception
+     *     if there is one ({@code message / thrown: exception}), for the tests that prove what a
+     *     warning leaves out
      */
     public List<String> warnings() {
         return records.stream()
                 .filter(r -> r.getLevel() == Level.WARNING)
-                .map(LogRecord::getMessage)
+                .map(
+                        r ->
+                                r.getMessage()
+                                        + (r.getThrown() == null
+                                                ? ""
+                                                : " / thrown: " + r.getThrown()))
                 .toList();
     }
 
