@@ -19,9 +19,9 @@ import java.lang.annotation.Target;
  * <ul>
  *   <li><b>JAX-RS resource methods</b> (a method carrying a JAX-RS request method designator such
  *       as {@code @POST}) are handled by the library's request/response filter pair, which reads
- *       the key from the {@code Idempotency-Key} header, or from the one {@link #keyHeader()}
- *       names. The filter recognises the annotation through {@code ResourceInfo}, on the method or
- *       on the resource class.
+ *       the key from the {@code Idempotency-Key} header, from the one {@link #keyHeader()} names,
+ *       or through the bean {@link #keyExtractor()} names. The filter recognises the annotation
+ *       through {@code ResourceInfo}, on the method or on the resource class.
  *   <li><b>CDI bean and EJB methods</b> are handled by the library's CDI interceptor: this
  *       annotation is an {@link InterceptorBinding}, and all its members are {@link Nonbinding}, so
  *       one interceptor serves every combination of values. The interceptor leaves JAX-RS resource
@@ -32,9 +32,9 @@ import java.lang.annotation.Target;
  * </ul>
  *
  * <p>Every member defaults to "use the configured value", the {@code idemkit.*} MicroProfile Config
- * key listed with it: the empty string, {@code void.class} for {@link #redactor()}, no names for
- * {@link #fingerprintHeaders()}. A value that cannot be parsed fails the deployment with a message
- * naming the method, the member and the rule.
+ * key listed with it: the empty string, {@code void.class} for {@link #redactor()} and {@link
+ * #keyExtractor()}, no names for {@link #fingerprintHeaders()}. A value that cannot be parsed fails
+ * the deployment with a message naming the method, the member and the rule.
  *
  * <p>Durations accept ISO-8601 ({@code PT30S}) or a number with a unit: {@code ms}, {@code s},
  * {@code m}, {@code h} or {@code d} ({@code 500ms}, {@code 30s}, {@code 24h}).
@@ -123,6 +123,20 @@ public @interface Idempotent {
      */
     @Nonbinding
     String keyHeader() default "";
+
+    /**
+     * The CDI bean that takes a JAX-RS request's idempotency key from the request itself, a claim
+     * of the caller's token or a field of the body, instead of a header: a class implementing
+     * {@code io.idemkit.spi.IdempotencyKeyExtractor} that is a bean of the application. Another way
+     * to say where the key comes from than {@link #keyHeader()}: setting both on one annotation
+     * fails the deployment, as does a class that is not such a bean. Ignored on CDI and EJB
+     * methods.
+     *
+     * @return the extractor's class, or {@code void.class} (the default) for {@code
+     *     idemkit.key-extractor}, else the key header
+     */
+    @Nonbinding
+    Class<?> keyExtractor() default void.class;
 
     /**
      * Request headers that change what a JAX-RS request means (a {@code Currency}, an {@code

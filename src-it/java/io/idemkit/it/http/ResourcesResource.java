@@ -74,6 +74,15 @@ public class ResourcesResource {
     }
 
     @POST
+    @Path("keyed-by-body")
+    @Idempotent(keyExtractor = OrderReferenceKey.class)
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response keyedByBody(Item item, @HeaderParam(TAG) String tag) {
+        return answer(item, tag, 0, 201, false);
+    }
+
+    @POST
     @Path("throw")
     @Idempotent(waitTimeout = "0s")
     @Consumes(MediaType.APPLICATION_JSON)

@@ -300,6 +300,9 @@ public class IdemkitExtension implements Extension {
                     DerivedKeyChecks.problems(
                             read.derivedKeys(), idempotentMethods, w -> LOG.log(Level.WARNING, w)));
             methodProblems.addAll(Redactors.problems(beans, idempotentMethods, mpConfig()));
+            methodProblems.addAll(
+                    KeyExtractors.problems(
+                            beans, idempotentMethods, mpConfig(), read.keyDefaults()));
         }
         Redactors.globalProblem(beans).ifPresent(methodProblems::add);
         methodProblems.forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));

@@ -7,6 +7,7 @@ import io.idemkit.config.PerMethodConfig;
 import io.idemkit.core.MethodPolicyLookup;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.interceptor.MessageListenerMethods;
+import io.idemkit.spi.IdempotencyKeyExtractor;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
@@ -84,6 +85,18 @@ public class MethodPolicies implements MethodPolicyLookup {
     @Override
     public boolean isJaxRsResourceMethod(Class<?> beanClass, Method method) {
         return JaxRsResourceMethods.isResourceMethod(beanClass, method);
+    }
+
+    @Override
+    public IdempotencyKeyExtractor keyExtractor(Class<?> resourceClass, String className) {
+        try {
+            return NamedBeans.reference(
+                    beans, resourceClass, className, IdempotencyKeyExtractor.class);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(
+                    "Invalid key extractor of " + resourceClass.getName() + ": " + e.getMessage(),
+                    e);
+        }
     }
 
     private static Config configuration() {

@@ -4,7 +4,6 @@ import io.idemkit.config.IdempotentPolicy;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.spi.IdempotencyRedactor;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
-import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
 import java.util.ArrayList;
@@ -12,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.Config;
 
 /**
@@ -38,7 +36,7 @@ final class Redactors {
             return Optional.of(
                     "More than one IdempotencyRedactor bean could apply to every @Idempotent"
                             + " method: "
-                            + names(found)
+                            + NamedBeans.names(found)
                             + ". Choose the global one (make it an enabled @Alternative, or give"
                             + " the others a qualifier) and name the others per method with"
                             + " @Idempotent(redactor=...).");
@@ -61,7 +59,7 @@ final class Redactors {
                 continue;
             }
             try {
-                namedBean(beans, load(ref.beanClass(), named.get()));
+                NamedBeans.check(beans, ref.beanClass(), named.get(), IdempotencyRedactor.class);
             } catch (IllegalArgumentException e) {
                 problems.add(
                         "Invalid @Idempotent("
@@ -87,59 +85,12 @@ final class Redactors {
             BeanManager beans, Class<?> beanClass, Map<String, String> members) {
         Optional<String> named = IdempotentPolicy.redactor(members);
         if (named.isPresent()) {
-            Class<?> type = load(beanClass, named.get());
-            // Asked for by its own class: a bean restricted with @Typed may lack the interface
-            // among its bean types.
-            return reference(beans, namedBean(beans, type), type);
+            return NamedBeans.reference(beans, beanClass, named.get(), IdempotencyRedactor.class);
         }
         Bean<?> global = beans.resolve(beans.getBeans(IdempotencyRedactor.class));
         return global == null
                 ? OperationPolicy.NO_REDACTION
-                : reference(beans, global, IdempotencyRedactor.class);
-    }
-
-    private static IdempotencyRedactor reference(BeanManager beans, Bean<?> bean, Class<?> type) {
-        return (IdempotencyRedactor)
-                beans.getReference(bean, type, beans.createCreationalContext(bean));
-    }
-
-    private static Bean<?> namedBean(BeanManager beans, Class<?> type) {
-        String name = type.getName();
-        if (!IdempotencyRedactor.class.isAssignableFrom(type)) {
-            throw new IllegalArgumentException(
-                    name + " does not implement io.idemkit.spi.IdempotencyRedactor");
-        }
-        Set<Bean<?>> found = beans.getBeans(type, Any.Literal.INSTANCE);
-        Bean<?> bean;
-        try {
-            bean = beans.resolve(found);
-        } catch (AmbiguousResolutionException e) {
-            throw new IllegalArgumentException(
-                    "several beans have the type " + name + ": " + names(found) + ". Keep one.");
-        }
-        if (bean == null) {
-            throw new IllegalArgumentException(
-                    name
-                            + " is not a bean of the application: give it a bean-defining"
-                            + " annotation such as @ApplicationScoped, in a bean archive.");
-        }
-        return bean;
-    }
-
-    private static Class<?> load(Class<?> beanClass, String name) {
-        ClassLoader loader = beanClass.getClassLoader();
-        try {
-            return Class.forName(name, false, loader);
-        } catch (ClassNotFoundException | LinkageError e) {
-            throw new IllegalArgumentException(
-                    "no class " + name + " is visible to " + beanClass.getName());
-        }
-    }
-
-    private static String names(Set<Bean<?>> found) {
-        return found.stream()
-                .map(b -> b.getBeanClass().getName())
-                .sorted()
-                .collect(Collectors.joining(", "));
+                : NamedBeans.reference(
+                        beans, global, IdempotencyRedactor.class, IdempotencyRedactor.class);
     }
 }

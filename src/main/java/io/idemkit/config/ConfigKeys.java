@@ -145,6 +145,16 @@ public final class ConfigKeys {
     /** Default of {@link #KEY_HEADER}. */
     public static final String KEY_HEADER_DEFAULT = "Idempotency-Key";
 
+    /**
+     * The class of the {@code IdempotencyKeyExtractor} bean that takes every JAX-RS request's key
+     * from the request, unless a method says otherwise; empty for the key header. Setting it with
+     * {@link #KEY_HEADER} is a configuration error.
+     */
+    public static final String KEY_EXTRACTOR = PREFIX + "key-extractor";
+
+    /** Default of {@link #KEY_EXTRACTOR}: none, the key header carries the key. */
+    public static final String KEY_EXTRACTOR_DEFAULT = "";
+
     /** Request headers that enter every JAX-RS request's fingerprint, comma-separated. */
     public static final String FINGERPRINT_HEADERS = PREFIX + "fingerprint.headers";
 

@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.eclipse.microprofile.config.Config;
@@ -149,6 +150,24 @@ public final class ConfigReader {
                         ConfigKeys.FINGERPRINT_HEADERS,
                         ConfigKeys.FINGERPRINT_HEADERS_DEFAULT,
                         HttpKeyPolicy::headerList);
+        Optional<String> keyExtractor =
+                values.value(
+                        ConfigKeys.KEY_EXTRACTOR,
+                        ConfigKeys.KEY_EXTRACTOR_DEFAULT,
+                        text -> {
+                            HttpKeyPolicy.check(HttpKeyPolicy.KEY_EXTRACTOR, text);
+                            return Optional.of(text.strip()).filter(n -> !n.isEmpty());
+                        });
+        if (keyExtractor != null
+                && keyExtractor.isPresent()
+                && values.text(ConfigKeys.KEY_HEADER).isPresent()) {
+            values.problem(
+                    "Invalid "
+                            + ConfigKeys.KEY_EXTRACTOR
+                            + " with "
+                            + ConfigKeys.KEY_HEADER
+                            + ": both say where the key comes from; keep one");
+        }
         values.throwIfBroken();
         return new IdemkitConfig(
                 store,
@@ -168,7 +187,7 @@ public final class ConfigReader {
                 new MessagePolicy(keyProperty, maxAttempts, fingerprintBody),
                 transactionTimeout,
                 derivedKeys,
-                new HttpKeyPolicy(keyHeader, fingerprintHeaders));
+                new HttpKeyPolicy(keyHeader, fingerprintHeaders, keyExtractor));
     }
 
     private Set<String> headers(String key, String defaultText) {

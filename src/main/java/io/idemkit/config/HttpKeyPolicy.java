@@ -7,20 +7,30 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.Config;
 
 /**
  * Where a JAX-RS request's key comes from, and which of its headers enter its fingerprint (contract
- * C6.1, C6.9): {@code idemkit.key-header} and {@code idemkit.fingerprint.headers} globally, and per
- * class or method the {@link Idempotent#keyHeader()} and {@link Idempotent#fingerprintHeaders()}
- * members or the per-method keys of {@link PerMethodConfig} ({@code
- * com.example.Orders/create/Idempotent/keyHeader=X-Request-Key}), with the usual precedence.
+ * C6.1, C6.9): {@code idemkit.key-header}, {@code idemkit.key-extractor} and {@code
+ * idemkit.fingerprint.headers} globally, and per class or method the {@link
+ * Idempotent#keyHeader()}, {@link Idempotent#keyExtractor()} and {@link
+ * Idempotent#fingerprintHeaders()} members or the per-method keys of {@link PerMethodConfig}
+ * ({@code com.example.Orders/create/Idempotent/keyHeader=X-Request-Key}), with the usual
+ * precedence.
  *
- * @param keyHeader the header carrying the key
+ * <p>A key header and a key extractor are two answers to one question: the most specific level that
+ * gives either decides, and one level that gives both is refused. A blank {@code keyExtractor} in a
+ * per-method key goes back to the header.
+ *
+ * @param keyHeader the header carrying the key, when no extractor applies
  * @param fingerprintHeaders lower-case header names that enter the fingerprint, sorted, distinct
+ * @param keyExtractor the class name of the {@code IdempotencyKeyExtractor} bean that takes the key
+ *     from the request, or empty for the header
  */
-public record HttpKeyPolicy(String keyHeader, List<String> fingerprintHeaders) {
+public record HttpKeyPolicy(
+        String keyHeader, List<String> fingerprintHeaders, Optional<String> keyExtractor) {
 
     /** The member that names the key's header. */
     public static final String KEY_HEADER = "keyHeader";
@@ -28,8 +38,12 @@ public record HttpKeyPolicy(String keyHeader, List<String> fingerprintHeaders) {
     /** The member that lists the fingerprinted headers, comma-separated in configuration. */
     public static final String FINGERPRINT_HEADERS = "fingerprintHeaders";
 
+    /** The member that names the class of the bean that takes the key from the request. */
+    public static final String KEY_EXTRACTOR = "keyExtractor";
+
     /** The members of the HTTP key policy, which per-method configuration keys can set. */
-    public static final List<String> MEMBERS = List.of(KEY_HEADER, FINGERPRINT_HEADERS);
+    public static final List<String> MEMBERS =
+            List.of(KEY_HEADER, FINGERPRINT_HEADERS, KEY_EXTRACTOR);
 
     private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
@@ -43,6 +57,13 @@ public record HttpKeyPolicy(String keyHeader, List<String> fingerprintHeaders) {
                         .distinct()
                         .sorted()
                         .toList();
+        keyExtractor = Objects.requireNonNull(keyExtractor, "keyExtractor").map(String::strip);
+        keyExtractor.ifPresent(name -> check(KEY_EXTRACTOR, name));
+    }
+
+    /** A policy that takes the key from {@code keyHeader}. */
+    public HttpKeyPolicy(String keyHeader, List<String> fingerprintHeaders) {
+        this(keyHeader, fingerprintHeaders, Optional.empty());
     }
 
     /**
@@ -63,16 +84,44 @@ public record HttpKeyPolicy(String keyHeader, List<String> fingerprintHeaders) {
             Idempotent onType,
             Idempotent onMethod,
             HttpKeyPolicy defaults) {
-        Map<String, String> members = new LinkedHashMap<>();
-        members.putAll(members(onType));
-        members.putAll(PerMethodConfig.forClass(config, type, MEMBERS));
-        members.putAll(members(onMethod));
-        members.putAll(PerMethodConfig.forMethod(config, type, methodName, MEMBERS));
-        return new HttpKeyPolicy(
-                members.getOrDefault(KEY_HEADER, defaults.keyHeader()),
-                members.containsKey(FINGERPRINT_HEADERS)
-                        ? headerList(members.get(FINGERPRINT_HEADERS))
-                        : defaults.fingerprintHeaders());
+        String keyHeader = defaults.keyHeader();
+        List<String> fingerprintHeaders = defaults.fingerprintHeaders();
+        Optional<String> keyExtractor = defaults.keyExtractor();
+        for (Map<String, String> level :
+                List.of(
+                        members(onType),
+                        PerMethodConfig.forClass(config, type, MEMBERS),
+                        members(onMethod),
+                        PerMethodConfig.forMethod(config, type, methodName, MEMBERS))) {
+            checkOneKeySource(level);
+            if (level.containsKey(KEY_HEADER)) {
+                keyHeader = level.get(KEY_HEADER);
+                keyExtractor = Optional.empty();
+            }
+            if (level.containsKey(KEY_EXTRACTOR)) {
+                keyExtractor = Optional.of(level.get(KEY_EXTRACTOR)).filter(n -> !n.isBlank());
+            }
+            if (level.containsKey(FINGERPRINT_HEADERS)) {
+                fingerprintHeaders = headerList(level.get(FINGERPRINT_HEADERS));
+            }
+        }
+        return new HttpKeyPolicy(keyHeader, fingerprintHeaders, keyExtractor);
+    }
+
+    /**
+     * @param level the members one source sets (an annotation, or the keys of one class or method)
+     * @throws IllegalArgumentException when it names both a key header and a key extractor
+     */
+    public static void checkOneKeySource(Map<String, String> level) {
+        String extractor = level.get(KEY_EXTRACTOR);
+        if (level.containsKey(KEY_HEADER) && extractor != null && !extractor.isBlank()) {
+            throw new IllegalArgumentException(
+                    KEY_HEADER
+                            + " and "
+                            + KEY_EXTRACTOR
+                            + " are both set: they are two ways to say where the key comes from;"
+                            + " keep one");
+        }
     }
 
     /**
@@ -88,6 +137,9 @@ public record HttpKeyPolicy(String keyHeader, List<String> fingerprintHeaders) {
             if (annotation.fingerprintHeaders().length > 0) {
                 set.put(FINGERPRINT_HEADERS, String.join(",", annotation.fingerprintHeaders()));
             }
+            if (annotation.keyExtractor() != void.class) {
+                set.put(KEY_EXTRACTOR, annotation.keyExtractor().getName());
+            }
         }
         return set;
     }
@@ -101,6 +153,12 @@ public record HttpKeyPolicy(String keyHeader, List<String> fingerprintHeaders) {
         switch (member) {
             case KEY_HEADER -> headerName(text);
             case FINGERPRINT_HEADERS -> headerList(text);
+            case KEY_EXTRACTOR -> {
+                // Blank in a per-method key: back to the header.
+                if (!text.isBlank()) {
+                    IdempotentPolicy.checkClassName(text.strip(), "IdempotencyKeyExtractor");
+                }
+            }
             default -> throw new IllegalArgumentException("not an HTTP key member: " + member);
         }
     }

@@ -92,7 +92,7 @@ public final class IdempotentPolicy {
             case LEASE_TTL, COMPLETED_TTL -> DurationFormat.parseTtl(text);
             case WAIT_TIMEOUT -> DurationFormat.parseNotNegative(text);
             case CACHEABLE_STATUS -> CacheableStatuses.parse(text);
-            case REDACTOR -> checkClassName(text);
+            case REDACTOR -> checkClassName(text, "IdempotencyRedactor");
             default ->
                     throw new IllegalArgumentException(
                             "unknown member; the members are "
@@ -148,10 +148,15 @@ public final class IdempotentPolicy {
         return Optional.ofNullable(members.get(REDACTOR)).filter(name -> !name.isBlank());
     }
 
-    private static void checkClassName(String text) {
+    /**
+     * @param text a member's value
+     * @param spi the simple name of the interface the class must implement, for the message
+     * @throws IllegalArgumentException if it is no fully qualified class name
+     */
+    static void checkClassName(String text, String spi) {
         if (!CLASS_NAME.matcher(text).matches()) {
             throw new IllegalArgumentException(
-                    "must be the fully qualified name of an IdempotencyRedactor bean class");
+                    "must be the fully qualified name of an " + spi + " bean class");
         }
     }
 

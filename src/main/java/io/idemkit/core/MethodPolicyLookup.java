@@ -1,11 +1,13 @@
 package io.idemkit.core;
 
+import io.idemkit.spi.IdempotencyKeyExtractor;
 import java.lang.reflect.Method;
 
 /**
  * What a surface needs to know of an annotated method, worked out by the CDI glue at deployment:
- * its operation policy, and whether it is a JAX-RS resource method. The surfaces depend on this
- * interface, not on how the answers were found. Implementations are thread-safe.
+ * its operation policy, whether it is a JAX-RS resource method, and the bean a resource method
+ * names to take its key. The surfaces depend on this interface, not on how the answers were found.
+ * Implementations are thread-safe.
  */
 public interface MethodPolicyLookup {
 
@@ -26,4 +28,13 @@ public interface MethodPolicyLookup {
      *     interceptor lets it through rather than claim it a second time (C7.4)
      */
     boolean isJaxRsResourceMethod(Class<?> beanClass, Method method);
+
+    /**
+     * @param resourceClass the resource class whose method names the extractor
+     * @param className the extractor's class, as the key policy names it
+     * @return the application's bean of that class (C6.1)
+     * @throws IllegalStateException when it is no such bean, for a class CDI never discovered; the
+     *     deployment checked every other one
+     */
+    IdempotencyKeyExtractor keyExtractor(Class<?> resourceClass, String className);
 }

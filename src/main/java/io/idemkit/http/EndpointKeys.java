@@ -1,19 +1,25 @@
 package io.idemkit.http;
 
+import io.idemkit.IdempotencyKeyMissingException;
 import io.idemkit.Idempotent;
 import io.idemkit.config.HttpKeyPolicy;
 import io.idemkit.config.IdemkitConfig;
+import io.idemkit.spi.IdempotencyKeyExtractor;
 import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.SecurityContext;
 import java.lang.System.Logger.Level;
+import java.security.Principal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Where one endpoint's key comes from and which of its request headers enter the fingerprint (C6.1,
  * C6.9), resolved on first use from the endpoint's {@code @Idempotent} members and per-method keys
- * over the global ones ({@link HttpKeyPolicy}). The deployment checked every value already.
- * Thread-safe.
+ * over the global ones ({@link HttpKeyPolicy}), with the {@link IdempotencyKeyExtractor} bean the
+ * policy names, if it names one. The deployment checked every value already. Thread-safe.
  */
 final class EndpointKeys {
 
@@ -21,6 +27,8 @@ final class EndpointKeys {
 
     private final Endpoint endpoint;
     private volatile HttpKeyPolicy policy;
+    private volatile IdempotencyKeyExtractor extractor;
+    private volatile boolean warnedOfFailure;
 
     EndpointKeys(Endpoint endpoint) {
         this.endpoint = endpoint;
@@ -66,17 +74,91 @@ final class EndpointKeys {
         }
         List<String> parts = new ArrayList<>(names.size());
         for (String name : names) {
-            // By any case: a runtime's header map usually ignores it, but need not.
-            List<String> values = new ArrayList<>();
-            request.getHeaders()
-                    .forEach(
-                            (header, list) -> {
-                                if (header.equalsIgnoreCase(name)) {
-                                    values.addAll(list);
-                                }
-                            });
-            parts.add(name + ":" + String.join(",", values));
+            parts.add(name + ":" + String.join(",", headerValues(request, name)));
         }
         return parts;
+    }
+
+    /**
+     * @return every value of the header {@code name}, matched by any case: a runtime's header map
+     *     usually ignores it, but need not
+     */
+    private static List<String> headerValues(ContainerRequestContext request, String name) {
+        List<String> values = new ArrayList<>();
+        request.getHeaders()
+                .forEach(
+                        (header, list) -> {
+                            if (header.equalsIgnoreCase(name)) {
+                                values.addAll(list);
+                            }
+                        });
+        return values;
+    }
+
+    /**
+     * @param policy the endpoint's policy, which names an extractor
+     * @param body the body as fingerprinted, or empty when it exceeds the request cap
+     * @return the key the endpoint's extractor takes from {@code request}; empty when it finds none
+     *     or throws (logged once per endpoint, by the exception's class only, never its message)
+     * @throws IdempotencyKeyMissingException when the key breaks the header's rules
+     */
+    Optional<String> extracted(
+            HttpSurface surface,
+            HttpKeyPolicy policy,
+            ContainerRequestContext request,
+            Optional<byte[]> body) {
+        IdempotencyKeyExtractor chosen = extractor;
+        if (chosen == null) {
+            chosen = surface.keyExtractorOf(endpoint, policy.keyExtractor().orElseThrow());
+            extractor = chosen;
+        }
+        Optional<String> key;
+        try {
+            key = chosen.keyOf(new ExtractorRequest(request, body));
+        } catch (RuntimeException e) {
+            if (!warnedOfFailure) {
+                warnedOfFailure = true;
+                LOG.log(
+                        Level.WARNING,
+                        "idemkit's key extractor "
+                                + policy.keyExtractor().orElseThrow()
+                                + " threw "
+                                + e.getClass().getName()
+                                + " on a request to "
+                                + endpoint
+                                + ": such requests count as unkeyed (logged once per endpoint)");
+            }
+            return Optional.empty();
+        }
+        if (key == null || key.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(IdempotencyKeyHeader.check(key.get()));
+    }
+
+    /** What an extractor reads of one request. */
+    private record ExtractorRequest(ContainerRequestContext request, Optional<byte[]> bytes)
+            implements IdempotencyKeyExtractor.Request {
+
+        @Override
+        public String method() {
+            return request.getMethod().toUpperCase(Locale.ROOT);
+        }
+
+        @Override
+        public List<String> headers(String name) {
+            return headerValues(request, name);
+        }
+
+        @Override
+        public Optional<byte[]> body() {
+            return bytes.map(byte[]::clone);
+        }
+
+        @Override
+        public Optional<Principal> principal() {
+            SecurityContext security = request.getSecurityContext();
+            return Optional.ofNullable(security == null ? null : security.getUserPrincipal());
+        }
     }
 }

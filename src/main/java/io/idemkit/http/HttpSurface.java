@@ -8,6 +8,7 @@ import io.idemkit.core.IdempotencyEngine;
 import io.idemkit.core.MethodPolicyLookup;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeResolver;
+import io.idemkit.spi.IdempotencyKeyExtractor;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -75,6 +76,14 @@ public class HttpSurface {
      */
     OperationPolicy policyOf(Endpoint endpoint) {
         return policies.policyFor(endpoint.resourceClass(), endpoint.method());
+    }
+
+    /**
+     * @return the bean that takes the endpoint's key from its requests, the one its key policy
+     *     names
+     */
+    IdempotencyKeyExtractor keyExtractorOf(Endpoint endpoint, String className) {
+        return policies.keyExtractor(endpoint.resourceClass(), className);
     }
 
     ProblemResponses problems() {

@@ -6,6 +6,7 @@ import io.idemkit.IdempotencyPayloadMismatchException;
 import io.idemkit.IdempotencyScopeUnavailableException;
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.config.CompatMode;
+import io.idemkit.config.HttpKeyPolicy;
 import io.idemkit.core.Admission;
 import io.idemkit.core.Execution;
 import io.idemkit.core.Operation;
@@ -96,68 +97,39 @@ final class IdempotencyFilter
     @Override
     public void filter(ContainerRequestContext request) throws IOException {
         HttpSurface surface = surfaces.get();
+        HttpKeyPolicy keyPolicy = keys.policy(surface.config());
+        ReadBody body = null;
+        if (keyPolicy.keyExtractor().isPresent()) {
+            // The key may be in the body: read it first (C6.1).
+            body = readBody(surface, request);
+            if (body == null) {
+                return;
+            }
+        }
         Optional<String> key;
         try {
             key =
-                    IdempotencyKeyHeader.parse(
-                            request.getHeaders().get(keys.policy(surface.config()).keyHeader()));
+                    body == null
+                            ? IdempotencyKeyHeader.parse(
+                                    request.getHeaders().get(keyPolicy.keyHeader()))
+                            : keys.extracted(surface, keyPolicy, request, body.fingerprinted());
         } catch (IdempotencyKeyMissingException e) {
             request.abortWith(surface.problems().missingKey(e.getMessage()));
             return;
         }
-        String method = request.getMethod();
         if (key.isEmpty()) {
-            if (surface.config().requireKey() && MUTATING.contains(method)) {
-                request.abortWith(
-                        surface.problems()
-                                .missingKey(
-                                        "This endpoint requires an "
-                                                + keys.policy(surface.config()).keyHeader()
-                                                + " header (idemkit.require-key=true). Send one"
-                                                + " key of 1 to 255 bytes; a UUID is a good"
-                                                + " choice."));
+            if (surface.config().requireKey() && MUTATING.contains(request.getMethod())) {
+                request.abortWith(surface.problems().keyRequired(keyPolicy));
             }
             return;
         }
-        RequestBody body;
-        try {
-            body =
-                    RequestBody.read(
-                            request.getEntityStream(),
-                            surface.config().maxRequestBytes(),
-                            request.getLength());
-        } catch (IOException e) {
-            // A body shorter than its Content-Length, on a connection the client half-closed, or
-            // one that stalled: nothing whole to fingerprint. Nothing is claimed yet, so nothing is
-            // released; the client's mistake gets 400, not a 500 (C6.4).
-            LOG.log(
-                    Level.DEBUG,
-                    "idemkit refused a request to {0}: its body could not be read whole ({1})",
-                    endpoint,
-                    e.getClass().getSimpleName());
-            request.abortWith(surface.problems().incompleteBody());
-            return;
+        if (body == null) {
+            body = readBody(surface, request);
+            if (body == null) {
+                return;
+            }
         }
-        request.setEntityStream(body.stream());
-        if (body.overLimit()) {
-            LOG.log(
-                    Level.DEBUG,
-                    "idemkit bypassed a request to {0}: its body exceeds idemkit.max-request-bytes",
-                    endpoint);
-            request.setProperty(EXCHANGE, Exchange.bypassed("request-too-large"));
-            return;
-        }
-        Optional<byte[]> fingerprinted =
-                RequestContentCoding.fingerprinted(
-                        request.getHeaderString("Content-Encoding"),
-                        body.bytes(),
-                        surface.config().maxRequestBytes());
-        if (fingerprinted.isEmpty()) {
-            LOG.log(
-                    Level.DEBUG,
-                    "idemkit bypassed a request to {0}: its decoded body exceeds"
-                            + " idemkit.max-request-bytes",
-                    endpoint);
+        if (body.fingerprinted().isEmpty()) {
             request.setProperty(EXCHANGE, Exchange.bypassed("request-too-large"));
             return;
         }
@@ -171,7 +143,9 @@ final class IdempotencyFilter
         }
         Operation operation;
         try {
-            operation = operation(surface, request, key.get(), target.get(), fingerprinted.get());
+            operation =
+                    operation(
+                            surface, request, key.get(), target.get(), body.fingerprinted().get());
         } catch (IdempotencyScopeUnavailableException e) {
             LOG.log(Level.WARNING, e.getMessage());
             request.abortWith(surface.problems().identityUnavailable());
@@ -307,6 +281,61 @@ final class IdempotencyFilter
         execution.finish(
                 new StoredResult(exchange.status(), storedHeaders(surface, context), body));
         capture.release();
+    }
+
+    /**
+     * The body as read, with its form for the fingerprint: empty when the body, or what it decodes
+     * to, exceeds {@code idemkit.max-request-bytes}.
+     */
+    private record ReadBody(Optional<byte[]> fingerprinted) {}
+
+    /**
+     * Reads the body and puts the resource's stream in its place.
+     *
+     * @return the body, or {@code null} when it could not be read whole and the request was
+     *     answered
+     */
+    private ReadBody readBody(HttpSurface surface, ContainerRequestContext request) {
+        RequestBody body;
+        try {
+            body =
+                    RequestBody.read(
+                            request.getEntityStream(),
+                            surface.config().maxRequestBytes(),
+                            request.getLength());
+        } catch (IOException e) {
+            // A body shorter than its Content-Length, on a connection the client half-closed, or
+            // one that stalled: nothing whole to fingerprint. Nothing is claimed yet, so nothing is
+            // released; the client's mistake gets 400, not a 500 (C6.4).
+            LOG.log(
+                    Level.DEBUG,
+                    "idemkit refused a request to {0}: its body could not be read whole ({1})",
+                    endpoint,
+                    e.getClass().getSimpleName());
+            request.abortWith(surface.problems().incompleteBody());
+            return null;
+        }
+        request.setEntityStream(body.stream());
+        if (body.overLimit()) {
+            LOG.log(
+                    Level.DEBUG,
+                    "idemkit bypassed a request to {0}: its body exceeds idemkit.max-request-bytes",
+                    endpoint);
+            return new ReadBody(Optional.empty());
+        }
+        Optional<byte[]> fingerprinted =
+                RequestContentCoding.fingerprinted(
+                        request.getHeaderString("Content-Encoding"),
+                        body.bytes(),
+                        surface.config().maxRequestBytes());
+        if (fingerprinted.isEmpty()) {
+            LOG.log(
+                    Level.DEBUG,
+                    "idemkit bypassed a request to {0}: its decoded body exceeds"
+                            + " idemkit.max-request-bytes",
+                    endpoint);
+        }
+        return new ReadBody(fingerprinted);
     }
 
     private Operation operation(

@@ -2,14 +2,17 @@ package io.idemkit.http;
 
 import io.idemkit.IdempotencyKeyMissingException;
 import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetEncoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Parses the {@code Idempotency-Key} request header (contract C6.1).
+ * Parses the {@code Idempotency-Key} request header (contract C6.1), and checks a key an extractor
+ * took from the request by the same rules.
  *
  * <ul>
  *   <li>The quoted form (an RFC 8941 string, {@code "abc"}, with {@code \"} and {@code \\} escapes)
@@ -86,6 +89,43 @@ final class IdempotencyKeyHeader {
         return Optional.of(key);
     }
 
+    /**
+     * Checks a key that an extractor took from the request, by the header's rules; nothing is
+     * unquoted or trimmed.
+     *
+     * @param key the key
+     * @return {@code key}
+     * @throws IdempotencyKeyMissingException saying which rule it broke, without the key
+     */
+    static String check(String key) {
+        if (isPrintableAscii(key)) {
+            return key;
+        }
+        CharsetEncoder utf8 =
+                StandardCharsets.UTF_8
+                        .newEncoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT);
+        int bytes;
+        try {
+            bytes = utf8.encode(CharBuffer.wrap(key)).remaining();
+        } catch (CharacterCodingException e) {
+            throw refusedExtracted("is not valid Unicode (a lone surrogate)");
+        }
+        if (bytes == 0) {
+            throw refusedExtracted("is empty");
+        }
+        if (bytes > MAX_BYTES) {
+            throw refusedExtracted("is " + bytes + " bytes long; the limit is " + MAX_BYTES);
+        }
+        for (int i = 0; i < key.length(); i++) {
+            if (Character.isISOControl(key.charAt(i))) {
+                throw refusedExtracted("contains a control character");
+            }
+        }
+        return key;
+    }
+
     /** Whether a key is 1 to {@link #MAX_BYTES} characters of printable ASCII or space. */
     private static boolean isPrintableAscii(String key) {
         int length = key.length();
@@ -138,6 +178,15 @@ final class IdempotencyKeyHeader {
 
     private static boolean isOws(char c) {
         return c == ' ' || c == '\t';
+    }
+
+    private static IdempotencyKeyMissingException refusedExtracted(String why) {
+        return new IdempotencyKeyMissingException(
+                "The idempotency key this endpoint takes from the request "
+                        + why
+                        + ". Send one key of 1 to "
+                        + MAX_BYTES
+                        + " bytes of UTF-8 where the endpoint expects it.");
     }
 
     private static IdempotencyKeyMissingException refused(String why) {

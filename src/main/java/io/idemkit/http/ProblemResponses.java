@@ -2,6 +2,7 @@ package io.idemkit.http;
 
 import io.idemkit.IdempotencyInProgressException;
 import io.idemkit.config.CompatMode;
+import io.idemkit.config.HttpKeyPolicy;
 import jakarta.json.Json;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
@@ -30,6 +31,17 @@ public final class ProblemResponses {
     Response missingKey(String detail) {
         return problem(400, "urn:idemkit:missing-key", "Idempotency key missing or invalid", detail)
                 .build();
+    }
+
+    /** A mutating request without a key, where {@code idemkit.require-key} holds. */
+    Response keyRequired(HttpKeyPolicy source) {
+        return missingKey(
+                "This endpoint requires an "
+                        + source.keyExtractor()
+                                .map(x -> "idempotency key, which it takes from the request,")
+                                .orElse(source.keyHeader() + " header")
+                        + " (idemkit.require-key=true). Send one key of 1 to 255 bytes; a UUID is a"
+                        + " good choice.");
     }
 
     Response malformedQuery() {

@@ -13,6 +13,7 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.eclipse.microprofile.config.Config;
@@ -127,6 +128,12 @@ class EveryConfigKeyTest {
                                     "X-Request-Key",
                                     r -> r.engine().keyDefaults().keyHeader(),
                                     "X-Request-Key")),
+                    Map.entry(
+                            ConfigKeys.KEY_EXTRACTOR,
+                            new KeyCase(
+                                    "com.example.OrderReference",
+                                    r -> r.engine().keyDefaults().keyExtractor(),
+                                    Optional.of("com.example.OrderReference"))),
                     Map.entry(
                             ConfigKeys.FINGERPRINT_HEADERS,
                             new KeyCase(

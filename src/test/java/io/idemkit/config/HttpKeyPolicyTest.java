@@ -10,6 +10,7 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
 
@@ -101,5 +102,99 @@ class HttpKeyPolicyTest {
                 Fingerprint.forHttp(
                         "POST", "/o", null, body, "application/json", List.of("currency:USD"));
         assertThat(eur).isNotEqualTo(plain).isNotEqualTo(usd);
+    }
+
+    static class Extracted {
+        void byDefault() {}
+
+        @Idempotent(keyHeader = "X-Key")
+        void byHeader() {}
+    }
+
+    @Idempotent(keyExtractor = String.class)
+    static class ExtractedOnClass {
+        @Idempotent(keyHeader = "X-Key")
+        void byHeader() {}
+
+        @Idempotent
+        void inherits() {}
+    }
+
+    private static HttpKeyPolicy resolve(Class<?> type, String method, Config config)
+            throws Exception {
+        return HttpKeyPolicy.resolve(
+                config,
+                type.getName(),
+                method,
+                type.getAnnotation(Idempotent.class),
+                type.getDeclaredMethod(method).getAnnotation(Idempotent.class),
+                new HttpKeyPolicy("Idempotency-Key", List.of(), Optional.of("com.example.Global")));
+    }
+
+    @Test
+    void keyHeaderAndKeyExtractor_answerOneQuestion_theMostSpecificLevelDecides() throws Exception {
+        Config none = config(Map.of());
+
+        assertThat(resolve(Extracted.class, "byDefault", none).keyExtractor())
+                .contains("com.example.Global");
+        assertThat(resolve(Extracted.class, "byHeader", none))
+                .isEqualTo(new HttpKeyPolicy("X-Key", List.of()));
+        assertThat(resolve(ExtractedOnClass.class, "inherits", none).keyExtractor())
+                .contains("java.lang.String");
+        assertThat(resolve(ExtractedOnClass.class, "byHeader", none).keyExtractor()).isEmpty();
+        // A method key overrides the method's own annotation; blank goes back to the header.
+        Config keys =
+                config(
+                        Map.of(
+                                Extracted.class.getName() + "/byHeader/Idempotent/keyExtractor",
+                                "com.example.PerMethod",
+                                Extracted.class.getName() + "/byDefault/Idempotent/keyExtractor",
+                                ""));
+        assertThat(resolve(Extracted.class, "byHeader", keys).keyExtractor())
+                .contains("com.example.PerMethod");
+        assertThat(resolve(Extracted.class, "byDefault", keys))
+                .isEqualTo(new HttpKeyPolicy("Idempotency-Key", List.of()));
+    }
+
+    @Test
+    void bothOnOneLevel_orOneGlobally_isRefused_asIsANameThatIsNoClassName() {
+        Config both =
+                config(
+                        Map.of(
+                                Extracted.class.getName() + "/byDefault/Idempotent/keyExtractor",
+                                "com.example.K",
+                                Extracted.class.getName() + "/byDefault/Idempotent/keyHeader",
+                                "X-Key"));
+
+        assertThatThrownBy(() -> resolve(Extracted.class, "byDefault", both))
+                .hasMessage(
+                        "keyHeader and keyExtractor are both set: they are two ways to say where"
+                                + " the key comes from; keep one");
+        assertThatThrownBy(
+                        () ->
+                                ConfigReader.read(
+                                        config(
+                                                Map.of(
+                                                        "idemkit.key-extractor",
+                                                        "com.example.K",
+                                                        "idemkit.key-header",
+                                                        "X-Key"))))
+                .hasMessageContaining(
+                        "Invalid idemkit.key-extractor with idemkit.key-header: both say where the"
+                                + " key comes from; keep one");
+        assertThat(
+                        PerMethodConfig.validate(
+                                config(
+                                        Map.of(
+                                                "com.example.A/m/Idempotent/keyExtractor",
+                                                "not a class"))))
+                .containsExactly(
+                        "Invalid com.example.A/m/Idempotent/keyExtractor=not a class: must be the"
+                                + " fully qualified name of an IdempotencyKeyExtractor bean class");
+        assertThat(
+                        ConfigReader.read(config(Map.of("idemkit.key-extractor", "com.example.K")))
+                                .keyDefaults()
+                                .keyExtractor())
+                .contains("com.example.K");
     }
 }

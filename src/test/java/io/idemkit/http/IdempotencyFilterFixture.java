@@ -12,6 +12,7 @@ import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeResolver;
 import io.idemkit.core.Ticker;
 import io.idemkit.core.hash.EffectiveKey;
+import io.idemkit.spi.IdempotencyKeyExtractor;
 import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.StoredHeader;
 import io.idemkit.store.memory.InMemoryIdempotencyStore;
@@ -61,6 +62,9 @@ abstract class IdempotencyFilterFixture {
                     outage.store(), event -> {}, new LeaseHeartbeat(false), Ticker.system());
     final AtomicInteger runs = new AtomicInteger();
 
+    /** The key extractor beans of the application, by class name. */
+    final Map<String, IdempotencyKeyExtractor> extractors = new HashMap<>();
+
     @AfterEach
     void close() {
         engine.close();
@@ -96,6 +100,16 @@ abstract class IdempotencyFilterFixture {
                     @Override
                     public boolean isJaxRsResourceMethod(Class<?> beanClass, Method method) {
                         return true;
+                    }
+
+                    @Override
+                    public IdempotencyKeyExtractor keyExtractor(
+                            Class<?> resourceClass, String className) {
+                        IdempotencyKeyExtractor bean = extractors.get(className);
+                        if (bean == null) {
+                            throw new IllegalStateException("no bean " + className);
+                        }
+                        return bean;
                     }
                 };
         HttpSurface surface =

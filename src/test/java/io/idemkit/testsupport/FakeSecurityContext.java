@@ -32,6 +32,14 @@ public final class FakeSecurityContext implements SecurityContext {
         return new FakeSecurityContext(() -> name, Set.of(roles));
     }
 
+    /**
+     * @param principal the caller's principal, of any class (a token with claims, say)
+     * @return a caller with that principal and no roles
+     */
+    public static FakeSecurityContext of(Principal principal) {
+        return new FakeSecurityContext(principal, Set.of());
+    }
+
     @Override
     public Principal getUserPrincipal() {
         return principal;
