@@ -33,6 +33,20 @@ public class IdempotencyInProgressException extends IdempotencyException {
     }
 
     /**
+     * For a subclass that says why in its own words.
+     *
+     * @param message what happened and what to do
+     * @param retryAfter how long the caller should wait before it retries, never negative
+     */
+    protected IdempotencyInProgressException(String message, Duration retryAfter) {
+        super(message);
+        if (Objects.requireNonNull(retryAfter, "retryAfter").isNegative()) {
+            throw new IllegalArgumentException("retryAfter must not be negative");
+        }
+        this.retryAfter = retryAfter;
+    }
+
+    /**
      * @return how long the current claim's lease had left when the wait gave up, never negative
      */
     public Duration retryAfter() {

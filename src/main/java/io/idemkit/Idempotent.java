@@ -112,6 +112,22 @@ public @interface Idempotent {
     Class<?> redactor() default void.class;
 
     /**
+     * Where a CDI or EJB method that runs in a JTA transaction completes its record (contract C13):
+     * {@code after-commit}, in a write of its own once the business transaction has committed, or
+     * {@code in-transaction}, inside that transaction, fenced by the claim's token, so that the
+     * record and the business writes commit or roll back together and a crash between them cannot
+     * run the method twice. {@code in-transaction} needs the JDBC store on the business database
+     * and a method that runs in a transaction ({@code @Transactional}, or an EJB's
+     * container-managed one); the deployment fails where it cannot hold. Ignored on JAX-RS resource
+     * methods and message-driven beans.
+     *
+     * @return {@code after-commit}, {@code in-transaction}, or empty for {@code idemkit.completion}
+     *     (default {@code after-commit})
+     */
+    @Nonbinding
+    String completion() default "";
+
+    /**
      * The request header that carries the idempotency key of a JAX-RS resource method, where it is
      * not {@code Idempotency-Key} (for example a gateway's {@code X-Request-Key}). Its value
      * follows the same rules (1 to 255 UTF-8 bytes, no control characters). A key must be the same

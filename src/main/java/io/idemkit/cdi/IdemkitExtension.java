@@ -303,6 +303,8 @@ public class IdemkitExtension implements Extension {
             methodProblems.addAll(
                     KeyExtractors.problems(
                             beans, idempotentMethods, mpConfig(), read.keyDefaults()));
+            methodProblems.addAll(
+                    CompletionChecks.problems(idempotentMethods, methodPolicies, choice, beans));
         }
         Redactors.globalProblem(beans).ifPresent(methodProblems::add);
         methodProblems.forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));

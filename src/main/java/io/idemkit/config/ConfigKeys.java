@@ -139,6 +139,17 @@ public final class ConfigKeys {
     /** Default of {@link #MEMORY_SWEEP_INTERVAL}. */
     public static final String MEMORY_SWEEP_INTERVAL_DEFAULT = "60s";
 
+    /**
+     * Where a CDI or EJB method that runs in a JTA transaction completes its record: {@code
+     * after-commit}, in a write of its own once the transaction committed, or {@code
+     * in-transaction}, inside the transaction with the business writes (contract C13; the JDBC
+     * store only).
+     */
+    public static final String COMPLETION = PREFIX + "completion";
+
+    /** Default of {@link #COMPLETION}. */
+    public static final String COMPLETION_DEFAULT = "after-commit";
+
     /** The request header that carries a JAX-RS request's key, unless a method says otherwise. */
     public static final String KEY_HEADER = PREFIX + "key-header";
 

@@ -1,6 +1,7 @@
 package io.idemkit.config;
 
 import io.idemkit.core.CacheableStatuses;
+import io.idemkit.core.CompletionMode;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
@@ -168,10 +169,16 @@ public final class ConfigReader {
                             + ConfigKeys.KEY_HEADER
                             + ": both say where the key comes from; keep one");
         }
+        CompletionMode completion =
+                values.value(
+                        ConfigKeys.COMPLETION,
+                        ConfigKeys.COMPLETION_DEFAULT,
+                        CompletionMode::parse);
         values.throwIfBroken();
         return new IdemkitConfig(
                 store,
-                new OperationPolicy(leaseTtl, completedTtl, waitTimeout, onStorageError, cacheable),
+                new OperationPolicy(leaseTtl, completedTtl, waitTimeout, onStorageError, cacheable)
+                        .withCompletion(completion),
                 compat,
                 scopeMode,
                 scopeSource,

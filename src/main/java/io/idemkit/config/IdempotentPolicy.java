@@ -2,6 +2,7 @@ package io.idemkit.config;
 
 import io.idemkit.Idempotent;
 import io.idemkit.core.CacheableStatuses;
+import io.idemkit.core.CompletionMode;
 import io.idemkit.core.OperationPolicy;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -36,9 +37,12 @@ public final class IdempotentPolicy {
      */
     public static final String REDACTOR = "redactor";
 
+    /** The member that says where a method in a JTA transaction completes its record (C13). */
+    public static final String COMPLETION = "completion";
+
     /** The members that shape an operation's policy, which configuration can override. */
     public static final List<String> POLICY_MEMBERS =
-            List.of(LEASE_TTL, COMPLETED_TTL, WAIT_TIMEOUT, CACHEABLE_STATUS, REDACTOR);
+            List.of(LEASE_TTL, COMPLETED_TTL, WAIT_TIMEOUT, CACHEABLE_STATUS, REDACTOR, COMPLETION);
 
     /** A fully qualified Java class name, nested classes with {@code $}. */
     private static final Pattern CLASS_NAME =
@@ -73,6 +77,7 @@ public final class IdempotentPolicy {
             put(set, COMPLETED_TTL, annotation.completedTtl());
             put(set, WAIT_TIMEOUT, annotation.waitTimeout());
             put(set, CACHEABLE_STATUS, annotation.cacheableStatus());
+            put(set, COMPLETION, annotation.completion());
             if (annotation.redactor() != void.class) {
                 set.put(REDACTOR, annotation.redactor().getName());
             }
@@ -93,6 +98,7 @@ public final class IdempotentPolicy {
             case WAIT_TIMEOUT -> DurationFormat.parseNotNegative(text);
             case CACHEABLE_STATUS -> CacheableStatuses.parse(text);
             case REDACTOR -> checkClassName(text, "IdempotencyRedactor");
+            case COMPLETION -> CompletionMode.parse(text);
             default ->
                     throw new IllegalArgumentException(
                             "unknown member; the members are "
@@ -137,7 +143,13 @@ public final class IdempotentPolicy {
                 defaults.onStorageError(),
                 statuses.isBlank()
                         ? defaults.cacheable()
-                        : member(CACHEABLE_STATUS, statuses, CacheableStatuses::parse, null));
+                        : member(CACHEABLE_STATUS, statuses, CacheableStatuses::parse, null),
+                defaults.redactor(),
+                member(
+                        COMPLETION,
+                        members.getOrDefault(COMPLETION, ""),
+                        CompletionMode::parse,
+                        defaults.completion()));
     }
 
     /**

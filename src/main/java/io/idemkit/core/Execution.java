@@ -31,6 +31,11 @@ public final class Execution {
     private final AtomicBoolean ended = new AtomicBoolean();
     private volatile boolean leaseLost;
 
+    /** Why a completion inside the transaction failed, reported when the claim is released. */
+    private volatile Decision failedInTransaction;
+
+    private volatile RuntimeException storeFailureInTransaction;
+
     Execution(
             IdempotencyStore store,
             Operation operation,
@@ -170,6 +175,87 @@ public final class Execution {
     }
 
     /**
+     * Completes the record inside the caller's JTA transaction (C13): the policy's redacted copy of
+     * {@code result}, through {@link IdempotencyStore#completeInTransaction}, so that it commits or
+     * rolls back with the business writes. The execution does not end here: {@link
+     * #confirmCommitted} ends it once the transaction has committed, {@link #release} once it has
+     * rolled back. On any outcome but {@link FinishOutcome#STORED} the caller must roll the
+     * transaction back; {@link FinishOutcome#RELEASED} means the result is not cacheable, and
+     * nothing was written.
+     *
+     * @param result the outcome, unredacted
+     * @return {@code STORED}, {@code RELEASED} (not cacheable), {@code LOST} (the lease was taken
+     *     over), {@code STORE_FAILED} or {@code REDACTION_FAILED}
+     */
+    public FinishOutcome completeInTransaction(StoredResult result) {
+        if (ended.get()) {
+            throw new IllegalStateException("this execution has already ended");
+        }
+        if (!operation.policy().cacheable().isCacheable(result)) {
+            return FinishOutcome.RELEASED;
+        }
+        StoredResult redacted;
+        try {
+            redacted =
+                    Objects.requireNonNull(
+                            operation.policy().redactor().redact(result), "redacted result");
+        } catch (RuntimeException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit stored no result for key "
+                            + operation.effectiveKey()
+                            + ": its redactor threw "
+                            + e.getClass().getName()
+                            + ". The transaction is rolled back, and the claim released. Fix the"
+                            + " IdempotencyRedactor.");
+            failedInTransaction = Decision.REDACTION_FAILED;
+            return FinishOutcome.REDACTION_FAILED;
+        }
+        boolean stored;
+        try {
+            stored =
+                    store.completeInTransaction(
+                            operation.effectiveKey(),
+                            token,
+                            redacted,
+                            operation.policy().completedTtl());
+        } catch (RuntimeException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit could not complete a record inside the transaction ("
+                            + e.getMessage()
+                            + "); the transaction is rolled back, and the claim released.");
+            failedInTransaction = Decision.COMPLETE_FAILED;
+            storeFailureInTransaction = e;
+            return FinishOutcome.STORE_FAILED;
+        }
+        if (!stored) {
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit rolled back a transaction: the lease of key "
+                            + operation.effectiveKey()
+                            + " ran out and was taken over while the operation ran, so its"
+                            + " writes must not commit. Raise the lease TTL above the operation's"
+                            + " longest run.");
+            failedInTransaction = Decision.LEASE_RECLAIMED_LOSS;
+            return FinishOutcome.LOST;
+        }
+        return FinishOutcome.STORED;
+    }
+
+    /**
+     * Ends an execution whose record {@link #completeInTransaction} completed, once the transaction
+     * has committed: the record is {@code COMPLETED} already, so nothing is written.
+     *
+     * @return {@link FinishOutcome#STORED}
+     */
+    public FinishOutcome confirmCommitted() {
+        end();
+        events.emit(admission, operation, startedNanos);
+        return FinishOutcome.STORED;
+    }
+
+    /**
      * The redactor failed: storing the unredacted result could leak what it was meant to remove, so
      * nothing is stored and the claim is released, and a retry runs again (C4.10). The warning
      * names the exception's class only: its message could echo the data.
@@ -196,7 +282,15 @@ public final class Execution {
     public FinishOutcome release() {
         end();
         releaseClaim();
-        events.emit(admission, operation, startedNanos);
+        if (storeFailureInTransaction != null) {
+            events.emitStoreFailure(
+                    failedInTransaction, operation, startedNanos, storeFailureInTransaction);
+        } else {
+            events.emit(
+                    failedInTransaction != null ? failedInTransaction : admission,
+                    operation,
+                    startedNanos);
+        }
         return FinishOutcome.RELEASED;
     }
 

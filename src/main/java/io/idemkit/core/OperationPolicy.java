@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param cacheable which outcomes are stored
  * @param redactor rewrites the copy of a result that is stored (C4.10); {@link #NO_REDACTION} when
  *     none applies
+ * @param completion where a method that runs in a JTA transaction completes its record (C13);
+ *     ignored by the HTTP and message surfaces
  */
 public record OperationPolicy(
         Duration leaseTtl,
@@ -21,7 +23,8 @@ public record OperationPolicy(
         Duration waitTimeout,
         StorageErrorMode onStorageError,
         CacheablePolicy cacheable,
-        IdempotencyRedactor redactor) {
+        IdempotencyRedactor redactor,
+        CompletionMode completion) {
 
     /** Stores the result as it is. */
     public static final IdempotencyRedactor NO_REDACTION = result -> result;
@@ -41,7 +44,14 @@ public record OperationPolicy(
             Duration waitTimeout,
             StorageErrorMode onStorageError,
             CacheablePolicy cacheable) {
-        this(leaseTtl, completedTtl, waitTimeout, onStorageError, cacheable, NO_REDACTION);
+        this(
+                leaseTtl,
+                completedTtl,
+                waitTimeout,
+                onStorageError,
+                cacheable,
+                NO_REDACTION,
+                CompletionMode.AFTER_COMMIT);
     }
 
     /** Validates the components. */
@@ -55,6 +65,7 @@ public record OperationPolicy(
         Objects.requireNonNull(onStorageError, "onStorageError");
         Objects.requireNonNull(cacheable, "cacheable");
         Objects.requireNonNull(redactor, "redactor");
+        Objects.requireNonNull(completion, "completion");
     }
 
     /**
@@ -63,7 +74,16 @@ public record OperationPolicy(
      */
     public OperationPolicy withRedactor(IdempotencyRedactor chosen) {
         return new OperationPolicy(
-                leaseTtl, completedTtl, waitTimeout, onStorageError, cacheable, chosen);
+                leaseTtl, completedTtl, waitTimeout, onStorageError, cacheable, chosen, completion);
+    }
+
+    /**
+     * @param mode where the record is completed
+     * @return this policy with {@code mode}
+     */
+    public OperationPolicy withCompletion(CompletionMode mode) {
+        return new OperationPolicy(
+                leaseTtl, completedTtl, waitTimeout, onStorageError, cacheable, redactor, mode);
     }
 
     private static void requirePositive(Duration value, String name) {

@@ -5,6 +5,7 @@ import io.idemkit.IdempotencyStorageException;
 import io.idemkit.Idempotent;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.core.Admission;
+import io.idemkit.core.CompletionMode;
 import io.idemkit.core.Execution;
 import io.idemkit.core.IdempotencyEngine;
 import io.idemkit.core.LeaseHeartbeat;
@@ -37,7 +38,9 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>JAX-RS resource methods are passed through untouched: the filter pair handles them (C7.4). A
  * message-driven bean's {@code onMessage} is keyed by its message, not its arguments: {@link
- * MessageDelivery} handles it (C11).
+ * MessageDelivery} handles it (C11). A method whose policy says {@code completion=in-transaction}
+ * has its record completed inside its transaction instead, by {@link InTransactionInterceptor}
+ * (C13).
  */
 @Idempotent
 @Interceptor
@@ -139,12 +142,32 @@ public class IdempotentInterceptor {
 
     private Object run(InvocationContext invocation, MethodPlan plan, Execution execution)
             throws Exception {
+        // Completed inside the transaction by InTransactionInterceptor, when the policy says so.
+        InTransaction inTransaction =
+                plan.policy().completion() == CompletionMode.IN_TRANSACTION
+                        ? InTransaction.open(
+                                invocation.getMethod(),
+                                plan.description(),
+                                execution,
+                                value -> encode(plan, value),
+                                transactions)
+                        : null;
         Object value;
         try (LeaseHeartbeat.Beat beat = execution.keepAlive()) {
             value = invocation.proceed();
         } catch (Throwable t) {
+            // A transaction that held the completion rolled back with it: the claim is free.
             execution.release();
             throw t;
+        } finally {
+            if (inTransaction != null) {
+                inTransaction.close();
+            }
+        }
+        if (inTransaction != null && inTransaction.completed()) {
+            transactions.afterCommit(
+                    execution, () -> execution.confirmCommitted(), plan.description());
+            return value;
         }
         StoredResult result;
         try {

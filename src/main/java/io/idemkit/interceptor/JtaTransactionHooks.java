@@ -89,4 +89,9 @@ final class JtaTransactionHooks implements TransactionHooks {
         }
         return false;
     }
+
+    @Override
+    public boolean inActiveTransaction() {
+        return registry.getTransactionStatus() == Status.STATUS_ACTIVE;
+    }
 }

@@ -37,13 +37,25 @@ interface TransactionHooks {
      * @param description the operation, for the warning
      */
     default void finishAfterCommit(Execution execution, StoredResult result, String description) {
+        afterCommit(execution, () -> execution.finish(result), description);
+    }
+
+    /**
+     * Runs {@code committed} once the current transaction commits, or at once when there is none;
+     * releases the claim if the transaction rolls back, or if whether it commits cannot be known.
+     *
+     * @param execution the claim, released on a rollback
+     * @param committed what ends it on a commit
+     * @param description the operation, for the warning
+     */
+    default void afterCommit(Execution execution, Runnable committed, String description) {
         Deferral deferral;
         try {
             deferral =
                     deferToCompletion(
-                            committed -> {
-                                if (committed) {
-                                    execution.finish(result);
+                            commit -> {
+                                if (commit) {
+                                    committed.run();
                                 } else {
                                     execution.release();
                                 }
@@ -59,13 +71,18 @@ interface TransactionHooks {
             deferral = Deferral.ROLLING_BACK;
         }
         switch (deferral) {
-            case NONE -> execution.finish(result);
+            case NONE -> committed.run();
             case ROLLING_BACK -> execution.release();
             case DEFERRED -> {
                 // Duplicates wait on the claim until the transaction's end decides.
             }
         }
     }
+
+    /**
+     * @return whether the calling thread runs in an active transaction, one that can still commit
+     */
+    boolean inActiveTransaction();
 
     /**
      * Marks the current transaction for rollback, the way a message-driven bean asks its broker to
@@ -85,6 +102,11 @@ interface TransactionHooks {
 
                 @Override
                 public boolean markRollbackOnly() {
+                    return false;
+                }
+
+                @Override
+                public boolean inActiveTransaction() {
                     return false;
                 }
             };

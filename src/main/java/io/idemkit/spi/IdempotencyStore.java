@@ -240,6 +240,29 @@ public interface IdempotencyStore extends AutoCloseable {
     }
 
     /**
+     * Completes a claim inside the caller's active JTA transaction (C13): the same token-fenced
+     * change as {@link #complete}, made on a connection the transaction enlists, so that the record
+     * turns {@code COMPLETED} when the business writes commit and stays {@code CLAIMED} when they
+     * roll back. Only a store whose records live in the business database can do it; the method
+     * surface calls it for methods that opt in, from inside their transaction, and never commits.
+     *
+     * @param key the effective key
+     * @param token the claim's token
+     * @param result what to store, already redacted
+     * @param completedTtl how long the completed record is kept, positive
+     * @return {@code true} when the change is made within the transaction; {@code false} when the
+     *     claim is no longer held with {@code token} (taken over, or gone): the caller must then
+     *     roll the transaction back
+     * @throws UnsupportedOperationException if the store cannot (the default)
+     * @throws IdempotencyStorageException if the store fails
+     */
+    default boolean completeInTransaction(
+            String key, ClaimToken token, StoredResult result, Duration completedTtl) {
+        throw new UnsupportedOperationException(
+                "The " + name() + " store cannot complete a record inside a JTA transaction.");
+    }
+
+    /**
      * The store's current time: the clock its lease and expiry decisions use. Used only to report
      * how long a lease has left, never to decide.
      *

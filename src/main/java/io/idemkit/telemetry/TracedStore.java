@@ -71,6 +71,19 @@ final class TracedStore implements IdempotencyStore {
     }
 
     @Override
+    public boolean completeInTransaction(
+            String key, ClaimToken token, StoredResult result, Duration ttl) {
+        Span span = start("complete_in_transaction", key);
+        try (Scope ignored = span.makeCurrent()) {
+            return applied(span, store.completeInTransaction(key, token, result, ttl));
+        } catch (RuntimeException e) {
+            throw failed(span, e);
+        } finally {
+            span.end();
+        }
+    }
+
+    @Override
     public boolean release(String key, ClaimToken token) {
         Span span = start("release", key);
         try (Scope ignored = span.makeCurrent()) {

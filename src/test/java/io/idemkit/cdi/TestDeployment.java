@@ -1,6 +1,7 @@
 package io.idemkit.cdi;
 
 import io.idemkit.interceptor.IdempotentInterceptor;
+import io.idemkit.interceptor.InTransactionInterceptor;
 import io.idemkit.interceptor.InterceptorProducer;
 import io.idemkit.interceptor.MethodPlans;
 import java.util.ArrayList;
@@ -31,7 +32,8 @@ public final class TestDeployment implements AutoCloseable {
                     IdemkitStartup.class,
                     InterceptorProducer.class,
                     MethodPlans.class,
-                    IdempotentInterceptor.class);
+                    IdempotentInterceptor.class,
+                    InTransactionInterceptor.class);
 
     private final Map<String, String> properties = new HashMap<>();
     private TestConfig config;

@@ -3,6 +3,7 @@ package io.idemkit.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.admin.AdminSettings;
+import io.idemkit.core.CompletionMode;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
 import io.idemkit.spi.StoredResult;
@@ -122,6 +123,12 @@ class EveryConfigKeyTest {
                                     "5m",
                                     r -> r.engine().memorySweepInterval(),
                                     Duration.ofMinutes(5))),
+                    Map.entry(
+                            ConfigKeys.COMPLETION,
+                            new KeyCase(
+                                    "in-transaction",
+                                    r -> r.engine().defaults().completion(),
+                                    CompletionMode.IN_TRANSACTION)),
                     Map.entry(
                             ConfigKeys.KEY_HEADER,
                             new KeyCase(

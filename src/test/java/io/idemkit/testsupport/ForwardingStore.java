@@ -66,6 +66,12 @@ public abstract class ForwardingStore implements IdempotencyStore {
     }
 
     @Override
+    public boolean completeInTransaction(
+            String key, ClaimToken token, StoredResult result, Duration ttl) {
+        return delegate.completeInTransaction(key, token, result, ttl);
+    }
+
+    @Override
     public long countAttempt(String attemptsKey, Duration retention) {
         return delegate.countAttempt(attemptsKey, retention);
     }
