@@ -57,7 +57,7 @@ final class TableSchema {
      * @param statements the store's statements
      * @throws IdempotencyStorageException with the DDL to run, if the table is missing or lacks a
      *     column
-     * @throws SQLException if the driver fails while creating the table
+     * @throws SQLException if the driver fails
      */
     static void check(
             Connection connection,
@@ -70,12 +70,16 @@ final class TableSchema {
             return;
         }
         if (settings.createTable()) {
+            // IF NOT EXISTS leaves a wrong table as it is; the probe then still fails, or the
+            // index names a column the table lacks: either way the answer is the DDL to run.
             try (Statement create = connection.createStatement()) {
                 for (String ddl : ddlStatements(dialect, settings.table())) {
                     create.execute(ddl);
                 }
+                missing = probe(connection, statements);
+            } catch (SQLException e) {
+                missing = e;
             }
-            missing = probe(connection, statements);
             if (missing == null) {
                 return;
             }

@@ -49,12 +49,36 @@ final class Databases {
         return Postgres.URL;
     }
 
+    /**
+     * A second, small pool on the same shared database whose sessions run {@code initSql} first
+     * (such as a time zone far from UTC). Close it after use.
+     *
+     * @param dialect which database
+     * @param initSql what every new connection runs
+     * @return the pool
+     */
+    static HikariDataSource pool(JdbcDialect dialect, String initSql) {
+        HikariDataSource shared =
+                switch (dialect) {
+                    case POSTGRESQL -> Postgres.POOL;
+                    case MARIADB -> MariaDb.POOL;
+                    case H2 -> H2.POOL;
+                };
+        return pool(shared.getJdbcUrl(), shared.getUsername(), shared.getPassword(), 2, initSql);
+    }
+
     private static HikariDataSource pool(String url, String user, String password) {
+        return pool(url, user, password, 20, null);
+    }
+
+    private static HikariDataSource pool(
+            String url, String user, String password, int size, String initSql) {
         HikariConfig config = new HikariConfig();
+        config.setConnectionInitSql(initSql);
         config.setJdbcUrl(url);
         config.setUsername(user);
         config.setPassword(password);
-        config.setMaximumPoolSize(20);
+        config.setMaximumPoolSize(size);
         config.setPoolName("idemkit-test-" + UUID.randomUUID());
         return new HikariDataSource(config);
     }
