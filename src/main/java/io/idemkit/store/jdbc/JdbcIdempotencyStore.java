@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
@@ -192,7 +193,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private boolean update(
             String operation,
             String key,
-            java.util.function.Function<RecordStatements, String> statement,
+            Function<RecordStatements, String> statement,
             ClaimToken token,
             Long millis) {
         return call(
