@@ -26,17 +26,43 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The takeover under a race (C12): the contract suite races claims on new keys; here sixteen
- * threads race on 150 keys whose rows are already there, 100 claims whose lease ran out and 50
- * unreadable rows that look live, so every claim goes through the pinned {@code UPDATE}. Exactly
- * one thread takes each key (a lapsed claim {@code LEASE_RECLAIMED}, an unreadable row {@code NEW}
- * recovered from corrupt), and every other one finds its claim. Scaled for two shared cores: 16
- * threads × 150 keys, 2 400 claims a database.
+ * The claim under a race (C12), on each database, sixteen threads starting each key together on a
+ * barrier. On 1 000 new keys (the contract suite's own race has 500) exactly one thread wins each
+ * key and fifteen find its claim: 16 000 claims a database, a few seconds on two shared cores. On
+ * 150 keys whose rows are already there, 100 claims whose lease ran out and 50 unreadable rows that
+ * look live, every claim goes through the pinned takeover {@code UPDATE}: exactly one thread takes
+ * each key (a lapsed claim {@code LEASE_RECLAIMED}, an unreadable row {@code NEW} recovered from
+ * corrupt), and fifteen find its claim.
  */
-class TakeoverRaceTest {
+class ClaimRaceTest {
 
     private static final int THREADS = 16;
     private static final String FP = "f".repeat(64);
+
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void sixteenThreadsOnAThousandNewKeys_exactlyOneWinsEachKey(JdbcDialect dialect)
+            throws Exception {
+        DataSource dataSource = dataSource(dialect);
+        String table = JdbcStoreContract.freshTable();
+        JdbcIdempotencyStore store =
+                new JdbcIdempotencyStore(dataSource, new JdbcStoreSettings(table, true));
+        try {
+            store.start();
+            List<String> keys = keys(1000);
+
+            Map<String, List<ClaimResult>> results = race(store, keys);
+
+            assertThat(results).hasSize(keys.size());
+            for (String key : keys) {
+                assertThat(statuses(results.get(key), ClaimStatus.NEW)).isEqualTo(1);
+                assertThat(statuses(results.get(key), ClaimStatus.ALREADY_CLAIMED))
+                        .isEqualTo(THREADS - 1);
+            }
+        } finally {
+            drop(dataSource, table);
+        }
+    }
 
     @ParameterizedTest
     @EnumSource(JdbcDialect.class)
@@ -74,10 +100,14 @@ class TakeoverRaceTest {
                 assertThat(statuses(claims, ClaimStatus.ALREADY_CLAIMED)).isEqualTo(THREADS - 1);
             }
         } finally {
-            try (Connection c = dataSource.getConnection();
-                    Statement s = c.createStatement()) {
-                s.execute("DROP TABLE " + table);
-            }
+            drop(dataSource, table);
+        }
+    }
+
+    private static void drop(DataSource dataSource, String table) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement()) {
+            s.execute("DROP TABLE " + table);
         }
     }
 
