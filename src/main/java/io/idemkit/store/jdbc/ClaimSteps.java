@@ -19,12 +19,12 @@ import java.util.Optional;
  * database decides each condition with its own clock at the moment it writes.
  *
  * <ol>
- *   <li>Insert the new claim if the key is absent. On PostgreSQL one statement does this and, when
- *       the key is there, returns its row with whether it is live ({@code INSERT … ON CONFLICT DO
- *       NOTHING} in a {@code WITH}, so no duplicate-key error is ever raised). On H2 and MariaDB
- *       the insert fails with a duplicate key, which fails that statement only, and a {@code
- *       SELECT} returns the row. A readable, live row is the answer: {@link
- *       ClaimStatus#ALREADY_CLAIMED} or {@link ClaimStatus#ALREADY_COMPLETED}.
+ *   <li>Insert the new claim if the key is absent. On PostgreSQL and MariaDB one statement does
+ *       this and, when the key is there, returns its row with whether it is live, never raising a
+ *       duplicate-key error ({@link RecordStatements#insertOrSelectClaim}). On H2 the insert fails
+ *       with a duplicate key, which fails that statement only, and a {@code SELECT} returns the
+ *       row. A readable, live row is the answer: {@link ClaimStatus#ALREADY_CLAIMED} or {@link
+ *       ClaimStatus#ALREADY_COMPLETED}.
  *   <li>Otherwise the row is overwritten with the new claim by one {@code UPDATE} pinned on the
  *       state and token read (every claim writes a fresh random token, so of racing claimers only
  *       the first still matches) and, for a readable row, only if it is not live by the database's
@@ -34,8 +34,8 @@ import java.util.Optional;
  *   <li>A step that finds the row gone or changed starts again, a bounded number of times.
  * </ol>
  *
- * So a fresh claim is one statement; a replay one on PostgreSQL and two on H2 and MariaDB; a
- * takeover three (look, overwrite, read the dates the database stamped). Thread-safe: no state.
+ * So a fresh claim is one statement; a replay one, two on H2; a takeover three (look, overwrite,
+ * read the dates the database stamped). Thread-safe: no state.
  */
 final class ClaimSteps {
 
@@ -57,7 +57,7 @@ final class ClaimSteps {
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
             ClaimToken token = ClaimToken.random();
             Look look =
-                    dialect == JdbcDialect.POSTGRESQL
+                    dialect.claimsInOneStatement()
                             ? insertOrSelect(c, key, fingerprint, version, token, leaseMillis)
                             : insertThenSelect(c, key, fingerprint, version, token, leaseMillis);
             if (look.inserted() != null) {
@@ -110,12 +110,15 @@ final class ClaimSteps {
             ps.setInt(3, version);
             ps.setString(4, token.value());
             ps.setLong(5, leaseMillis);
-            ps.setString(6, key);
+            if (dialect == JdbcDialect.POSTGRESQL) {
+                ps.setString(6, key);
+            }
             try (ResultSet rows = ps.executeQuery()) {
                 if (!rows.next()) {
                     return new Look(null, null);
                 }
-                if (rows.getInt("inserted") == 1) {
+                // Every claim draws a fresh random token: our token in the row means our insert.
+                if (token.value().equals(rows.getString("claim_token"))) {
                     return new Look(claimed(rows, key, fingerprint, version, token), null);
                 }
                 return new Look(null, RecordRows.row(rows));

@@ -39,7 +39,8 @@ enum JdbcDialect {
     /**
      * H2 2.x. {@code CURRENT_TIMESTAMP} is the time of the statement's transaction: the store's own
      * statements each run in a transaction of their own. An inserted row's dates are read back with
-     * {@code FINAL TABLE}; a duplicate key fails the statement only, never the transaction.
+     * {@code FINAL TABLE}; a duplicate key fails the statement only, never the transaction. The
+     * claim takes two statements when the key is there: the insert, then a {@code SELECT}.
      */
     H2("H2", "CAST(FLOOR(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP(3)) * 1000) AS BIGINT)", "h2.sql") {
         @Override
@@ -53,8 +54,8 @@ enum JdbcDialect {
         }
 
         @Override
-        String insertReturningDates(String insert) {
-            return "SELECT claimed_at, lease_until FROM FINAL TABLE (" + insert + ")";
+        boolean claimsInOneStatement() {
+            return false;
         }
     },
 
@@ -77,11 +78,6 @@ enum JdbcDialect {
         @Override
         boolean isDuplicateKey(SQLException e) {
             return e.getErrorCode() == 1062;
-        }
-
-        @Override
-        String insertReturningDates(String insert) {
-            return insert + " RETURNING claimed_at, lease_until";
         }
     };
 
@@ -143,11 +139,11 @@ enum JdbcDialect {
     abstract boolean isDuplicateKey(SQLException e);
 
     /**
-     * @param insert an {@code INSERT} of one row with {@code claimed_at} and {@code lease_until}
-     * @return a query that runs it and returns those two columns of the inserted row
-     * @throws UnsupportedOperationException on PostgreSQL, whose claim is one statement of its own
+     * @return whether one statement inserts a claim or returns the row that is there ({@link
+     *     RecordStatements#insertOrSelectClaim}); otherwise the insert fails on a duplicate key and
+     *     a {@code SELECT} follows
      */
-    String insertReturningDates(String insert) {
-        throw new UnsupportedOperationException(name());
+    boolean claimsInOneStatement() {
+        return true;
     }
 }

@@ -45,10 +45,10 @@ import javax.sql.DataSource;
  *
  * <h2>Round trips</h2>
  *
- * A fresh claim is one statement and its completion one more; a replay is one statement on
- * PostgreSQL and two on H2 and MariaDB ({@link ClaimSteps}). Complete, renew, release, delete and
- * find are one statement each. The first operation also reads the database's product name and
- * checks the table with one query ({@link TableSchema}).
+ * A fresh claim is one statement and its completion one more; a replay is one statement, two on H2
+ * ({@link ClaimSteps}). Complete, renew, release, delete and find are one statement each. The first
+ * operation also reads the database's product name and checks the table with one query ({@link
+ * TableSchema}).
  *
  * <p>Instances are thread-safe; one serves a whole application. Constructing one does not connect.
  */

@@ -19,17 +19,20 @@ final class RecordStatements {
     final String selectClaim;
 
     /**
-     * Inserts a new claim, failing on a duplicate key (H2, MariaDB): key, fingerprint, version,
-     * token, lease millis. Returns {@code claimed_at, lease_until}.
+     * H2 only: inserts a new claim, failing on a duplicate key: key, fingerprint, version, token,
+     * lease millis. Returns {@code claimed_at, lease_until} ({@code FINAL TABLE}).
      */
     final String insertClaim;
 
     /**
-     * PostgreSQL only: the whole first step of a claim in one statement. Parameters: key,
-     * fingerprint, version, token, lease millis, key. Returns one row with {@code inserted = 1}
-     * when the claim was inserted, one row with {@code inserted = 0}, {@code live} and the columns
-     * of the row that is there otherwise, and none when that row is not in the statement's snapshot
-     * (a racer committed it meanwhile).
+     * PostgreSQL and MariaDB: the whole first step of a claim in one statement, which never raises
+     * a duplicate-key error. Parameters: key, fingerprint, version, token, lease millis, and on
+     * PostgreSQL the key again. Returns {@code live} and the columns of the row: the new claim when
+     * it was inserted (its token is the caller's), else the row that is there. On PostgreSQL,
+     * {@code WITH … INSERT … ON CONFLICT DO NOTHING RETURNING}, then a {@code SELECT} of the row,
+     * which returns nothing when a racer committed the row after the statement's snapshot. On
+     * MariaDB, {@code INSERT … ON DUPLICATE KEY UPDATE idem_key = idem_key RETURNING}: the update
+     * changes nothing, and returns the row that is there, read under its row lock.
      */
     final String insertOrSelectClaim;
 
@@ -113,24 +116,36 @@ final class RecordStatements {
                             + " RETURNING "
                             + RecordRows.COLUMNS
                             + ")"
-                            + " SELECT 1 AS inserted, 1 AS live, "
+                            + " SELECT 1 AS live, "
                             + RecordRows.COLUMNS
-                            + " FROM ins UNION ALL SELECT 0, CASE WHEN t.lease_until >"
+                            + " FROM ins UNION ALL SELECT CASE WHEN t.lease_until >"
                             + " clock.now_ms THEN 1 ELSE 0 END, "
                             + qualified("t")
                             + " FROM "
                             + table
                             + " t, clock WHERE t.idem_key = ?"
                             + " AND NOT EXISTS (SELECT 1 FROM ins)";
+        } else if (dialect == JdbcDialect.MARIADB) {
+            insertClaim = null;
+            insertOrSelectClaim =
+                    insert
+                            + " VALUES (?, 'CLAIMED', ?, ?, ?, "
+                            + now
+                            + ", "
+                            + now
+                            + " + ?) ON DUPLICATE KEY UPDATE idem_key = idem_key RETURNING "
+                            + live
+                            + ", "
+                            + RecordRows.COLUMNS;
         } else {
             insertClaim =
-                    dialect.insertReturningDates(
-                            insert
-                                    + " VALUES (?, 'CLAIMED', ?, ?, ?, "
-                                    + now
-                                    + ", "
-                                    + now
-                                    + " + ?)");
+                    "SELECT claimed_at, lease_until FROM FINAL TABLE ("
+                            + insert
+                            + " VALUES (?, 'CLAIMED', ?, ?, ?, "
+                            + now
+                            + ", "
+                            + now
+                            + " + ?))";
             insertOrSelectClaim = null;
         }
         String overwrite =

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Round trips of the JDBC store (C12), counted as statements executed through the real driver: a
- * fresh operation is two (the claim, the completion), a replay one on PostgreSQL and two on H2 and
- * MariaDB, which cannot insert-or-read in one statement (the claim's insert fails with a duplicate
- * key, then one {@code SELECT} reads the record).
+ * fresh operation is two (the claim, the completion), a replay one on PostgreSQL and MariaDB and
+ * two on H2, which cannot insert-or-read in one statement (the claim's insert fails with a
+ * duplicate key, then one {@code SELECT} reads the record).
  */
 abstract class JdbcRoundTripContract {
 

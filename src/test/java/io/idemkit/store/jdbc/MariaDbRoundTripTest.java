@@ -11,6 +11,6 @@ class MariaDbRoundTripTest extends JdbcRoundTripContract {
 
     @Override
     protected int replayStatements() {
-        return 2;
+        return 1;
     }
 }
