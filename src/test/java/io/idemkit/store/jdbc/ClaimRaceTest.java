@@ -43,7 +43,7 @@ class ClaimRaceTest {
     @EnumSource(JdbcDialect.class)
     void sixteenThreadsOnAThousandNewKeys_exactlyOneWinsEachKey(JdbcDialect dialect)
             throws Exception {
-        DataSource dataSource = dataSource(dialect);
+        DataSource dataSource = Databases.of(dialect);
         String table = JdbcStoreContract.freshTable();
         JdbcIdempotencyStore store =
                 new JdbcIdempotencyStore(dataSource, new JdbcStoreSettings(table, true));
@@ -68,7 +68,7 @@ class ClaimRaceTest {
     @EnumSource(JdbcDialect.class)
     void sixteenThreadsOnLapsedAndUnreadableRows_exactlyOneTakesEachKey(JdbcDialect dialect)
             throws Exception {
-        DataSource dataSource = dataSource(dialect);
+        DataSource dataSource = Databases.of(dialect);
         String table = JdbcStoreContract.freshTable();
         JdbcIdempotencyStore store =
                 new JdbcIdempotencyStore(dataSource, new JdbcStoreSettings(table, true));
@@ -177,13 +177,5 @@ class ClaimRaceTest {
             keys.add(HexFormat.of().formatHex(bits));
         }
         return keys;
-    }
-
-    private static DataSource dataSource(JdbcDialect dialect) {
-        return switch (dialect) {
-            case POSTGRESQL -> Databases.postgres();
-            case MARIADB -> Databases.mariaDb();
-            case H2 -> Databases.h2();
-        };
     }
 }

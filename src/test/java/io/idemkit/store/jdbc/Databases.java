@@ -22,6 +22,18 @@ final class Databases {
     private Databases() {}
 
     /**
+     * @param dialect which database
+     * @return the shared pool on it
+     */
+    static DataSource of(JdbcDialect dialect) {
+        return switch (dialect) {
+            case POSTGRESQL -> postgres();
+            case MARIADB -> mariaDb();
+            case H2 -> h2();
+        };
+    }
+
+    /**
      * @return a pool on the shared PostgreSQL server
      */
     static DataSource postgres() {

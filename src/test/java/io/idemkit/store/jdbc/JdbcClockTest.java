@@ -63,7 +63,7 @@ class JdbcClockTest {
     void sessionTimeZoneFarFromUtc_changesNoLease(JdbcDialect dialect) throws SQLException {
         String table = JdbcStoreContract.freshTable();
         try (HikariDataSource far = Databases.pool(dialect, timeZone(dialect))) {
-            DataSource utc = shared(dialect);
+            DataSource utc = Databases.of(dialect);
             JdbcIdempotencyStore atUtc =
                     new JdbcIdempotencyStore(utc, new JdbcStoreSettings(table, true));
             JdbcIdempotencyStore farAhead =
@@ -97,14 +97,6 @@ class JdbcClockTest {
             case POSTGRESQL -> "SET TIME ZONE 'Pacific/Kiritimati'";
             case MARIADB -> "SET time_zone = '+13:00'"; // MariaDB's farthest
             case H2 -> "SET TIME ZONE '+14:00'";
-        };
-    }
-
-    private static DataSource shared(JdbcDialect dialect) {
-        return switch (dialect) {
-            case POSTGRESQL -> Databases.postgres();
-            case MARIADB -> Databases.mariaDb();
-            case H2 -> Databases.h2();
         };
     }
 }

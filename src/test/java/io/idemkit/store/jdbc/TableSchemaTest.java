@@ -7,7 +7,6 @@ import io.idemkit.IdempotencyStorageException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -25,7 +24,8 @@ class TableSchemaTest {
     void missingTable_withoutCreateTable_failsWithTheDdlToRun(JdbcDialect dialect) {
         String table = JdbcStoreContract.freshTable();
         JdbcIdempotencyStore store =
-                new JdbcIdempotencyStore(dataSource(dialect), new JdbcStoreSettings(table, false));
+                new JdbcIdempotencyStore(
+                        Databases.of(dialect), new JdbcStoreSettings(table, false));
 
         assertThatThrownBy(store::start)
                 .isInstanceOf(IdempotencyStorageException.class)
@@ -46,7 +46,7 @@ class TableSchemaTest {
         try {
             JdbcIdempotencyStore store =
                     new JdbcIdempotencyStore(
-                            dataSource(dialect), new JdbcStoreSettings(table, true));
+                            Databases.of(dialect), new JdbcStoreSettings(table, true));
 
             assertThatThrownBy(store::start)
                     .isInstanceOf(IdempotencyStorageException.class)
@@ -63,12 +63,12 @@ class TableSchemaTest {
             throws SQLException {
         String table = JdbcStoreContract.freshTable();
         try {
-            new JdbcIdempotencyStore(dataSource(dialect), new JdbcStoreSettings(table, true))
+            new JdbcIdempotencyStore(Databases.of(dialect), new JdbcStoreSettings(table, true))
                     .start();
 
             JdbcIdempotencyStore checking =
                     new JdbcIdempotencyStore(
-                            dataSource(dialect), new JdbcStoreSettings(table, false));
+                            Databases.of(dialect), new JdbcStoreSettings(table, false));
             checking.start();
             assertThat(checking.databaseProduct()).isEqualTo(dialect.productName());
         } finally {
@@ -100,17 +100,9 @@ class TableSchemaTest {
     }
 
     private static void execute(JdbcDialect dialect, String sql) throws SQLException {
-        try (Connection c = dataSource(dialect).getConnection();
+        try (Connection c = Databases.of(dialect).getConnection();
                 Statement s = c.createStatement()) {
             s.execute(sql);
         }
-    }
-
-    private static DataSource dataSource(JdbcDialect dialect) {
-        return switch (dialect) {
-            case POSTGRESQL -> Databases.postgres();
-            case MARIADB -> Databases.mariaDb();
-            case H2 -> Databases.h2();
-        };
     }
 }
