@@ -152,21 +152,38 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 call(
                         "complete",
                         key,
-                        (c, s) -> {
-                            try (PreparedStatement ps = c.prepareStatement(s.sql().complete)) {
-                                ps.setLong(1, millis(completedTtl));
-                                ps.setInt(2, result.status());
-                                ps.setString(3, RecordRows.encodeHeaders(result.headers()));
-                                ps.setBytes(4, result.body());
-                                ps.setString(5, key);
-                                ps.setString(6, token.value());
-                                return ps.executeUpdate() == 1;
-                            }
-                        });
+                        (c, s) -> completeOn(c, s.sql(), key, token, result, completedTtl));
         if (stored) {
             completions.signal(key);
         }
         return stored;
+    }
+
+    /**
+     * The completion, one statement fenced by key, state and token, on any connection: the store's
+     * own in auto-commit mode, or (completion in the business transaction, C13) one enlisted in the
+     * application's transaction, so that the record commits or rolls back with the business writes.
+     * Neither reads a clock of the JVM nor raises a duplicate-key error.
+     *
+     * @return whether the claim was still held with {@code token} and is now completed
+     */
+    static boolean completeOn(
+            Connection c,
+            RecordStatements sql,
+            String key,
+            ClaimToken token,
+            StoredResult result,
+            Duration completedTtl)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.complete)) {
+            ps.setLong(1, millis(completedTtl));
+            ps.setInt(2, result.status());
+            ps.setString(3, RecordRows.encodeHeaders(result.headers()));
+            ps.setBytes(4, result.body());
+            ps.setString(5, key);
+            ps.setString(6, token.value());
+            return ps.executeUpdate() == 1;
+        }
     }
 
     /** {@inheritDoc} One {@code DELETE} fenced by key, state and token. */

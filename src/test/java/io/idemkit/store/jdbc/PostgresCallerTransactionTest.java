@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimStatus;
+import io.idemkit.spi.RecordState;
+import io.idemkit.spi.StoredResult;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,8 +23,9 @@ import org.junit.jupiter.api.Test;
  * A claim that meets a duplicate key never poisons the application's transaction on PostgreSQL
  * (C12), where any error aborts the whole transaction: the store's claims run on connections of
  * their own, and the claim statement itself raises no duplicate-key error even when it runs inside
- * a caller's open transaction ({@code ON CONFLICT DO NOTHING}), which completion in the business
- * transaction (C13) will rely on.
+ * a caller's open transaction ({@code ON CONFLICT DO NOTHING}); and the fenced completion, run on
+ * the caller's connection, rolls back and commits with the caller's own write. Completion in the
+ * business transaction (C13) will rely on both.
  */
 class PostgresCallerTransactionTest {
 
@@ -89,6 +93,33 @@ class PostgresCallerTransactionTest {
             caller.commit();
         }
         assertThat(orders()).isEqualTo(2);
+    }
+
+    @Test
+    void completionOnTheCallersConnection_rollsBackAndCommitsWithTheBusinessWrite()
+            throws SQLException {
+        // The ground C13 will stand on: the fenced completion runs as is inside a transaction.
+        String key = "d".repeat(64);
+        ClaimResult claim = store.claim(key, FP, 1, Duration.ofMinutes(1));
+        RecordStatements sql = new RecordStatements(JdbcDialect.POSTGRESQL, table);
+        StoredResult result = new StoredResult(201, List.of(), new byte[] {7});
+        try (Connection caller = dataSource.getConnection()) {
+            caller.setAutoCommit(false);
+            insertOrder(caller, 1);
+            assertThat(
+                            JdbcIdempotencyStore.completeOn(
+                                    caller, sql, key, claim.token(), result, Duration.ofHours(1)))
+                    .isTrue();
+            caller.rollback();
+            assertThat(store.find(key).orElseThrow().state()).isEqualTo(RecordState.CLAIMED);
+
+            insertOrder(caller, 1);
+            JdbcIdempotencyStore.completeOn(
+                    caller, sql, key, claim.token(), result, Duration.ofHours(1));
+            caller.commit();
+        }
+        assertThat(orders()).isEqualTo(1);
+        assertThat(store.find(key).orElseThrow().result()).isEqualTo(result);
     }
 
     @Test
