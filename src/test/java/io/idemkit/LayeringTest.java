@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Every package imports only the layers below it, over the compiled main classes: API ← SPI ← core
  * ← config ← stores and telemetry ← surfaces ← health and admin ← the CDI glue. Two packages of one
- * layer (the two stores, the two surfaces) do not import each other either. When a caller needs
+ * layer (the stores, the two surfaces) do not import each other either. When a caller needs
  * something of a layer above it, the answer is an interface in the lower layer (the SPI's {@code
  * health()}, core's {@code MethodPolicyLookup} and {@code StoreDecorator}), not an import upward.
  * The check reads bytecode: a compile-time constant is copied into its user by javac and escapes
@@ -45,6 +45,8 @@ class LayeringTest {
                         .definedBy("io.idemkit.store.memory..")
                         .layer("MongoDB store")
                         .definedBy("io.idemkit.store.mongo..")
+                        .layer("JDBC store")
+                        .definedBy("io.idemkit.store.jdbc..")
                         .layer("Telemetry")
                         .definedBy("io.idemkit.telemetry..")
                         .layer("HTTP surface")
@@ -71,6 +73,8 @@ class LayeringTest {
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "Store base")
                         .whereLayer("MongoDB store")
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "Store base")
+                        .whereLayer("JDBC store")
+                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "Store base")
                         .whereLayer("Telemetry")
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
                         .whereLayer("HTTP surface")
@@ -90,6 +94,7 @@ class LayeringTest {
                                 "Store base",
                                 "In-memory store",
                                 "MongoDB store",
+                                "JDBC store",
                                 "Telemetry",
                                 "HTTP surface",
                                 "Method surface",

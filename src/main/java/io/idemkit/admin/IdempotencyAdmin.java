@@ -254,7 +254,7 @@ public class IdempotencyAdmin {
     }
 
     /**
-     * @return the store's name: {@code memory}, {@code mongodb}, or a custom store's
+     * @return the store's name: {@code memory}, {@code mongodb}, {@code jdbc}, or a custom store's
      */
     public String storeName() {
         return store.name();

@@ -20,6 +20,9 @@ import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
 import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.store.jdbc.JdbcIdempotencyStore;
+import io.idemkit.store.jdbc.JdbcSettingsReader;
+import io.idemkit.store.jdbc.JdbcStoreSettings;
 import io.idemkit.store.mongo.MongoSettingsReader;
 import io.idemkit.store.mongo.MongoStoreSettings;
 import jakarta.annotation.Priority;
@@ -82,6 +85,7 @@ public class IdemkitExtension implements Extension {
     private volatile IdemkitConfig config;
     private volatile MongoStoreSettings mongoSettings;
     private volatile StoreChoice storeChoice;
+    private volatile JdbcIdempotencyStore jdbcStore;
     private volatile IdempotencyStore startedStore;
 
     <T> void checkAnnotations(
@@ -236,6 +240,7 @@ public class IdemkitExtension implements Extension {
         // The store's keys first, so that the one exception lists their problems with the rest.
         ConfigValues values = new ConfigValues(ConfigProvider.getConfig());
         MongoStoreSettings mongo = MongoSettingsReader.read(values);
+        JdbcStoreSettings jdbc = JdbcSettingsReader.read(values);
         IdemkitConfig read;
         try {
             read = ConfigReader.read(values);
@@ -321,6 +326,13 @@ public class IdemkitExtension implements Extension {
                             mpConfig())
                     .forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
         }
+        if (choice.store() == StoreChoice.Store.JDBC && producerMakesTheStore(beans)) {
+            JdbcStoreOpening.Opened opened = JdbcStoreOpening.open(jdbc, beans);
+            if (opened.problem() != null) {
+                event.addDeploymentProblem(new DeploymentException(opened.problem()));
+            }
+            jdbcStore = opened.store();
+        }
         idempotentMethods.clear();
         mongoSettings = mongo;
         storeChoice = choice;
@@ -360,9 +372,11 @@ public class IdemkitExtension implements Extension {
 
     /** Whether {@link StoreProducer} will make a MongoDB store, and no application store wins. */
     private static boolean builtInMongoStoreChosen(StoreChoice choice, BeanManager beans) {
-        if (!choice.isMongo()) {
-            return false;
-        }
+        return choice.isMongo() && producerMakesTheStore(beans);
+    }
+
+    /** Whether {@link StoreProducer} makes the store, and no application store wins. */
+    private static boolean producerMakesTheStore(BeanManager beans) {
         try {
             Bean<?> store = beans.resolve(beans.getBeans(IdempotencyStore.class));
             return store != null && store.getBeanClass() == StoreProducer.class;
@@ -385,6 +399,14 @@ public class IdemkitExtension implements Extension {
      */
     MongoStoreSettings mongoSettings() {
         return validated(mongoSettings);
+    }
+
+    /**
+     * @return the JDBC store opened and checked at deployment ({@code idemkit.store=jdbc})
+     * @throws IllegalStateException when no JDBC store was opened
+     */
+    JdbcIdempotencyStore jdbcStore() {
+        return validated(jdbcStore);
     }
 
     private static <T> T validated(T value) {

@@ -7,7 +7,10 @@ import java.util.Optional;
 /**
  * Which built-in store the application gets, decided once at deployment from {@code idemkit.store},
  * {@code idemkit.mongo.uri} and the application's MongoDB beans: the extension validates it and
- * checks the MongoDB lease rule against it, the producer makes what it says. An application's own
+ * checks the MongoDB lease rule against it, the producer makes what it says. {@code
+ * idemkit.store=jdbc} always means the JDBC store, whatever else is configured; {@code auto} never
+ * picks it, since an application's data source is there for its own data and using it for records
+ * needs a table that only the application's owner should decide to create. An application's own
  * {@code IdempotencyStore} bean overrides the producer, and with it this choice.
  *
  * @param store what the producer makes
@@ -26,7 +29,9 @@ record StoreChoice(Store store, boolean configuredMemory, boolean severalMongoBe
         /** MongoDB on the application's one {@code MongoClient} bean, never closed by us. */
         MONGO_ON_CLIENT_BEAN,
         /** The in-memory store. */
-        MEMORY
+        MEMORY,
+        /** The JDBC store, on the data source the extension found and checked at deployment. */
+        JDBC
     }
 
     /** How many beans of a type the application has. */
@@ -47,6 +52,9 @@ record StoreChoice(Store store, boolean configuredMemory, boolean severalMongoBe
         boolean several = databases == Beans.SEVERAL || clients == Beans.SEVERAL;
         if (kind == StoreKind.MEMORY) {
             return new StoreChoice(Store.MEMORY, true, several);
+        }
+        if (kind == StoreKind.JDBC) {
+            return new StoreChoice(Store.JDBC, false, several);
         }
         if (uriSet) {
             return new StoreChoice(Store.MONGO_ON_URI, false, several);
@@ -83,6 +91,6 @@ record StoreChoice(Store store, boolean configuredMemory, boolean severalMongoBe
      * @return whether the producer makes a MongoDB store
      */
     boolean isMongo() {
-        return store != Store.MEMORY;
+        return store != Store.MEMORY && store != Store.JDBC;
     }
 }

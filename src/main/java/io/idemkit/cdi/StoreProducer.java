@@ -26,7 +26,10 @@ import org.eclipse.microprofile.config.ConfigProvider;
  *   <li>MongoDB on {@code idemkit.mongo.uri}, with a client the store creates and closes;
  *   <li>otherwise MongoDB on the application's own {@link MongoDatabase} or {@link MongoClient}
  *       bean, which the store uses and never closes;
- *   <li>otherwise (or with {@code idemkit.store=memory}) the in-memory store, with a warning.
+ *   <li>otherwise (or with {@code idemkit.store=memory}) the in-memory store, with a warning;
+ *   <li>with {@code idemkit.store=jdbc}, the JDBC store the extension opened and checked at
+ *       deployment, on the data source {@code idemkit.jdbc.datasource} names or the application's
+ *       one {@code DataSource} bean, which the store never closes.
  * </ul>
  *
  * An application that brings its own store declares it as an enabled alternative
@@ -59,6 +62,10 @@ public class StoreProducer {
             case MONGO_ON_CLIENT_BEAN -> {
                 LOG.log(Level.INFO, "idemkit uses the MongoDB store on the MongoClient bean");
                 return new MongoIdempotencyStore(clients.get(), mongo, Clock.systemUTC());
+            }
+            case JDBC -> {
+                LOG.log(Level.INFO, "idemkit uses the JDBC store");
+                return extension.jdbcStore();
             }
             case MEMORY -> {
                 if (choice.severalMongoBeans() && !choice.configuredMemory()) {

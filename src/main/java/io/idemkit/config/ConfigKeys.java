@@ -18,7 +18,7 @@ public final class ConfigKeys {
 
     /**
      * Which store: {@code auto} (MongoDB when a URI or client is there, else memory), {@code
-     * mongo}, {@code memory}.
+     * mongo}, {@code memory}, {@code jdbc} (only when chosen: {@code auto} never picks it).
      */
     public static final String STORE = PREFIX + "store";
 
@@ -250,6 +250,25 @@ public final class ConfigKeys {
 
     /** Default of {@link #MONGO_LEASE_GRACE}. */
     public static final String MONGO_LEASE_GRACE_DEFAULT = "60s";
+
+    /**
+     * The JNDI name of the JDBC store's data source, looked up with {@code InitialContext}; unset
+     * means the application's one {@code DataSource} bean. Either must not be enlisted in JTA
+     * transactions.
+     */
+    public static final String JDBC_DATASOURCE = PREFIX + "jdbc.datasource";
+
+    /** The JDBC store's table, optionally schema-qualified. */
+    public static final String JDBC_TABLE = PREFIX + "jdbc.table";
+
+    /** Default of {@link #JDBC_TABLE}. */
+    public static final String JDBC_TABLE_DEFAULT = "idemkit_records";
+
+    /** Whether the JDBC store creates a missing table at deployment, for development. */
+    public static final String JDBC_CREATE_TABLE = PREFIX + "jdbc.create-table";
+
+    /** Default of {@link #JDBC_CREATE_TABLE}. */
+    public static final String JDBC_CREATE_TABLE_DEFAULT = "false";
 
     /** Whether the admin HTTP API is served ({@code true} or {@code false}); off by default. */
     public static final String ADMIN_ENABLED = PREFIX + "admin.enabled";

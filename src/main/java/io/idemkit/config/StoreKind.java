@@ -9,5 +9,11 @@ public enum StoreKind {
     /** MongoDB; a deployment error when neither a URI nor a client bean is there. */
     MONGO,
     /** The in-memory store, even when MongoDB is configured. */
-    MEMORY
+    MEMORY,
+    /**
+     * The JDBC store on the data source {@code idemkit.jdbc.datasource} names, or on the
+     * application's one {@code DataSource} bean; a deployment error when neither is there. Never
+     * chosen by {@link #AUTO}.
+     */
+    JDBC
 }

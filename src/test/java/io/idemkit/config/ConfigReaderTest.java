@@ -169,6 +169,21 @@ class ConfigReaderTest {
     }
 
     @Test
+    void mongoLeaseGraceOfZero_isADeploymentErrorThatSaysWhy() {
+        assertThatThrownBy(() -> mongo(Map.of("idemkit.mongo.lease-grace", "0s")))
+                .isInstanceOfSatisfying(
+                        InvalidConfigurationException.class,
+                        e ->
+                                assertThat(e.problems())
+                                        .singleElement()
+                                        .asString()
+                                        .startsWith(
+                                                "Invalid idemkit.mongo.lease-grace=0s: must be at"
+                                                        + " least 5s: the TTL monitor deletes a"
+                                                        + " record on the shard primary's clock"));
+    }
+
+    @Test
     void everyBrokenRule_isReportedAtOnceInTheHouseFormat() {
         assertThatThrownBy(
                         () ->

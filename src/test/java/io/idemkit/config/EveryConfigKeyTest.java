@@ -7,6 +7,8 @@ import io.idemkit.core.CompletionMode;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
 import io.idemkit.spi.StoredResult;
+import io.idemkit.store.jdbc.JdbcSettingsReader;
+import io.idemkit.store.jdbc.JdbcStoreSettings;
 import io.idemkit.store.mongo.MongoSettingsReader;
 import io.idemkit.store.mongo.MongoStoreSettings;
 import io.smallrye.config.PropertiesConfigSource;
@@ -28,7 +30,11 @@ import org.junit.jupiter.api.Test;
 class EveryConfigKeyTest {
 
     /** What every reader returns for one configuration. */
-    private record Readings(IdemkitConfig engine, MongoStoreSettings mongo, AdminSettings admin) {}
+    private record Readings(
+            IdemkitConfig engine,
+            MongoStoreSettings mongo,
+            JdbcStoreSettings jdbc,
+            AdminSettings admin) {}
 
     /** A key set alone to {@code value}, and what it must change. */
     private record KeyCase(String value, Function<Readings, Object> read, Object expected) {}
@@ -199,6 +205,18 @@ class EveryConfigKeyTest {
                             ConfigKeys.MONGO_LEASE_GRACE,
                             new KeyCase("5m", r -> r.mongo().leaseGrace(), Duration.ofMinutes(5))),
                     Map.entry(
+                            ConfigKeys.JDBC_DATASOURCE,
+                            new KeyCase(
+                                    "java:app/jdbc/shop",
+                                    r -> r.jdbc().dataSourceName(),
+                                    "java:app/jdbc/shop")),
+                    Map.entry(
+                            ConfigKeys.JDBC_TABLE,
+                            new KeyCase("shop.idem", r -> r.jdbc().table(), "shop.idem")),
+                    Map.entry(
+                            ConfigKeys.JDBC_CREATE_TABLE,
+                            new KeyCase("true", r -> r.jdbc().createTable(), true)),
+                    Map.entry(
                             ConfigKeys.ADMIN_ENABLED,
                             new KeyCase("true", r -> r.admin().enabled(), true)),
                     Map.entry(
@@ -213,8 +231,9 @@ class EveryConfigKeyTest {
                         .build();
         ConfigValues values = new ConfigValues(config);
         MongoStoreSettings mongo = MongoSettingsReader.read(values);
+        JdbcStoreSettings jdbc = JdbcSettingsReader.read(values);
         IdemkitConfig engine = ConfigReader.read(values);
-        return new Readings(engine, mongo, AdminSettings.read(config));
+        return new Readings(engine, mongo, jdbc, AdminSettings.read(config));
     }
 
     @Test

@@ -67,6 +67,17 @@ public final class CapturedLog implements AutoCloseable {
                 .toList();
     }
 
+    /**
+     * @param level the level
+     * @return the messages of the records at exactly that level so far, in order
+     */
+    public List<String> messages(Level level) {
+        return records.stream()
+                .filter(r -> r.getLevel() == level)
+                .map(LogRecord::getMessage)
+                .toList();
+    }
+
     /** Forgets what was captured so far. */
     public void clear() {
         records.clear();

@@ -19,8 +19,11 @@ import org.bson.BsonDocument;
  * <h2>The claim, step by step</h2>
  *
  * <ol>
- *   <li>{@code findOneAndUpdate({_id: key, lease_until: {$gt: T}}, {$setOnInsert: <new claim>},
- *       upsert, return after)}, where T is the estimated server time plus {@link #LIVE_MARGIN}. A
+ *   <li>{@code findOneAndUpdate({_id: key, lease_until: {$gt: T}}, <insert the claim>, upsert,
+ *       return after)}, where T is the estimated server time plus {@link #LIVE_MARGIN}, and the
+ *       update is, on the pipeline path, one {@code $replaceWith} whose {@code $cond} keeps a
+ *       matched document as it is ({@code $$ROOT}) and builds the claim where the upsert found none
+ *       (no {@code lease_until}), and on the fallback path {@code $setOnInsert: <new claim>}. A
  *       record whose lease (or, completed, whose retention) reaches beyond T is returned untouched:
  *       readable, it is {@link ClaimStatus#ALREADY_CLAIMED ALREADY_CLAIMED} or {@link
  *       ClaimStatus#ALREADY_COMPLETED ALREADY_COMPLETED}. An absent key is inserted with the new
@@ -28,11 +31,12 @@ import org.bson.BsonDocument;
  *   <li>Any other existing document (lapsed, about to lapse, or without a usable lease) makes the
  *       insert fail with a duplicate key, and so does an insert that lost a race. Then {@code
  *       findOneAndUpdate({_id: key, $expr: {$not: {$gt: ["$lease_until", "$$NOW"]}}}, {$set: <new
- *       claim>, $unset: <result>}, return before)} takes it over if, and only if, the server's own
- *       clock finds it not live, at the moment of the write; of racing claimers only the first
- *       still matches. The document returned tells what was replaced: a claim ({@link
- *       ClaimStatus#LEASE_RECLAIMED LEASE_RECLAIMED}), a lapsed result ({@code NEW}) or an
- *       unreadable document ({@code NEW}, recovered from corrupt).
+ *       claim>, $unset: <result>}, return before)} (as {@code $set} and {@code $unset} stages on
+ *       the pipeline path) takes it over if, and only if, the server's own clock finds it not live,
+ *       at the moment of the write; of racing claimers only the first still matches. The document
+ *       returned tells what was replaced: a claim ({@link ClaimStatus#LEASE_RECLAIMED
+ *       LEASE_RECLAIMED}), a lapsed result ({@code NEW}) or an unreadable document ({@code NEW},
+ *       recovered from corrupt).
  *   <li>A takeover that matches nothing means the record is live by the server's clock (it was
  *       about to lapse, or a racer's claim is in it): one {@code find({_id: key, $expr: live})}
  *       returns it, and it is answered as in step 1.
@@ -57,12 +61,13 @@ import org.bson.BsonDocument;
  *       QueryFeatureNotAllowed; JIRA DOCS-14158). mongo-java-server accepts such an upsert, but the
  *       store cannot use it. Step 1 therefore compares {@code lease_until} with a plain {@code $gt}
  *       on the estimated server time, which an upsert allows; its insert holds the filter's
- *       equality fields ({@code _id}) plus the {@code $setOnInsert} fields (the manual, "upsert
- *       behavior"). The margin makes a record it takes as live live by the server's clock too,
- *       unless the estimate is off by more than the margin; it can never make the store take a
- *       record over, which only the server's {@code $$NOW} does (MongoDB 4.2+ supports {@code
- *       $expr} with {@code $$NOW} in filters that do not upsert). A constant JVM clock skew cancels
- *       out of the estimate.
+ *       equality fields ({@code _id}) plus what the update writes: the {@code $setOnInsert} fields
+ *       (the manual, "upsert behavior"), or the document the pipeline's {@code $replaceWith}
+ *       builds, which repeats {@code _id}. The margin makes a record it takes as live live by the
+ *       server's clock too, unless the estimate is off by more than the margin; it can never make
+ *       the store take a record over, which only the server's {@code $$NOW} does (MongoDB 4.2+
+ *       supports {@code $expr} with {@code $$NOW} in filters that do not upsert). A constant JVM
+ *       clock skew cancels out of the estimate.
  *   <li>Because step 1's filter is not equality alone, the server does not retry its duplicate-key
  *       failure itself (it does so, from 4.2, only for upserts whose filter is equality on the
  *       unique index: JIRA SERVER-14322, SERVER-37124, SERVER-47212): the failure reaches the

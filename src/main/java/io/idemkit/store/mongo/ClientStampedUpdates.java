@@ -79,8 +79,7 @@ final class ClientStampedUpdates implements UpdateForm {
 
     @Override
     public String toString() {
-        return "the server runs no update pipelines: dates are stamped with the estimated server"
-                + " time";
+        return "the fallback path: dates are stamped with the estimated server time";
     }
 
     // --- the update documents ------------------------------------------------------------------

@@ -2,6 +2,7 @@ package io.idemkit.store.mongo;
 
 import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
+import com.mongodb.ReadConcern;
 import com.mongodb.ReadPreference;
 import com.mongodb.WriteConcern;
 import com.mongodb.client.MongoClient;
@@ -20,14 +21,41 @@ import org.bson.BsonDocument;
 
 /**
  * The store's connection lifecycle: the client (created and owned by the store from a URI, or an
- * application's, which the store never closes), the database with the store's read preference,
- * write concern and timeout, the collection and its TTL index, the server clock, the choice of
- * {@link UpdateForm}, the watch for a new primary, and closing. Nothing connects before first use;
- * a start that fails (the server cannot be reached) is retried on the next use. Thread-safe.
+ * application's, which the store never closes), the database with the settings the store pins, the
+ * collection, its shard key and its TTL index, the server clock, the choice of {@link UpdateForm},
+ * the watch for a new primary, and closing. Nothing connects before first use; a start that fails
+ * (the server cannot be reached, or answered the probe with anything but a refusal) is retried on
+ * the next use, and nothing it found is kept. Thread-safe.
+ *
+ * <p>What the store pins, whatever the application's client says (C9): the primary read preference
+ * (every decision must see the latest write); the {@code local} read concern, so that the read
+ * after a lost race sees the winner's claim, which a {@code majority} read (a client's, or a
+ * cluster-wide default) may not see yet; an acknowledged write concern in place of an
+ * unacknowledged one ({@code w:0}), under which no fenced write could tell whether it matched; and
+ * {@link MongoStoreSettings#timeout()} on each operation.
  */
 final class Connection {
 
     private static final System.Logger LOG = System.getLogger(Connection.class.getName());
+    private static final String CONFIG = "config";
+
+    /** Logged once when the client's write concern is unacknowledged. */
+    static final String UNACKNOWLEDGED =
+            "idemkit: the MongoDB client's write concern is unacknowledged (w:0), under which"
+                    + " no claim, complete or renew could tell whether it matched. The store"
+                    + " writes its own collection with an acknowledged write concern instead"
+                    + " (w:1, or the cluster's default). Set idemkit.mongo.write-concern=majority"
+                    + " on a replica set.";
+
+    /** Appended to the INFO line of a store that reaches the cluster through mongos. */
+    static final String THROUGH_ROUTER =
+            ". It reaches a sharded cluster through mongos: $$NOW is the clock of whichever"
+                    + " mongos routes each command, the TTL monitor deletes on the shard"
+                    + " primary's clock, so every mongos and mongod clock must be synchronized"
+                    + " (skew well under a third of the lease and under idemkit.mongo.lease-grace);"
+                    + " there is no primary to follow, and the clock estimate is refreshed every "
+                    + ServerTimeEstimate.REFRESH_EVERY.toSeconds()
+                    + " s";
 
     /**
      * What a started store works with.
@@ -46,6 +74,10 @@ final class Connection {
     private final MongoStoreSettings settings;
     private final Clock clock;
     private final Supplier<MongoDatabase> database;
+
+    /** The cluster's {@code config} database, for the shard key; {@code null} where unknown. */
+    private final Supplier<MongoDatabase> configDatabase;
+
     private final ReentrantLock starting = new ReentrantLock();
     private final PrimaryWatch primaryWatch = new PrimaryWatch(this::onNewPrimary);
 
@@ -55,6 +87,7 @@ final class Connection {
     private volatile Ready ready;
     private volatile boolean closed;
     private volatile boolean stampsWithServerClock;
+    private volatile boolean throughRouter;
 
     /** Guarded by {@link #starting}; only set when this store created the client. */
     private MongoClient ownClient;
@@ -67,17 +100,20 @@ final class Connection {
             MongoStoreSettings settings,
             Clock clock,
             Supplier<MongoDatabase> database,
+            Supplier<MongoDatabase> configDatabase,
             Supplier<ClusterDescription> cluster) {
         this.settings = settings;
         this.clock = clock;
         this.database = database != null ? database : this::ownDatabase;
+        this.configDatabase =
+                database != null ? configDatabase : () -> ownClient.getDatabase(CONFIG);
         this.cluster = cluster;
     }
 
     /** A client of its own, created from {@link MongoStoreSettings#uri()} on first use. */
     static Connection ownClient(MongoStoreSettings settings, Clock clock) {
         // The store's own client reports to primaryWatch as a listener.
-        return new Connection(settings, clock, null, null);
+        return new Connection(settings, clock, null, null, null);
     }
 
     /** An application's client, never closed here. */
@@ -86,12 +122,14 @@ final class Connection {
                 settings,
                 clock,
                 () -> client.getDatabase(settings.database()),
+                () -> client.getDatabase(CONFIG),
                 client::getClusterDescription);
     }
 
     /** An application's database, whose client is never closed here. */
     static Connection onDatabase(MongoDatabase database, MongoStoreSettings settings, Clock clock) {
-        return new Connection(settings, clock, () -> database, null);
+        // A MongoDatabase does not tell its client: the shard key cannot be looked up.
+        return new Connection(settings, clock, () -> database, null, null);
     }
 
     /**
@@ -101,7 +139,7 @@ final class Connection {
      * @throws RuntimeException what the driver throws when the server cannot be reached
      */
     Ready ready() {
-        if (cluster != null) {
+        if (cluster != null && !throughRouter) {
             primaryWatch.observe(cluster.get());
         }
         Ready r = ready;
@@ -157,9 +195,13 @@ final class Connection {
             Optional<WriteConcern> wc = settings.driverWriteConcern();
             if (wc.isPresent()) {
                 db = db.withWriteConcern(wc.get());
+            } else if (!db.getWriteConcern().isAcknowledged()) {
+                LOG.log(Level.WARNING, UNACKNOWLEDGED);
+                db = db.withWriteConcern(WriteConcern.ACKNOWLEDGED);
             }
-            resolvedDatabase = db;
-            MongoDatabase bound = db;
+            // Not majority: the read after a lost race must see the winner's claim at once.
+            resolvedDatabase = db.withReadConcern(ReadConcern.LOCAL);
+            MongoDatabase bound = resolvedDatabase;
             clockCommand =
                     new ServerClockCommand(
                             command -> bound.runCommand(command, BsonDocument.class));
@@ -167,13 +209,32 @@ final class Connection {
         MongoDatabase db = resolvedDatabase;
         MongoCollection<BsonDocument> records =
                 db.getCollection(settings.collection(), BsonDocument.class);
-        TtlIndex.ensure(records);
         ServerTimeEstimate time = new ServerTimeEstimate(clock, clockCommand);
         time.now();
-        UpdateForm form = UpdateForm.chosenFor(records, time, settings.leaseGrace());
+        ServerKind kind = clockCommand.kind();
+        if (kind.router() && configDatabase != null) {
+            ShardKeyCheck.check(
+                    configDatabase
+                            .get()
+                            .withTimeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)
+                            .withReadPreference(ReadPreference.primary()),
+                    records.getNamespace());
+        }
+        TtlIndex.ensure(records);
+        PipelineProbe.Answer answer = PipelineProbe.ask(records, kind.maxWireVersion());
+        UpdateForm form =
+                UpdateForm.of(answer.runsPipelines(), records, time, settings.leaseGrace());
         LOG.log(
-                Level.DEBUG,
-                () -> "MongoDB store ready on " + records.getNamespace() + "; " + form);
+                Level.INFO,
+                () ->
+                        "idemkit: MongoDB store on "
+                                + records.getNamespace()
+                                + " takes "
+                                + form
+                                + ", because "
+                                + answer.why()
+                                + (kind.router() ? THROUGH_ROUTER : ""));
+        throughRouter = kind.router();
         stampsWithServerClock = form.stampsWithServerClock();
         return new Ready(records, time, form, clockCommand);
     }

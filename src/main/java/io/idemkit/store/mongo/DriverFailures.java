@@ -24,6 +24,13 @@ import java.util.function.Supplier;
 final class DriverFailures {
 
     private static final int WRITE_CONCERN_FAILED = 64;
+    private static final int SHARD_KEY_NOT_FOUND = 61;
+
+    /** Appended to the message of a write the router could not target on the shard key. */
+    static final String WRONG_SHARD_KEY =
+            " The collection is sharded on a key other than _id: every claim is an upsert that"
+                    + " names only _id, which the router cannot target. Shard it on {_id: 1} or"
+                    + " {_id: \"hashed\"}, or point idemkit.mongo.collection at another collection.";
 
     /**
      * Appended to the message of a write the primary applied but the write concern did not confirm.
@@ -133,6 +140,8 @@ final class DriverFailures {
         if (writeNotConfirmed(e)) {
             message.append(WRITE_NOT_CONFIRMED);
             kind = IdempotencyStorageException.Kind.WRITE_NOT_CONFIRMED;
+        } else if (code(e) == SHARD_KEY_NOT_FOUND) {
+            message.append(WRONG_SHARD_KEY);
         } else if (e instanceof MongoTimeoutException
                 || e instanceof MongoOperationTimeoutException
                 || e instanceof MongoSocketException) {
@@ -142,6 +151,13 @@ final class DriverFailures {
         // The cause is kept for its stack trace, unless its messages name the key.
         return new IdempotencyStorageException(
                 kind, message.toString(), key != null && mentions(e, key) ? null : e);
+    }
+
+    private static int code(RuntimeException e) {
+        if (e instanceof MongoWriteException w) {
+            return w.getError().getCode();
+        }
+        return e instanceof MongoException m ? m.getCode() : -1;
     }
 
     private static boolean mentions(Throwable e, String key) {

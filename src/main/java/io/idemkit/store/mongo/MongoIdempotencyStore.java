@@ -26,12 +26,12 @@ import org.bson.BsonDocument;
  * The production idempotency store (contract C9): one MongoDB document per effective key, {@code
  * _id} = the key, laid out as idemkit's Python store lays it out so that both can share a
  * collection ({@link RecordLayout}). Works on MongoDB 4.4 to 8.x, standalone, replica set (use
- * {@code majority} write concern) and sharded with {@code _id} as the shard key, and on
- * mongo-java-server. This class holds the SPI's methods; each job they share has its own class: the
- * claim ({@link ClaimAlgorithm}), how writes stamp their dates ({@link UpdateForm}), the
- * connection's lifecycle ({@link Connection}), the reading of documents ({@link RecordReader}), the
- * translation of driver failures ({@link DriverFailures}), and the wait of {@link #awaitCompletion
- * awaitCompletion} ({@link CompletionPoll}).
+ * {@code majority} write concern) and sharded with {@code _id} as the shard key (another key is
+ * refused at start), and on mongo-java-server. This class holds the SPI's methods; each job they
+ * share has its own class: the claim ({@link ClaimAlgorithm}), how writes stamp their dates ({@link
+ * UpdateForm}), the connection's lifecycle ({@link Connection}), the reading of documents ({@link
+ * RecordReader}), the translation of driver failures ({@link DriverFailures}), and the wait of
+ * {@link #awaitCompletion awaitCompletion} ({@link CompletionPoll}).
  *
  * <h2>Round trips</h2>
  *
@@ -39,11 +39,12 @@ import org.bson.BsonDocument;
  * complete). Taking over an expired lease, a lapsed result or an unreadable document takes a second
  * round trip, on that path only. {@link #complete complete} and {@link #renew renew} are one {@code
  * updateOne}, {@link #release release} and {@link #delete delete} one {@code deleteOne}. The first
- * use of a store also lists (and if needed creates) the TTL index, samples the server clock three
- * times and probes once whether the server runs update pipelines. The clock is sampled again as
- * {@link ServerTimeEstimate} describes: every 30 s by the injected clock, at once after the client
- * clock steps, after a wait found the server disagreeing with the estimate, and after the driver
- * reported a new primary. A replay writes nothing.
+ * use of a store also samples the server clock three times (through a {@code mongos}, it then reads
+ * the collection's shard key), lists (and if needed creates) the TTL index, and probes whether the
+ * server runs update pipelines ({@link PipelineProbe}). The clock is sampled again as {@link
+ * ServerTimeEstimate} describes: every 30 s by the injected clock, at once after the client clock
+ * steps, after a wait found the server disagreeing with the estimate, and after the driver reported
+ * a new primary. A replay writes nothing.
  *
  * <h2>Time</h2>
  *
@@ -53,6 +54,14 @@ import org.bson.BsonDocument;
  * at first use by a probe says ({@link #stampsWithServerClock()}). A JVM clock that is off by any
  * constant amount changes neither a decision nor a stamp. The JVM clock is never read directly. The
  * server's clock is read as {@link ServerClockCommand} describes.
+ *
+ * <p>"The server's clock" is the clock of the machine that runs a command: the primary on a replica
+ * set, whichever {@code mongos} routes the command on a sharded cluster (the driver spreads them,
+ * so a lease stamped by one router is judged by another), the new primary after a failover; the TTL
+ * monitor deletes on the shard primary's clock. The store therefore requires synchronized clocks
+ * (NTP) on every {@code mongod} and {@code mongos}, with a skew well under a third of the shortest
+ * lease (a takeover judged by a clock ahead of the stamping one comes that much early) and under
+ * {@link MongoStoreSettings#leaseGrace()} (at least 5 s, or TTL could delete a live claim).
  *
  * <h2>Failures</h2>
  *
@@ -103,9 +112,11 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
 
     /**
      * A store on an application's own {@code MongoClient}, which the store never closes. The
-     * client's write concern applies unless {@link MongoStoreSettings#writeConcern()} is set. The
-     * store reads from the primary whatever the client's read preference, bounds each operation by
-     * {@link MongoStoreSettings#timeout()}, and ignores {@link MongoStoreSettings#uri()}.
+     * client's write concern applies unless {@link MongoStoreSettings#writeConcern()} is set; an
+     * unacknowledged one ({@code w:0}) is replaced by an acknowledged one, with a warning. The
+     * store reads from the primary with read concern {@code local} whatever the client's, bounds
+     * each operation by {@link MongoStoreSettings#timeout()}, and ignores {@link
+     * MongoStoreSettings#uri()}.
      *
      * @param client the client to use
      * @param settings the settings; {@code database} and {@code collection} name the collection
@@ -121,8 +132,9 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
 
     /**
      * A store on an application's own {@code MongoDatabase}, whose client the store never closes.
-     * As with a client, reads go to the primary and each operation is bounded by {@link
-     * MongoStoreSettings#timeout()}; {@link MongoStoreSettings#uri()} and {@link
+     * The same settings are pinned as with a client. A database does not tell its client, so the
+     * shard key is not checked at start (a claim on a collection sharded on another key fails with
+     * a message that says so); {@link MongoStoreSettings#uri()} and {@link
      * MongoStoreSettings#database()} are ignored.
      *
      * @param database the database holding the collection
@@ -313,7 +325,9 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     }
 
     /**
-     * Which write path the store took, for diagnostics: probed once at first use.
+     * Which write path the store took, for diagnostics: probed at the first use that reaches the
+     * server, and again at the next use if the probe failed with anything but a refusal; logged
+     * once at INFO.
      *
      * @return {@code true} once the store found that the server runs update pipelines (MongoDB
      *     4.2+) and so stamps {@code claimed_at}, {@code lease_until}, {@code expire_at} and {@code

@@ -28,9 +28,12 @@ import java.util.regex.Pattern;
  * @param writeConcern {@code idemkit.mongo.write-concern}: {@code majority}, {@code acknowledged}
  *     or a number of members, 1 or more; {@code null} keeps the connection string's (or the
  *     supplied client's) write concern. Use {@code majority} on replica sets.
- * @param leaseGrace {@code idemkit.mongo.lease-grace}, default 60 s, not negative: how long past
- *     its lease or retention a record stays before the TTL index may delete it, so that a lapsed
- *     claim is still seen, and reported, as a reclaimed lease
+ * @param leaseGrace {@code idemkit.mongo.lease-grace}, default 60 s, at least {@link
+ *     #MINIMUM_LEASE_GRACE 5 s}: how long past its lease or retention a record stays before the TTL
+ *     index may delete it, so that a lapsed claim is still seen, and reported, as a reclaimed
+ *     lease. The TTL monitor judges {@code expire_at} by the clock of the shard's primary, which is
+ *     not the clock that stamped it (another {@code mongos}, or the primary before a failover): the
+ *     grace must exceed the skew between them, or TTL may delete a live claim
  */
 public record MongoStoreSettings(
         String uri,
@@ -51,6 +54,13 @@ public record MongoStoreSettings(
 
     /** The default lease grace before the TTL index may delete a record: 60 seconds. */
     public static final Duration DEFAULT_LEASE_GRACE = Duration.ofSeconds(60);
+
+    /**
+     * The shortest lease grace: 5 seconds. It bounds the clock skew the store tolerates between the
+     * server that stamped a record and the one whose TTL monitor deletes it; a grace of zero
+     * tolerates none. It is above the store's 2 s margin for its own clock estimate.
+     */
+    public static final Duration MINIMUM_LEASE_GRACE = Duration.ofSeconds(5);
 
     private static final String KEY_PREFIX = "idemkit.mongo.";
     private static final Pattern POSITIVE_NUMBER = Pattern.compile("[0-9]+");
@@ -81,6 +91,17 @@ public record MongoStoreSettings(
         }
         if (leaseGrace.isNegative()) {
             throw invalid("lease-grace", format(leaseGrace), "must not be negative");
+        }
+        if (leaseGrace.compareTo(MINIMUM_LEASE_GRACE) < 0) {
+            throw invalid(
+                    "lease-grace",
+                    format(leaseGrace),
+                    "must be at least "
+                            + format(MINIMUM_LEASE_GRACE)
+                            + ": the TTL monitor deletes a record on the shard primary's clock,"
+                            + " which may run ahead of the clock that stamped it (another mongos,"
+                            + " or the primary before a failover), and a shorter grace lets it"
+                            + " delete a live claim");
         }
     }
 

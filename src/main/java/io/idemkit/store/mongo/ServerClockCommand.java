@@ -16,7 +16,7 @@ import org.bson.BsonValue;
  * and mongo-java-server answer (an alias of {@code hello}, JIRA SERVER-49985; deprecated since
  * 4.4.2, still served), or with {@code hello} where a server refuses {@code isMaster} (a strict
  * Stable API client). The first command that works is remembered, so a refused one is never tried
- * again. Thread-safe.
+ * again. The reply also tells what the server is ({@link #kind()}). Thread-safe.
  */
 final class ServerClockCommand implements Supplier<Instant> {
 
@@ -24,6 +24,7 @@ final class ServerClockCommand implements Supplier<Instant> {
 
     private final Function<BsonDocument, BsonDocument> run;
     private volatile String known;
+    private volatile ServerKind kind = ServerKind.UNKNOWN;
 
     /**
      * @param run runs one command on the database and returns the reply
@@ -41,6 +42,7 @@ final class ServerClockCommand implements Supplier<Instant> {
         } else {
             reply = firstThatWorks();
         }
+        kind = ServerKind.of(reply);
         BsonValue localTime = reply.get("localTime");
         if (localTime == null || !localTime.isDateTime()) {
             throw new IdempotencyStorageException(
@@ -49,6 +51,13 @@ final class ServerClockCommand implements Supplier<Instant> {
                             + " reported no localTime");
         }
         return Instant.ofEpochMilli(localTime.asDateTime().getValue());
+    }
+
+    /**
+     * @return what the latest reply said of the server; {@link ServerKind#UNKNOWN} before one
+     */
+    ServerKind kind() {
+        return kind;
     }
 
     /**

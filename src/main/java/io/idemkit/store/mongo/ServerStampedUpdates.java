@@ -1,8 +1,5 @@
 package io.idemkit.store.mongo;
 
-import com.mongodb.MongoCommandException;
-import com.mongodb.MongoException;
-import com.mongodb.MongoWriteException;
 import com.mongodb.client.MongoCollection;
 import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.IdempotencyRecord;
@@ -26,15 +23,13 @@ import org.bson.BsonValue;
  * because in a pipeline a string that starts with {@code $} (a fingerprint may) would be read as a
  * field path.
  *
- * <p>mongo-java-server does not run pipelines, so the tests here check these documents' shape; the
- * Testcontainers and {@code IDEMKIT_TEST_MONGO_URI} suites run them.
+ * <p>{@link PipelineProbe} sends every stage built here, in one pipeline, before the store takes
+ * this path. mongo-java-server does not run pipelines, so the tests here check these documents'
+ * shape; the Testcontainers and {@code IDEMKIT_TEST_MONGO_URI} suites run them.
  */
 final class ServerStampedUpdates implements UpdateForm {
 
     private static final String NOW = "$$NOW";
-
-    /** An id no record can have: keys are printable ASCII, without spaces. */
-    static final String PROBE_ID = "idemkit pipeline probe";
 
     private final MongoCollection<BsonDocument> records;
     private final Duration leaseGrace;
@@ -92,73 +87,11 @@ final class ServerStampedUpdates implements UpdateForm {
 
     @Override
     public String toString() {
-        return "dates are stamped by the server ($$NOW in update pipelines)";
+        return "the pipeline path: dates are stamped by the server ($$NOW in update pipelines)";
     }
 
     private static NewClaim constants(Claim claim) {
         return new NewClaim(claim.fingerprint(), claim.fingerprintVersion(), claim.token());
-    }
-
-    /**
-     * Whether the server runs update pipelines, asked in a way that writes nothing and that a
-     * server without them answers without failing a command. That matters because mongo-java-server
-     * logs every command it fails as an ERROR with a stack trace, and a pipeline it is made to read
-     * fails with a {@code ClassCastException}: a probe that sends it one puts that in the user's
-     * log at every start.
-     *
-     * <ol>
-     *   <li>A {@code findAndModify} on an id no record has, without upsert, whose pipeline holds a
-     *       stage no update may hold ({@code $match}). A server that runs update pipelines parses
-     *       the update before it looks for a document, and refuses this one (MongoDB 4.2+: {@code
-     *       InvalidOptions}). A server that <em>accepts</em> it has not read the pipeline at all:
-     *       mongo-java-server reads an update only for a document the query matched, and nothing
-     *       matches. It does not run pipelines, and nothing was written or failed.
-     *   <li>Only when the first was refused: the question itself, a valid one-stage pipeline in an
-     *       {@code updateOne} on that id. MongoDB 4.2+ accepts it (and matches nothing); a server
-     *       before 4.2 refuses it.
-     * </ol>
-     *
-     * <p>Which code the first refusal carries does not matter; only the second decides for a server
-     * that parses pipelines, so a real MongoDB takes the pipeline path whatever it answers first.
-     *
-     * @return whether the pipeline was accepted
-     * @throws MongoException anything else than a refusal (the server cannot be reached), so that
-     *     the store's start is retried on the next use
-     */
-    static boolean serverRuns(MongoCollection<BsonDocument> records) {
-        BsonDocument probe = new BsonDocument(RecordLayout.ID, new BsonString(PROBE_ID));
-        try {
-            if (acceptsUnreadPipeline(records, probe)) {
-                return false;
-            }
-            records.updateOne(
-                    probe,
-                    List.of(
-                            new BsonDocument(
-                                    "$set",
-                                    new BsonDocument(
-                                            RecordLayout.CLAIMED_AT, new BsonString(NOW)))));
-            return true;
-        } catch (MongoCommandException | MongoWriteException e) {
-            return false;
-        } catch (IllegalArgumentException e) {
-            return false; // a driver that cannot encode a pipeline update for this server
-        }
-    }
-
-    /**
-     * The first question of {@link #serverRuns}: whether the server accepts, on a document it does
-     * not find, a pipeline that no server running pipelines would accept.
-     */
-    private static boolean acceptsUnreadPipeline(
-            MongoCollection<BsonDocument> records, BsonDocument noRecord) {
-        try {
-            records.findOneAndUpdate(
-                    noRecord, List.of(new BsonDocument("$match", new BsonDocument())));
-            return true;
-        } catch (MongoCommandException e) {
-            return false; // it parsed the pipeline (or refuses pipelines): the second question says
-        }
     }
 
     /**

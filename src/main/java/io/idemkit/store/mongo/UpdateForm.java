@@ -12,7 +12,7 @@ import org.bson.BsonDocument;
 /**
  * How the store's writes stamp the dates they store ({@code claimed_at}, {@code lease_until},
  * {@code expire_at}, {@code completed_at}), chosen once, when the store starts, by a probe ({@link
- * #chosenFor}). Every write that stores a date goes through the form; filters, reads and purges
+ * PipelineProbe}). Every write that stores a date goes through the form; filters, reads and purges
  * compare against the server's own clock ({@code $$NOW}) on either.
  *
  * <ul>
@@ -36,17 +36,19 @@ import org.bson.BsonDocument;
 interface UpdateForm {
 
     /**
-     * Probes the server once ({@link ServerStampedUpdates#serverRuns}) and returns the form it
-     * supports.
+     * The form the probe's answer calls for ({@link PipelineProbe}).
      *
+     * @param runsPipelines whether the server runs update pipelines
      * @param records the store's collection
      * @param time the estimated server time, which a client-stamped write stamps with
      * @param leaseGrace how long past its lease or retention a record is kept ({@code expire_at})
-     * @throws com.mongodb.MongoException if the server cannot be reached
      */
-    static UpdateForm chosenFor(
-            MongoCollection<BsonDocument> records, ServerTimeEstimate time, Duration leaseGrace) {
-        return ServerStampedUpdates.serverRuns(records)
+    static UpdateForm of(
+            boolean runsPipelines,
+            MongoCollection<BsonDocument> records,
+            ServerTimeEstimate time,
+            Duration leaseGrace) {
+        return runsPipelines
                 ? new ServerStampedUpdates(records, leaseGrace)
                 : new ClientStampedUpdates(records, time, leaseGrace);
     }

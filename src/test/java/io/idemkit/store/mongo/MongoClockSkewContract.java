@@ -42,7 +42,7 @@ abstract class MongoClockSkewContract {
         Clock skewed = Clock.offset(Clock.systemUTC(), Duration.ofSeconds(skewSeconds));
         try (MongoIdempotencyStore store =
                 new MongoIdempotencyStore(
-                        mongo().sharedClient(), InProcessMongo.freshSettings(), skewed)) {
+                        mongo().sharedClient(), mongo().preparedSettings(), skewed)) {
             String held = key();
             String key = key();
 
@@ -82,7 +82,7 @@ abstract class MongoClockSkewContract {
         JumpingClock clock = new JumpingClock();
         try (MongoIdempotencyStore store =
                 new MongoIdempotencyStore(
-                        mongo().sharedClient(), InProcessMongo.freshSettings(), clock)) {
+                        mongo().sharedClient(), mongo().preparedSettings(), clock)) {
             String held = key();
             store.claim(held, FINGERPRINT, VERSION, LONG);
 
@@ -108,7 +108,7 @@ abstract class MongoClockSkewContract {
     @Test
     void clientClockJumpingAheadUnnoticed_neverTakesOverALiveLease() {
         JumpingClock clock = new JumpingClock();
-        MongoStoreSettings settings = InProcessMongo.freshSettings();
+        MongoStoreSettings settings = mongo().preparedSettings();
         try (MongoIdempotencyStore owner =
                         new MongoIdempotencyStore(
                                 mongo().sharedClient(), settings, Clock.systemUTC());

@@ -53,10 +53,14 @@ abstract class MongoConcurrencyContract {
 
     @BeforeEach
     void newStores() {
-        settings = InProcessMongo.freshSettings();
+        settings = mongo().preparedSettings();
         store = new MongoIdempotencyStore(mongo().sharedClient(), settings, Clock.systemUTC());
         hookedClient = mongo().client(hook);
         hookedStore = new MongoIdempotencyStore(hookedClient, settings, Clock.systemUTC());
+        // Started before any test arms the hook: on a real server the probe's first findAndModify
+        // fails (a refusal, as it should), which would fire the hook inside the probe.
+        store.now();
+        hookedStore.now();
     }
 
     @AfterEach

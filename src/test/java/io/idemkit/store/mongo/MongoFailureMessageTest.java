@@ -63,6 +63,19 @@ class MongoFailureMessageTest {
     }
 
     @Test
+    void upsertTheRouterCannotTarget_saysTheCollectionIsShardedOnAnotherKey() {
+        IdempotencyStorageException e =
+                DriverFailures.failure(
+                        "claim", KEY, FailingMongo.commandError(61, "ShardKeyNotFound"));
+
+        assertThat(e.getMessage())
+                .startsWith("MongoDB claim failed (MongoCommandException, code 61)")
+                .contains("sharded on a key other than _id")
+                .contains("Shard it on {_id: 1}");
+        assertThat(e.kind()).isEqualTo(IdempotencyStorageException.Kind.FAILED);
+    }
+
+    @Test
     void unreachableServer_saysNothingIsKnownToBeWritten() throws IOException {
         int port;
         try (ServerSocket free = new ServerSocket(0)) {

@@ -121,36 +121,36 @@ class MongoPurgeTest {
 
     @Test
     void purgeExpired_deletesOnlyRecordsPastTheirExpiry() {
-        MongoIdempotencyStore noGrace =
+        Duration grace = MongoStoreSettings.MINIMUM_LEASE_GRACE;
+        MongoIdempotencyStore shortGrace =
                 new MongoIdempotencyStore(
-                        mongo.sharedClient(),
-                        settings.withLeaseGrace(Duration.ZERO),
-                        Clock.systemUTC());
+                        mongo.sharedClient(), settings.withLeaseGrace(grace), Clock.systemUTC());
         String lapsedClaim = key();
         String liveClaim = key();
         String lapsedResult = key();
         String liveResult = key();
-        noGrace.claim(lapsedClaim, FINGERPRINT, VERSION, LEASE);
-        noGrace.claim(liveClaim, FINGERPRINT, VERSION, LONG);
-        noGrace.complete(
+        shortGrace.claim(lapsedClaim, FINGERPRINT, VERSION, LEASE);
+        shortGrace.claim(liveClaim, FINGERPRINT, VERSION, LONG);
+        shortGrace.complete(
                 lapsedResult,
-                noGrace.claim(lapsedResult, FINGERPRINT, VERSION, LONG).token(),
+                shortGrace.claim(lapsedResult, FINGERPRINT, VERSION, LONG).token(),
                 result("x"),
                 LEASE);
-        noGrace.complete(
+        shortGrace.complete(
                 liveResult,
-                noGrace.claim(liveResult, FINGERPRINT, VERSION, LONG).token(),
+                shortGrace.claim(liveResult, FINGERPRINT, VERSION, LONG).token(),
                 result("x"),
                 LONG);
-        // Every short lease and retention ends at most LEASE after the server's time now.
-        mongo.waitUntilPast(mongo.serverTime().plus(LEASE));
+        // Every short lease and retention ends at most LEASE after the server's time now, and
+        // its expire_at the grace later.
+        mongo.waitUntilPast(mongo.serverTime().plus(LEASE).plus(grace));
 
-        assertThat(noGrace.purgeExpired()).isEqualTo(2);
+        assertThat(shortGrace.purgeExpired()).isEqualTo(2);
 
         assertThat(mongo.raw(settings.collection()).countDocuments()).isEqualTo(2);
-        assertThat(noGrace.find(liveClaim)).isPresent();
-        assertThat(noGrace.find(liveResult)).isPresent();
-        assertThat(noGrace.purgeExpired()).isZero();
+        assertThat(shortGrace.find(liveClaim)).isPresent();
+        assertThat(shortGrace.find(liveResult)).isPresent();
+        assertThat(shortGrace.purgeExpired()).isZero();
     }
 
     @Test

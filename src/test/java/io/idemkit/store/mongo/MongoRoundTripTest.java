@@ -61,13 +61,14 @@ class MongoRoundTripTest {
 
             assertThat(cold.sent())
                     .containsExactly(
+                            // The clock first: its reply also says whether this is a mongos.
+                            "isMaster",
+                            "isMaster",
+                            "isMaster",
                             "listIndexes",
                             "createIndexes",
-                            "isMaster",
-                            "isMaster",
-                            "isMaster",
                             // The pipeline probe: on a server that does not parse pipelines, one
-                            // findAndModify that matches nothing (ServerStampedUpdates.serverRuns).
+                            // findAndModify that matches nothing (PipelineProbe).
                             "findAndModify",
                             "findAndModify",
                             "findAndModify");

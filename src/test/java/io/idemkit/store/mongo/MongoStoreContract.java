@@ -57,6 +57,14 @@ abstract class MongoStoreContract extends IdempotencyStoreContract {
      */
     protected abstract boolean serverRunsPipelines();
 
+    /**
+     * Prepares the new collection of a test before its store uses it (a sharded cluster shards it);
+     * nothing by default.
+     *
+     * @param collection the collection's name in the test database
+     */
+    protected void prepareCollection(String collection) {}
+
     @Test
     void firstUse_probesTheServerAndTakesTheMatchingWritePath() {
         assertThat(store.stampsWithServerClock()).as("before first use").isFalse();
@@ -74,6 +82,7 @@ abstract class MongoStoreContract extends IdempotencyStoreContract {
                 baseSettings()
                         .withDatabase(InProcessMongo.DATABASE)
                         .withCollection(InProcessMongo.freshSettings().collection());
+        prepareCollection(settings.collection());
         store = new MongoIdempotencyStore(client(), settings, Clock.systemUTC());
     }
 
@@ -124,10 +133,6 @@ abstract class MongoStoreContract extends IdempotencyStoreContract {
     }
 
     private Instant serverTime() {
-        BsonDocument reply =
-                client().getDatabase("admin")
-                        .runCommand(
-                                new BsonDocument("isMaster", new BsonInt32(1)), BsonDocument.class);
-        return Instant.ofEpochMilli(reply.getDateTime("localTime").getValue());
+        return MongoServerUnderTest.serverTime(client());
     }
 }

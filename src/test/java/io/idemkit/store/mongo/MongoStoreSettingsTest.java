@@ -40,14 +40,38 @@ class MongoStoreSettingsTest {
     }
 
     @Test
-    void negativeLeaseGrace_isRefused_andZeroIsAllowed() {
+    void negativeLeaseGrace_isRefused() {
         assertThatThrownBy(
                         () ->
                                 MongoStoreSettings.defaults()
                                         .withLeaseGrace(Duration.ofMillis(-1500)))
                 .hasMessage("Invalid idemkit.mongo.lease-grace=-1500ms: must not be negative");
-        assertThat(MongoStoreSettings.defaults().withLeaseGrace(Duration.ZERO).leaseGrace())
-                .isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {0, 1, 4999})
+    void leaseGraceBelowFiveSeconds_isRefusedWithTheReason(long millis) {
+        assertThatThrownBy(
+                        () ->
+                                MongoStoreSettings.defaults()
+                                        .withLeaseGrace(Duration.ofMillis(millis)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(
+                        "Invalid idemkit.mongo.lease-grace="
+                                + MongoStoreSettings.format(Duration.ofMillis(millis))
+                                + ": must be at least 5s: the TTL monitor deletes a record on the"
+                                + " shard primary's clock")
+                .hasMessageContaining("lets it delete a live claim");
+    }
+
+    @Test
+    void leaseGraceOfFiveSeconds_isTheMinimumAllowed() {
+        assertThat(MongoStoreSettings.MINIMUM_LEASE_GRACE).isEqualTo(Duration.ofSeconds(5));
+        assertThat(
+                        MongoStoreSettings.defaults()
+                                .withLeaseGrace(MongoStoreSettings.MINIMUM_LEASE_GRACE)
+                                .leaseGrace())
+                .isEqualTo(Duration.ofSeconds(5));
     }
 
     @Test

@@ -166,4 +166,23 @@ class MongoTtlIndexTest {
         }
         throw new AssertionError("no index " + name + " in " + indexNames());
     }
+
+    @Test
+    void claimDeletedAsTheTtlMonitorDeletesIt_canNeitherBeRenewedNorCompletedByItsOwner() {
+        // On real MongoDB the TTL monitor deletes a lapsed claim at lease plus grace; this server
+        // never deletes, so the test deletes it as the monitor would, by _id.
+        try (MongoIdempotencyStore store =
+                new MongoIdempotencyStore(mongo.sharedClient(), settings, Clock.systemUTC())) {
+            String key = key();
+            ClaimToken token = store.claim(key, FINGERPRINT, VERSION, LONG).token();
+            mongo.raw(settings.collection()).deleteOne(RecordLayout.byKey(key));
+
+            assertThat(store.renew(key, token, LONG)).isFalse();
+            assertThat(store.complete(key, token, result("late"), LONG)).isFalse();
+            assertThat(store.release(key, token)).isFalse();
+            assertThat(store.find(key)).isEmpty();
+            assertThat(store.claim(key, FINGERPRINT, VERSION, LONG).status())
+                    .isEqualTo(ClaimStatus.NEW);
+        }
+    }
 }

@@ -2,18 +2,12 @@ package io.idemkit.store.mongo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoCollection;
-import com.mongodb.event.CommandFailedEvent;
-import com.mongodb.event.CommandListener;
-import com.mongodb.event.CommandSucceededEvent;
 import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.StoredHeader;
 import io.idemkit.spi.StoredResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.bson.BsonArray;
 import org.bson.BsonDocument;
 import org.bson.BsonInt64;
@@ -116,80 +110,5 @@ class ServerStampedUpdatesTest {
                                 "$set",
                                 new BsonDocument("lease_until", nowPlus(30_000))
                                         .append("expire_at", nowPlus(90_000))));
-    }
-
-    @Test
-    void probe_onMongoJavaServer_findsNoPipelinesAndWritesNothing() {
-        InProcessMongo mongo = InProcessMongo.shared();
-        String collection = InProcessMongo.freshSettings().collection();
-        try {
-            assertThat(ServerStampedUpdates.serverRuns(mongo.raw(collection))).isFalse();
-            assertThat(mongo.raw(collection).countDocuments()).isZero();
-        } finally {
-            mongo.raw(collection).drop();
-        }
-    }
-
-    @Test
-    void probe_onMongoJavaServer_failsNoCommand() {
-        // mongo-java-server logs every command it fails as an ERROR with a stack trace: a probe
-        // that fails one puts it in the user's log at every start.
-        InProcessMongo mongo = InProcessMongo.shared();
-        String collection = InProcessMongo.freshSettings().collection();
-        FailedCommands failed = new FailedCommands();
-        try (MongoClient client = mongo.client(failed)) {
-            MongoCollection<BsonDocument> records =
-                    client.getDatabase(MongoServerUnderTest.DATABASE)
-                            .getCollection(collection, BsonDocument.class);
-            assertThat(ServerStampedUpdates.serverRuns(records)).isFalse();
-            assertThat(failed.commands()).isEmpty();
-            assertThat(failed.succeeded()).containsExactly("findAndModify");
-        } finally {
-            mongo.raw(collection).drop();
-        }
-    }
-
-    @Test
-    void probeAfterRecordsExist_onMongoJavaServer_failsNoCommandAndChangesNothing() {
-        InProcessMongo mongo = InProcessMongo.shared();
-        String collection = InProcessMongo.freshSettings().collection();
-        BsonDocument record =
-                new BsonDocument("_id", new BsonString("k")).append("n", new BsonString("v"));
-        mongo.raw(collection).insertOne(record);
-        FailedCommands failed = new FailedCommands();
-        try (MongoClient client = mongo.client(failed)) {
-            MongoCollection<BsonDocument> records =
-                    client.getDatabase(MongoServerUnderTest.DATABASE)
-                            .getCollection(collection, BsonDocument.class);
-            assertThat(ServerStampedUpdates.serverRuns(records)).isFalse();
-            assertThat(failed.commands()).isEmpty();
-            assertThat(mongo.raw(collection).find()).containsExactly(record);
-        } finally {
-            mongo.raw(collection).drop();
-        }
-    }
-
-    /** The names of the commands the server answered with an error, and of those it did not. */
-    private static final class FailedCommands implements CommandListener {
-        private final List<String> failed = new CopyOnWriteArrayList<>();
-        private final List<String> succeeded = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void commandFailed(CommandFailedEvent event) {
-            failed.add(event.getCommandName() + ": " + event.getThrowable());
-        }
-
-        @Override
-        public void commandSucceeded(CommandSucceededEvent event) {
-            succeeded.add(event.getCommandName());
-        }
-
-        List<String> commands() {
-            return List.copyOf(failed);
-        }
-
-        List<String> succeeded() {
-            return List.copyOf(succeeded);
-        }
     }
 }

@@ -1,0 +1,106 @@
+package io.idemkit.cdi;
+
+import io.idemkit.IdempotencyStorageException;
+import io.idemkit.config.ConfigKeys;
+import io.idemkit.store.jdbc.JdbcIdempotencyStore;
+import io.idemkit.store.jdbc.JdbcStoreSettings;
+import jakarta.enterprise.inject.AmbiguousResolutionException;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
+import java.lang.System.Logger.Level;
+import java.util.Set;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
+
+/**
+ * Opens the JDBC store at deployment ({@code idemkit.store=jdbc}, C12): finds its data source (the
+ * JNDI name {@code idemkit.jdbc.datasource}, else the application's one {@code DataSource} bean)
+ * and starts the store, which refuses a database it does not support and a missing or wrong table
+ * with the DDL to run. Each of these fails the deployment. A database that cannot be reached now
+ * only logs a warning: the store connects again on its first operation, and the readiness check
+ * reports it down until then.
+ */
+final class JdbcStoreOpening {
+
+    private static final System.Logger LOG = System.getLogger(JdbcStoreOpening.class.getName());
+
+    private JdbcStoreOpening() {}
+
+    /** A started store, or the deployment problem that stopped it. */
+    record Opened(JdbcIdempotencyStore store, String problem) {}
+
+    static Opened open(JdbcStoreSettings settings, BeanManager beans) {
+        DataSource dataSource;
+        try {
+            dataSource =
+                    settings.dataSourceName() != null
+                            ? lookUp(settings.dataSourceName())
+                            : bean(beans);
+        } catch (IllegalStateException e) {
+            return new Opened(null, e.getMessage());
+        }
+        JdbcIdempotencyStore store = new JdbcIdempotencyStore(dataSource, settings);
+        try {
+            store.start();
+        } catch (IdempotencyStorageException e) {
+            if (e.kind() != IdempotencyStorageException.Kind.UNREACHABLE) {
+                return new Opened(null, "idemkit.store=jdbc: " + e.getMessage());
+            }
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit's JDBC store cannot reach its database now; it checks the database"
+                            + " and its table on first use. "
+                            + e.getMessage());
+        }
+        return new Opened(store, null);
+    }
+
+    private static DataSource lookUp(String name) {
+        Object found;
+        try {
+            found = new InitialContext().lookup(name);
+        } catch (NamingException e) {
+            throw new IllegalStateException(
+                    "idemkit.store=jdbc: "
+                            + ConfigKeys.JDBC_DATASOURCE
+                            + "="
+                            + name
+                            + " is not found in JNDI ("
+                            + e.getMessage()
+                            + ").");
+        }
+        if (!(found instanceof DataSource dataSource)) {
+            throw new IllegalStateException(
+                    "idemkit.store=jdbc: "
+                            + ConfigKeys.JDBC_DATASOURCE
+                            + "="
+                            + name
+                            + " names a "
+                            + (found == null ? "null" : found.getClass().getName())
+                            + ", not a javax.sql.DataSource.");
+        }
+        return dataSource;
+    }
+
+    private static DataSource bean(BeanManager beans) {
+        Set<Bean<?>> found = beans.getBeans(DataSource.class);
+        Bean<?> bean;
+        try {
+            bean = found.isEmpty() ? null : beans.resolve(found);
+        } catch (AmbiguousResolutionException e) {
+            throw new IllegalStateException(
+                    "idemkit.store=jdbc, but there are several DataSource beans: set "
+                            + ConfigKeys.JDBC_DATASOURCE
+                            + " to a JNDI name to choose.");
+        }
+        if (bean == null) {
+            throw new IllegalStateException(
+                    "idemkit.store=jdbc needs "
+                            + ConfigKeys.JDBC_DATASOURCE
+                            + " (a JNDI name) or a DataSource bean; none is there.");
+        }
+        return (DataSource)
+                beans.getReference(bean, DataSource.class, beans.createCreationalContext(bean));
+    }
+}

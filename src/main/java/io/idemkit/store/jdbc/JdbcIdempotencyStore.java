@@ -1,0 +1,417 @@
+package io.idemkit.store.jdbc;
+
+import io.idemkit.IdempotencyStorageException;
+import io.idemkit.spi.ClaimResult;
+import io.idemkit.spi.ClaimToken;
+import io.idemkit.spi.IdempotencyRecord;
+import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.spi.StoreArguments;
+import io.idemkit.spi.StoreHealth;
+import io.idemkit.spi.StoredResult;
+import io.idemkit.store.CompletionPoll;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import javax.sql.DataSource;
+
+/**
+ * The idempotency store on an application's own relational database (contract C12): one row per
+ * effective key in one table ({@link RecordRows} lists its columns; the DDL of each dialect is a
+ * resource beside this class), on PostgreSQL, MariaDB or H2 ({@link JdbcDialect}). Any other
+ * database is refused when the store starts.
+ *
+ * <h2>Transactions</h2>
+ *
+ * Every statement runs on a connection the store takes from its {@link DataSource} and gives back
+ * at once, in auto-commit mode: each claim, completion, release and renew commits on its own, and a
+ * duplicate key can never abort or poison a transaction the application shares. The data source
+ * must therefore <b>not be enlisted in JTA transactions</b>: in a server, give the store a data
+ * source declared non-transactional (Liberty {@code transactional="false"}, WildFly {@code
+ * jta="false"}, Payara a non-transactional resource). An enlisted connection inside a transaction
+ * refuses auto-commit, and every operation then fails with a message that says so.
+ *
+ * <h2>Time</h2>
+ *
+ * Every lease and expiry decision, and every time written, is the database's own clock read in the
+ * statement that decides ({@link JdbcDialect#nowMillis()}); times are stored as epoch milliseconds.
+ * The JVM's clock is never read: a JVM clock that is off changes nothing.
+ *
+ * <h2>Round trips</h2>
+ *
+ * A fresh claim is one statement and its completion one more; a replay is one statement, two on H2
+ * ({@link ClaimSteps}). Complete, renew, release, delete and find are one statement each. The first
+ * operation also reads the database's product name and checks the table with one query ({@link
+ * TableSchema}).
+ *
+ * <p>Instances are thread-safe; one serves a whole application. Constructing one does not connect.
+ */
+public final class JdbcIdempotencyStore implements IdempotencyStore {
+
+    private static final String NAME = "jdbc";
+
+    private final DataSource dataSource;
+    private final JdbcStoreSettings settings;
+    private final CompletionPoll completions = new CompletionPoll();
+    private volatile Started started;
+
+    /** The store once it knows its database: the dialect, the statements, the claim. */
+    private record Started(JdbcDialect dialect, RecordStatements sql, ClaimSteps claims) {}
+
+    /** One piece of work on a connection. */
+    @FunctionalInterface
+    private interface SqlWork<T> {
+        T run(Connection connection, Started store) throws SQLException;
+    }
+
+    /**
+     * A store on {@code dataSource}, which the store never closes.
+     *
+     * @param dataSource a data source that is not enlisted in JTA transactions
+     * @param settings the table, and whether to create it
+     */
+    public JdbcIdempotencyStore(DataSource dataSource, JdbcStoreSettings settings) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.settings = Objects.requireNonNull(settings, "settings");
+    }
+
+    /**
+     * Connects, refuses a database that is not supported, and checks the table (creating it if
+     * {@link JdbcStoreSettings#createTable()} and it is missing). The first operation does this on
+     * its own; a deployment calls it to fail early. Idempotent once it succeeded.
+     *
+     * @throws IdempotencyStorageException if the database cannot be reached or is not supported, or
+     *     the table is missing or lacks a column (the message carries the DDL to run)
+     */
+    public void start() {
+        ready();
+    }
+
+    private Started ready() {
+        Started s = started;
+        if (s != null) {
+            return s;
+        }
+        synchronized (this) {
+            if (started == null) {
+                try (Connection c = autoCommitting(dataSource.getConnection())) {
+                    JdbcDialect dialect = TableSchema.dialect(c);
+                    RecordStatements sql = new RecordStatements(dialect, settings.table());
+                    TableSchema.check(c, dialect, settings, sql);
+                    started = new Started(dialect, sql, new ClaimSteps(dialect, sql));
+                } catch (SQLException e) {
+                    throw SqlFailures.failure("start", null, e);
+                }
+            }
+            return started;
+        }
+    }
+
+    /**
+     * @return the dialect's product name once started ({@code PostgreSQL}, {@code MariaDB}, {@code
+     *     H2}), for diagnostics
+     */
+    public String databaseProduct() {
+        return ready().dialect().productName();
+    }
+
+    @Override
+    public ClaimResult claim(
+            String key, String fingerprint, int fingerprintVersion, Duration leaseTtl) {
+        StoreArguments.requireKey(key);
+        StoreArguments.requireFingerprint(fingerprint);
+        StoreArguments.requireFingerprintVersion(fingerprintVersion);
+        StoreArguments.requireTtl(leaseTtl, "leaseTtl");
+        return call(
+                "claim",
+                key,
+                (c, s) ->
+                        s.claims()
+                                .claim(c, key, fingerprint, fingerprintVersion, millis(leaseTtl)));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One {@code UPDATE … WHERE idem_key = ? AND state = 'CLAIMED' AND claim_token = ?}.
+     */
+    @Override
+    public boolean complete(
+            String key, ClaimToken token, StoredResult result, Duration completedTtl) {
+        StoreArguments.requireKey(key);
+        StoreArguments.requireToken(token);
+        StoreArguments.requireResult(result);
+        StoreArguments.requireTtl(completedTtl, "completedTtl");
+        boolean stored =
+                call(
+                        "complete",
+                        key,
+                        (c, s) -> completeOn(c, s.sql(), key, token, result, completedTtl));
+        if (stored) {
+            completions.signal(key);
+        }
+        return stored;
+    }
+
+    /**
+     * The completion, one statement fenced by key, state and token, on any connection: the store's
+     * own in auto-commit mode, or (completion in the business transaction, C13) one enlisted in the
+     * application's transaction, so that the record commits or rolls back with the business writes.
+     * Neither reads a clock of the JVM nor raises a duplicate-key error.
+     *
+     * @return whether the claim was still held with {@code token} and is now completed
+     */
+    static boolean completeOn(
+            Connection c,
+            RecordStatements sql,
+            String key,
+            ClaimToken token,
+            StoredResult result,
+            Duration completedTtl)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.complete)) {
+            ps.setLong(1, millis(completedTtl));
+            ps.setInt(2, result.status());
+            ps.setString(3, RecordRows.encodeHeaders(result.headers()));
+            ps.setBytes(4, result.body());
+            ps.setString(5, key);
+            ps.setString(6, token.value());
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    /** {@inheritDoc} One {@code DELETE} fenced by key, state and token. */
+    @Override
+    public boolean release(String key, ClaimToken token) {
+        StoreArguments.requireKey(key);
+        StoreArguments.requireToken(token);
+        boolean released = update("release", key, s -> s.release, token, null);
+        if (released) {
+            completions.signal(key);
+        }
+        return released;
+    }
+
+    /** {@inheritDoc} One {@code UPDATE} fenced by key, state and token. */
+    @Override
+    public boolean renew(String key, ClaimToken token, Duration leaseTtl) {
+        StoreArguments.requireKey(key);
+        StoreArguments.requireToken(token);
+        StoreArguments.requireTtl(leaseTtl, "leaseTtl");
+        return update("renew", key, s -> s.renew, token, millis(leaseTtl));
+    }
+
+    private boolean update(
+            String operation,
+            String key,
+            Function<RecordStatements, String> statement,
+            ClaimToken token,
+            Long millis) {
+        return call(
+                operation,
+                key,
+                (c, s) -> {
+                    try (PreparedStatement ps = c.prepareStatement(statement.apply(s.sql()))) {
+                        int i = 1;
+                        if (millis != null) {
+                            ps.setLong(i++, millis);
+                        }
+                        ps.setString(i++, key);
+                        ps.setString(i, token.value());
+                        return ps.executeUpdate() == 1;
+                    }
+                });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Polls with one {@code SELECT} whose liveness the database decides, first after 10 ms,
+     * doubling up to 500 ms, never past the deadline; a completion, release or delete through this
+     * instance ends the current pause at once ({@link CompletionPoll}).
+     */
+    @Override
+    public Optional<IdempotencyRecord> awaitCompletion(String key, Duration timeout)
+            throws InterruptedException {
+        StoreArguments.requireKey(key);
+        StoreArguments.requireTimeout(timeout);
+        return completions.await(
+                key,
+                timeout,
+                first -> {
+                    if (Thread.interrupted()) {
+                        throw new InterruptedException("interrupted while waiting for completion");
+                    }
+                    return readRow("awaitCompletion", key)
+                            .filter(RecordRows.Row::live)
+                            .flatMap(RecordRows.Row::record);
+                });
+    }
+
+    /** {@inheritDoc} One {@code SELECT}; whether a result expired is decided by the database. */
+    @Override
+    public Optional<IdempotencyRecord> find(String key) {
+        StoreArguments.requireKey(key);
+        return readRow("find", key)
+                .filter(row -> row.live() || RecordRows.CLAIMED.equals(row.state()))
+                .flatMap(RecordRows.Row::record);
+    }
+
+    private Optional<RecordRows.Row> readRow(String operation, String key) {
+        return call(
+                operation,
+                key,
+                (c, s) -> {
+                    try (PreparedStatement ps = c.prepareStatement(s.sql().selectRow)) {
+                        ps.setString(1, key);
+                        try (ResultSet rows = ps.executeQuery()) {
+                            return rows.next()
+                                    ? Optional.of(RecordRows.row(rows))
+                                    : Optional.empty();
+                        }
+                    }
+                });
+    }
+
+    /** {@inheritDoc} One {@code DELETE} by key. */
+    @Override
+    public boolean delete(String key) {
+        StoreArguments.requireKey(key);
+        boolean deleted =
+                call(
+                        "delete",
+                        key,
+                        (c, s) -> {
+                            try (PreparedStatement ps = c.prepareStatement(s.sql().delete)) {
+                                ps.setString(1, key);
+                                return ps.executeUpdate() == 1;
+                            }
+                        });
+        if (deleted) {
+            completions.signal(key);
+        }
+        return deleted;
+    }
+
+    /**
+     * Deletes every row whose {@code lease_until} has passed by the database's clock: completed
+     * records past their retention, claims whose lease ran out, and expired attempt counts. There
+     * is no TTL index in a relational database: schedule this (the admin API's purge, or a timer of
+     * the application) as often as the table's growth asks. Never deletes a live record. Safe to
+     * run at any time, from any number of instances. The index on {@code lease_until} keeps it
+     * cheap.
+     */
+    @Override
+    public long purgeExpired() {
+        return call(
+                "purgeExpired",
+                null,
+                (c, s) -> {
+                    try (PreparedStatement ps = c.prepareStatement(s.sql().purge)) {
+                        return (long) ps.executeUpdate();
+                    }
+                });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A row of its own, state {@code ATTEMPTS}, in the records' table ({@link AttemptRows}).
+     */
+    @Override
+    public long countAttempt(String attemptsKey, Duration retention) {
+        StoreArguments.requireKey(attemptsKey);
+        StoreArguments.requireTtl(retention, "retention");
+        return call(
+                "countAttempt",
+                attemptsKey,
+                (c, s) ->
+                        AttemptRows.count(c, s.dialect(), s.sql(), attemptsKey, millis(retention)));
+    }
+
+    /** {@inheritDoc} One {@code SELECT} of the database's clock. */
+    @Override
+    public Instant now() {
+        return call("now", null, (c, s) -> Instant.ofEpochMilli(databaseMillis(c, s)));
+    }
+
+    private static long databaseMillis(Connection c, Started s) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(s.sql().now);
+                ResultSet rows = ps.executeQuery()) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
+    /**
+     * Up when the database answers one query of its clock; reports the database's product name as
+     * {@code database}.
+     */
+    @Override
+    public StoreHealth health() {
+        return call(
+                "health",
+                null,
+                (c, s) -> {
+                    databaseMillis(c, s);
+                    return StoreHealth.up(Map.of("database", s.dialect().productName()));
+                });
+    }
+
+    /**
+     * @return {@code jdbc}
+     */
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /** Wakes every waiter. The data source is the application's and is left open. */
+    @Override
+    public void close() {
+        completions.signalAll();
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcIdempotencyStore[" + settings + "]";
+    }
+
+    private <T> T call(String operation, String key, SqlWork<T> work) {
+        Started s = ready();
+        try (Connection c = autoCommitting(dataSource.getConnection())) {
+            return work.run(c, s);
+        } catch (SQLException e) {
+            throw SqlFailures.failure(operation, key, e);
+        }
+    }
+
+    private static Connection autoCommitting(Connection c) throws SQLException {
+        try {
+            if (!c.getAutoCommit()) {
+                c.setAutoCommit(true);
+            }
+            return c;
+        } catch (SQLException e) {
+            c.close();
+            throw new SQLException(
+                    "the JDBC store needs a connection in auto-commit mode, and this data source's"
+                            + " connection refused it; is it enlisted in a JTA transaction? Give"
+                            + " the store a non-transactional data source. "
+                            + e.getMessage(),
+                    e.getSQLState(),
+                    e.getErrorCode(),
+                    e);
+        }
+    }
+
+    private static long millis(Duration ttl) {
+        return ttl.toMillis();
+    }
+}

@@ -1,0 +1,35 @@
+package io.idemkit.store.jdbc;
+
+import io.idemkit.config.ConfigKeys;
+import io.idemkit.config.ConfigValues;
+
+/**
+ * Reads the {@code idemkit.jdbc.*} keys into {@link JdbcStoreSettings}, whose own checks speak the
+ * house format; a broken key is recorded in the reading shared with the rest of the configuration.
+ * Stateless.
+ */
+public final class JdbcSettingsReader {
+
+    private JdbcSettingsReader() {}
+
+    /**
+     * @param values the reading of the application's configuration; a broken key is recorded there
+     * @return the settings; defaults in place of broken keys (the caller throws before using them)
+     */
+    public static JdbcStoreSettings read(ConfigValues values) {
+        JdbcStoreSettings settings =
+                new JdbcStoreSettings(
+                        ConfigKeys.JDBC_TABLE_DEFAULT,
+                        Boolean.parseBoolean(ConfigKeys.JDBC_CREATE_TABLE_DEFAULT));
+        String name = values.text(ConfigKeys.JDBC_DATASOURCE).orElse(null);
+        if (name != null) {
+            settings = values.apply(settings, name, JdbcStoreSettings::withDataSourceName);
+        }
+        String table = values.text(ConfigKeys.JDBC_TABLE).orElse(null);
+        if (table != null) {
+            settings = values.apply(settings, table, JdbcStoreSettings::withTable);
+        }
+        return settings.withCreateTable(
+                values.bool(ConfigKeys.JDBC_CREATE_TABLE, ConfigKeys.JDBC_CREATE_TABLE_DEFAULT));
+    }
+}

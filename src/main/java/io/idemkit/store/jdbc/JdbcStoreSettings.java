@@ -1,0 +1,92 @@
+package io.idemkit.store.jdbc;
+
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * The settings of a {@link JdbcIdempotencyStore} (C12).
+ *
+ * @param dataSourceName the JNDI name of the data source ({@code idemkit.jdbc.datasource}), or
+ *     {@code null} for the application's {@code DataSource} bean; the store itself is given its
+ *     data source and ignores this
+ * @param table the table of records, optionally schema-qualified ({@code idemkit.schema_name}):
+ *     letters, digits and underscores, each part starting with a letter or underscore, at most 63
+ *     characters a part; default {@value #DEFAULT_TABLE}
+ * @param createTable whether the store creates the table (and its index) when it is missing, for
+ *     development; default {@code false}, so that a missing table fails the deployment with the DDL
+ *     to run
+ */
+public record JdbcStoreSettings(String dataSourceName, String table, boolean createTable) {
+
+    /** The default table name: {@value}. */
+    public static final String DEFAULT_TABLE = "idemkit_records";
+
+    private static final Pattern TABLE =
+            Pattern.compile("([A-Za-z_][A-Za-z0-9_]{0,62}\\.)?[A-Za-z_][A-Za-z0-9_]{0,62}");
+
+    /**
+     * Validates the table name.
+     *
+     * @param dataSourceName the JNDI name of the data source ({@code idemkit.jdbc.datasource}), or
+     *     {@code null} for the application's {@code DataSource} bean; the store itself is given its
+     *     data source and ignores this
+     * @param table the table of records, optionally schema-qualified
+     * @param createTable whether the store creates a missing table
+     * @throws IllegalArgumentException if the table name is not a plain SQL identifier
+     */
+    public JdbcStoreSettings {
+        if (dataSourceName != null && dataSourceName.isBlank()) {
+            throw new IllegalArgumentException(
+                    "Invalid idemkit.jdbc.datasource=" + dataSourceName + ": must not be blank");
+        }
+        Objects.requireNonNull(table, "table");
+        if (!TABLE.matcher(table).matches()) {
+            throw new IllegalArgumentException(
+                    "Invalid idemkit.jdbc.table="
+                            + table
+                            + ": must be a table name, optionally schema-qualified, of letters,"
+                            + " digits and underscores");
+        }
+    }
+
+    /**
+     * Settings without a data source name.
+     *
+     * @param table the table of records, optionally schema-qualified
+     * @param createTable whether the store creates a missing table
+     */
+    public JdbcStoreSettings(String table, boolean createTable) {
+        this(null, table, createTable);
+    }
+
+    /**
+     * @return the table {@value #DEFAULT_TABLE}, not created by the store, no data source name
+     */
+    public static JdbcStoreSettings defaults() {
+        return new JdbcStoreSettings(DEFAULT_TABLE, false);
+    }
+
+    /**
+     * @param name the JNDI name of the data source, or {@code null}
+     * @return these settings with another data source name
+     */
+    public JdbcStoreSettings withDataSourceName(String name) {
+        return new JdbcStoreSettings(name, table, createTable);
+    }
+
+    /**
+     * @param newTable the table name
+     * @return these settings with another table
+     */
+    public JdbcStoreSettings withTable(String newTable) {
+        return new JdbcStoreSettings(dataSourceName, newTable, createTable);
+    }
+
+    /**
+     * @param create whether the store creates a missing table
+     * @return these settings with another create-table choice
+     */
+    public JdbcStoreSettings withCreateTable(boolean create) {
+        return new JdbcStoreSettings(dataSourceName, table, create);
+    }
+}

@@ -1,0 +1,220 @@
+package io.idemkit.store.jdbc;
+
+/**
+ * The SQL of every statement of the JDBC store on one table in one dialect (C12), built once. Each
+ * decision on time is taken by the database in the statement that writes ({@code NOW} below is the
+ * dialect's {@link JdbcDialect#nowMillis() clock}); the JVM's clock is never read. Completion,
+ * release and renew are fenced by key, state {@code CLAIMED} and token in one conditional
+ * statement; the completion is written so that it could later run on another connection (one
+ * enlisted in the application's transaction, C13) unchanged.
+ */
+final class RecordStatements {
+
+    private static final String LIVE = "CASE WHEN lease_until > %s THEN 1 ELSE 0 END AS live";
+
+    /** Selects {@link RecordRows#COLUMNS} and {@code live} of a key: 1 parameter, the key. */
+    final String selectRow;
+
+    /** Selects {@link RecordRows#COLUMNS} of a key and token: key, token. */
+    final String selectClaim;
+
+    /**
+     * H2 only: inserts a new claim, failing on a duplicate key: key, fingerprint, version, token,
+     * lease millis. Returns {@code claimed_at, lease_until} ({@code FINAL TABLE}).
+     */
+    final String insertClaim;
+
+    /**
+     * PostgreSQL and MariaDB: the whole first step of a claim in one statement, which never raises
+     * a duplicate-key error. Parameters: key, fingerprint, version, token, lease millis, and on
+     * PostgreSQL the key again. Returns {@code live} and the columns of the row: the new claim when
+     * it was inserted (its token is the caller's), else the row that is there. On PostgreSQL,
+     * {@code WITH … INSERT … ON CONFLICT DO NOTHING RETURNING}, then a {@code SELECT} of the row,
+     * which returns nothing when a racer committed the row after the statement's snapshot. On
+     * MariaDB, {@code INSERT … ON DUPLICATE KEY UPDATE idem_key = idem_key RETURNING}: the update
+     * changes nothing, and returns the row that is there, read under its row lock.
+     */
+    final String insertOrSelectClaim;
+
+    /**
+     * Overwrites a row with a new claim, pinned on the state and token read: fingerprint, version,
+     * token, lease millis, key, state as read, token as read. Used for an unreadable row.
+     */
+    final String overwritePinned;
+
+    /** As {@link #overwritePinned}, and only if the row is not live by the database's clock. */
+    final String overwritePinnedIfLapsed;
+
+    /**
+     * Completes a claim: lease (retention) millis, status, headers, body, key, token. Fenced by
+     * key, state and token; the only statement C13 will move onto the business transaction.
+     */
+    final String complete;
+
+    /** Moves a claim's lease: lease millis, key, token. */
+    final String renew;
+
+    /** Deletes a claim: key, token. */
+    final String release;
+
+    /** Deletes a row whatever its state: key. */
+    final String delete;
+
+    /** Deletes every row that is not live. */
+    final String purge;
+
+    /** The database's time in epoch milliseconds. */
+    final String now;
+
+    /** Adds one to a live count: retention millis, key. */
+    final String countUp;
+
+    /** Reads a count: key. */
+    final String selectCount;
+
+    /** Starts over a count that is not live or unreadable: retention millis, key. */
+    final String countRestart;
+
+    /** Inserts a count of 1, failing on a duplicate key except on PostgreSQL: key, millis. */
+    final String countInsert;
+
+    /** Selects every column and no row: the schema check. */
+    final String probe;
+
+    RecordStatements(JdbcDialect dialect, String table) {
+        String now = dialect.nowMillis();
+        this.now = "SELECT " + now + " AS now_ms";
+        String live = String.format(LIVE, now);
+        selectRow =
+                "SELECT "
+                        + live
+                        + ", "
+                        + RecordRows.COLUMNS
+                        + " FROM "
+                        + table
+                        + " WHERE idem_key = ?";
+        selectClaim =
+                "SELECT "
+                        + RecordRows.COLUMNS
+                        + " FROM "
+                        + table
+                        + " WHERE idem_key = ? AND claim_token = ?";
+        String insert =
+                "INSERT INTO "
+                        + table
+                        + " (idem_key, state, fingerprint, fingerprint_version, claim_token,"
+                        + " claimed_at, lease_until)";
+        if (dialect == JdbcDialect.POSTGRESQL) {
+            insertClaim = null;
+            insertOrSelectClaim =
+                    "WITH clock AS (SELECT "
+                            + now
+                            + " AS now_ms), ins AS ("
+                            + insert
+                            + " SELECT ?, 'CLAIMED', ?, ?, ?, now_ms, now_ms + ? FROM clock"
+                            + " ON CONFLICT (idem_key) DO NOTHING"
+                            + " RETURNING "
+                            + RecordRows.COLUMNS
+                            + ")"
+                            + " SELECT 1 AS live, "
+                            + RecordRows.COLUMNS
+                            + " FROM ins UNION ALL SELECT CASE WHEN t.lease_until >"
+                            + " clock.now_ms THEN 1 ELSE 0 END, "
+                            + qualified("t")
+                            + " FROM "
+                            + table
+                            + " t, clock WHERE t.idem_key = ?"
+                            + " AND NOT EXISTS (SELECT 1 FROM ins)";
+        } else if (dialect == JdbcDialect.MARIADB) {
+            insertClaim = null;
+            insertOrSelectClaim =
+                    insert
+                            + " VALUES (?, 'CLAIMED', ?, ?, ?, "
+                            + now
+                            + ", "
+                            + now
+                            + " + ?) ON DUPLICATE KEY UPDATE idem_key = idem_key RETURNING "
+                            + live
+                            + ", "
+                            + RecordRows.COLUMNS;
+        } else {
+            insertClaim =
+                    "SELECT claimed_at, lease_until FROM FINAL TABLE ("
+                            + insert
+                            + " VALUES (?, 'CLAIMED', ?, ?, ?, "
+                            + now
+                            + ", "
+                            + now
+                            + " + ?))";
+            insertOrSelectClaim = null;
+        }
+        String overwrite =
+                "UPDATE "
+                        + table
+                        + " SET state = 'CLAIMED', fingerprint = ?,"
+                        + " fingerprint_version = ?, claim_token = ?, claimed_at = "
+                        + now
+                        + ", lease_until = "
+                        + now
+                        + " + ?, completed_at = NULL,"
+                        + " response_status = NULL, response_headers = NULL,"
+                        + " response_body = NULL, attempts = NULL WHERE idem_key = ? AND "
+                        + dialect.nullSafeEquals("state")
+                        + " AND "
+                        + dialect.nullSafeEquals("claim_token");
+        overwritePinned = overwrite;
+        overwritePinnedIfLapsed =
+                overwrite + " AND (lease_until IS NULL OR lease_until <= " + now + ")";
+        String fenced = " WHERE idem_key = ? AND state = 'CLAIMED' AND claim_token = ?";
+        complete =
+                "UPDATE "
+                        + table
+                        + " SET state = 'COMPLETED', completed_at = "
+                        + now
+                        + ", lease_until = "
+                        + now
+                        + " + ?, response_status = ?,"
+                        + " response_headers = ?, response_body = ?"
+                        + fenced;
+        renew = "UPDATE " + table + " SET lease_until = " + now + " + ?" + fenced;
+        release = "DELETE FROM " + table + fenced;
+        delete = "DELETE FROM " + table + " WHERE idem_key = ?";
+        purge = "DELETE FROM " + table + " WHERE lease_until IS NULL OR lease_until <= " + now;
+        String liveCount = "state = 'ATTEMPTS' AND attempts IS NOT NULL AND lease_until > " + now;
+        countUp =
+                "UPDATE "
+                        + table
+                        + " SET attempts = attempts + 1, lease_until = "
+                        + now
+                        + " + ? WHERE idem_key = ? AND "
+                        + liveCount;
+        selectCount = "SELECT attempts FROM " + table + " WHERE idem_key = ?";
+        countRestart =
+                "UPDATE "
+                        + table
+                        + " SET state = 'ATTEMPTS', attempts = 1, lease_until = "
+                        + now
+                        + " + ?, fingerprint = NULL, fingerprint_version = NULL,"
+                        + " claim_token = NULL, claimed_at = NULL, completed_at = NULL,"
+                        + " response_status = NULL, response_headers = NULL,"
+                        + " response_body = NULL WHERE idem_key = ? AND NOT COALESCE("
+                        + liveCount
+                        + ", FALSE)";
+        String insertCount =
+                "INSERT INTO "
+                        + table
+                        + " (idem_key, state, attempts, lease_until) VALUES"
+                        + " (?, 'ATTEMPTS', 1, "
+                        + now
+                        + " + ?)";
+        countInsert =
+                dialect == JdbcDialect.POSTGRESQL
+                        ? insertCount + " ON CONFLICT (idem_key) DO NOTHING"
+                        : insertCount;
+        probe = "SELECT " + RecordRows.COLUMNS + " FROM " + table + " WHERE 1 = 0";
+    }
+
+    private static String qualified(String alias) {
+        return alias + "." + RecordRows.COLUMNS.replace(", ", ", " + alias + ".");
+    }
+}

@@ -1,0 +1,153 @@
+package io.idemkit.store.jdbc;
+
+import io.idemkit.IdempotencyStorageException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The start of a JDBC store (C12): which database the data source reaches, refused unless it is one
+ * the store contract suite proves; and whether the table is there with every column, created on
+ * request ({@code idemkit.jdbc.create-table}) and otherwise failing with the DDL to run. The DDL of
+ * each dialect is a resource beside this class ({@code postgresql.sql}, {@code h2.sql}, {@code
+ * mariadb.sql}), written for the default table name so that Flyway or Liquibase can run it as is.
+ */
+final class TableSchema {
+
+    private TableSchema() {}
+
+    /**
+     * @param connection a connection of the store's data source
+     * @return the database's dialect
+     * @throws IdempotencyStorageException if the database is not supported
+     * @throws SQLException if the driver fails
+     */
+    static JdbcDialect dialect(Connection connection) throws SQLException {
+        DatabaseMetaData meta = connection.getMetaData();
+        String product = meta.getDatabaseProductName();
+        return JdbcDialect.of(product)
+                .orElseThrow(
+                        () ->
+                                new IdempotencyStorageException(
+                                        IdempotencyStorageException.Kind.REFUSED,
+                                        "The JDBC store supports PostgreSQL, MariaDB and H2, the"
+                                                + " databases its contract suite runs on (C12);"
+                                                + " the data source reaches "
+                                                + product
+                                                + " "
+                                                + versionOf(meta)
+                                                + ". Use one of those, or another idemkit.store.",
+                                        null));
+    }
+
+    /**
+     * Checks the table, creating it first when asked to and it is missing.
+     *
+     * @param connection a connection in auto-commit mode
+     * @param dialect its dialect
+     * @param settings the store's settings
+     * @param statements the store's statements
+     * @throws IdempotencyStorageException with the DDL to run, if the table is missing or lacks a
+     *     column
+     * @throws SQLException if the driver fails
+     */
+    static void check(
+            Connection connection,
+            JdbcDialect dialect,
+            JdbcStoreSettings settings,
+            RecordStatements statements)
+            throws SQLException {
+        SQLException missing = probe(connection, statements);
+        if (missing == null) {
+            return;
+        }
+        if (settings.createTable()) {
+            // IF NOT EXISTS leaves a wrong table as it is; the probe then still fails, or the
+            // index names a column the table lacks: either way the answer is the DDL to run.
+            try (Statement create = connection.createStatement()) {
+                for (String ddl : ddlStatements(dialect, settings.table())) {
+                    create.execute(ddl);
+                }
+                missing = probe(connection, statements);
+            } catch (SQLException e) {
+                missing = e;
+            }
+            if (missing == null) {
+                return;
+            }
+        }
+        throw new IdempotencyStorageException(
+                IdempotencyStorageException.Kind.REFUSED,
+                "The JDBC store's table "
+                        + settings.table()
+                        + " is missing or lacks a column ("
+                        + missing.getMessage()
+                        + "). Create it with:\n"
+                        + String.join(";\n", ddlStatements(dialect, settings.table()))
+                        + ";\nor, for development only, set idemkit.jdbc.create-table=true.",
+                missing);
+    }
+
+    /**
+     * @param dialect a dialect
+     * @param table the table name, possibly schema-qualified
+     * @return the DDL statements that create the table and its index, without their semicolons
+     */
+    static List<String> ddlStatements(JdbcDialect dialect, String table) {
+        String text = resource(dialect.ddlResource());
+        String bare = table.substring(table.indexOf('.') + 1);
+        StringBuilder code = new StringBuilder();
+        for (String line : text.split("\n")) {
+            if (!line.startsWith("--")) {
+                code.append(line).append('\n');
+            }
+        }
+        String named =
+                code.toString()
+                        .replace(JdbcStoreSettings.DEFAULT_TABLE + "_lease_until_idx", "\u0000")
+                        .replace(JdbcStoreSettings.DEFAULT_TABLE, table)
+                        .replace("\u0000", bare + "_lease_until_idx");
+        List<String> statements = new ArrayList<>();
+        for (String statement : named.split(";")) {
+            if (!statement.isBlank()) {
+                statements.add(statement.strip());
+            }
+        }
+        return statements;
+    }
+
+    private static SQLException probe(Connection connection, RecordStatements statements) {
+        try (Statement probe = connection.createStatement()) {
+            probe.executeQuery(statements.probe).close();
+            return null;
+        } catch (SQLException e) {
+            return e;
+        }
+    }
+
+    private static String resource(String name) {
+        try (InputStream in =
+                Objects.requireNonNull(
+                        TableSchema.class.getResourceAsStream(name), "resource " + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String versionOf(DatabaseMetaData meta) {
+        try {
+            return meta.getDatabaseProductVersion();
+        } catch (SQLException e) {
+            return "(version unknown)";
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package io.idemkit.store.jdbc;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.zaxxer.hikari.HikariDataSource;
+import io.idemkit.spi.ClaimResult;
+import io.idemkit.spi.ClaimStatus;
+import io.idemkit.spi.IdempotencyRecord;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZonedDateTime;
+import javax.sql.DataSource;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The JDBC store decides on the database's clock only (C3, C12). It takes no JVM clock at all, so a
+ * JVM clock moved by any amount cannot move a lease: the first test holds every class of the store
+ * to that, over its bytecode. And the database's clock is read as an instant, whatever the time
+ * zone of the session: a session 13 or 14 hours ahead of UTC writes the same leases as one at UTC.
+ */
+class JdbcClockTest {
+
+    private static final JavaClasses STORE =
+            new ClassFileImporter()
+                    .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                    .importPackages("io.idemkit.store.jdbc");
+
+    @org.junit.jupiter.api.Test
+    void storeClasses_neverReadTheJvmClock() {
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .areAssignableTo(Clock.class)
+                .orShould()
+                .callMethod(Instant.class, "now")
+                .orShould()
+                .callMethod(System.class, "currentTimeMillis")
+                .orShould()
+                .callMethod(LocalDateTime.class, "now")
+                .orShould()
+                .callMethod(OffsetDateTime.class, "now")
+                .orShould()
+                .callMethod(ZonedDateTime.class, "now")
+                .orShould()
+                .callMethod(LocalDate.class, "now")
+                .check(STORE);
+    }
+
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void sessionTimeZoneFarFromUtc_changesNoLease(JdbcDialect dialect) throws SQLException {
+        String table = JdbcStoreContract.freshTable();
+        try (HikariDataSource far = Databases.pool(dialect, timeZone(dialect))) {
+            DataSource utc = Databases.of(dialect);
+            JdbcIdempotencyStore atUtc =
+                    new JdbcIdempotencyStore(utc, new JdbcStoreSettings(table, true));
+            JdbcIdempotencyStore farAhead =
+                    new JdbcIdempotencyStore(far, new JdbcStoreSettings(table, false));
+            try {
+                atUtc.start();
+                Instant before = atUtc.now();
+                String key = "d".repeat(64);
+
+                ClaimResult claim = farAhead.claim(key, "f".repeat(64), 1, Duration.ofMinutes(1));
+                Instant after = atUtc.now();
+
+                IdempotencyRecord record = claim.record();
+                assertThat(record.claimedAt()).isBetween(before, after);
+                assertThat(Duration.between(record.claimedAt(), record.leaseUntil()))
+                        .isBetween(Duration.ofSeconds(59), Duration.ofSeconds(61));
+                assertThat(farAhead.now()).isBetween(before, after.plusSeconds(5));
+                assertThat(atUtc.claim(key, "f".repeat(64), 1, Duration.ofMinutes(1)).status())
+                        .isEqualTo(ClaimStatus.ALREADY_CLAIMED);
+            } finally {
+                try (Connection c = utc.getConnection();
+                        Statement s = c.createStatement()) {
+                    s.execute("DROP TABLE " + table);
+                }
+            }
+        }
+    }
+
+    private static String timeZone(JdbcDialect dialect) {
+        return switch (dialect) {
+            case POSTGRESQL -> "SET TIME ZONE 'Pacific/Kiritimati'";
+            case MARIADB -> "SET time_zone = '+13:00'"; // MariaDB's farthest
+            case H2 -> "SET TIME ZONE '+14:00'";
+        };
+    }
+}

@@ -1,0 +1,16 @@
+package io.idemkit.store.jdbc;
+
+import javax.sql.DataSource;
+
+class PostgresRoundTripTest extends JdbcRoundTripContract {
+
+    @Override
+    protected DataSource dataSource() {
+        return Databases.postgres();
+    }
+
+    @Override
+    protected int replayStatements() {
+        return 1;
+    }
+}

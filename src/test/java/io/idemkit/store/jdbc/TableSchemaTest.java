@@ -1,0 +1,108 @@
+package io.idemkit.store.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idemkit.IdempotencyStorageException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The start of the JDBC store (C12): a missing table, or one that lacks a column, fails with the
+ * DDL to run unless the store may create it; the DDL in the jar runs as is on each database; and
+ * only the databases the contract suite runs on are accepted.
+ */
+class TableSchemaTest {
+
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void missingTable_withoutCreateTable_failsWithTheDdlToRun(JdbcDialect dialect) {
+        String table = JdbcStoreContract.freshTable();
+        JdbcIdempotencyStore store =
+                new JdbcIdempotencyStore(
+                        Databases.of(dialect), new JdbcStoreSettings(table, false));
+
+        assertThatThrownBy(store::start)
+                .isInstanceOf(IdempotencyStorageException.class)
+                .hasMessageContaining("CREATE TABLE IF NOT EXISTS " + table + " (")
+                .hasMessageContaining(
+                        "CREATE INDEX IF NOT EXISTS " + table + "_lease_until_idx ON " + table)
+                .hasMessageContaining("idemkit.jdbc.create-table=true")
+                .extracting(e -> ((IdempotencyStorageException) e).kind())
+                .isEqualTo(IdempotencyStorageException.Kind.REFUSED);
+    }
+
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void tableWithoutAColumn_failsWithTheDdlToRun_evenWithCreateTable(JdbcDialect dialect)
+            throws SQLException {
+        String table = JdbcStoreContract.freshTable();
+        execute(dialect, "CREATE TABLE " + table + " (idem_key VARCHAR(256) PRIMARY KEY)");
+        try {
+            JdbcIdempotencyStore store =
+                    new JdbcIdempotencyStore(
+                            Databases.of(dialect), new JdbcStoreSettings(table, true));
+
+            assertThatThrownBy(store::start)
+                    .isInstanceOf(IdempotencyStorageException.class)
+                    .hasMessageContaining("is missing or lacks a column")
+                    .hasMessageContaining("CREATE TABLE IF NOT EXISTS " + table);
+        } finally {
+            execute(dialect, "DROP TABLE " + table);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void createTable_createsTheTableFromTheDdlInTheJar_andAStoreThenStarts(JdbcDialect dialect)
+            throws SQLException {
+        String table = JdbcStoreContract.freshTable();
+        try {
+            new JdbcIdempotencyStore(Databases.of(dialect), new JdbcStoreSettings(table, true))
+                    .start();
+
+            JdbcIdempotencyStore checking =
+                    new JdbcIdempotencyStore(
+                            Databases.of(dialect), new JdbcStoreSettings(table, false));
+            checking.start();
+            assertThat(checking.databaseProduct()).isEqualTo(dialect.productName());
+        } finally {
+            execute(dialect, "DROP TABLE " + table);
+        }
+    }
+
+    @Test
+    void ddlOfASchemaQualifiedTable_namesTheIndexWithoutTheSchema() {
+        assertThat(TableSchema.ddlStatements(JdbcDialect.POSTGRESQL, "app.idem"))
+                .hasSize(2)
+                .last()
+                .isEqualTo(
+                        "CREATE INDEX IF NOT EXISTS idem_lease_until_idx ON app.idem (lease_until)");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"MySQL", "Oracle", "Microsoft SQL Server", "Apache Derby", "HSQL"})
+    void otherDatabases_haveNoDialect(String productName) {
+        assertThat(JdbcDialect.of(productName)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "idemkit records", "a.b.c", "1table", "t;DROP TABLE x"})
+    void tableNameThatIsNotAPlainIdentifier_isRefused(String table) {
+        assertThatThrownBy(() -> new JdbcStoreSettings(table, false))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("Invalid idemkit.jdbc.table=");
+    }
+
+    private static void execute(JdbcDialect dialect, String sql) throws SQLException {
+        try (Connection c = Databases.of(dialect).getConnection();
+                Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+}

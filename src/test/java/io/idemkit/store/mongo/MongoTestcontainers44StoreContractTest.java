@@ -1,0 +1,17 @@
+package io.idemkit.store.mongo;
+
+import net.jqwik.api.lifecycle.AddLifecycleHook;
+import org.testcontainers.junit.jupiter.Testcontainers;
+
+/**
+ * The store contract suite on a MongoDB 4.4 replica set, the oldest supported version. Skipped
+ * without Docker.
+ */
+@Testcontainers(disabledWithoutDocker = true)
+@AddLifecycleHook(RealMongo.DockerRequired.class)
+class MongoTestcontainers44StoreContractTest extends RealMongoStoreContract {
+    @Override
+    RealMongo server() {
+        return RealMongo.replicaSet44();
+    }
+}

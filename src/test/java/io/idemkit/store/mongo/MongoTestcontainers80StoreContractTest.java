@@ -1,0 +1,14 @@
+package io.idemkit.store.mongo;
+
+import net.jqwik.api.lifecycle.AddLifecycleHook;
+import org.testcontainers.junit.jupiter.Testcontainers;
+
+/** The store contract suite on a MongoDB 8.0 replica set. Skipped without Docker. */
+@Testcontainers(disabledWithoutDocker = true)
+@AddLifecycleHook(RealMongo.DockerRequired.class)
+class MongoTestcontainers80StoreContractTest extends RealMongoStoreContract {
+    @Override
+    RealMongo server() {
+        return RealMongo.replicaSet80();
+    }
+}
