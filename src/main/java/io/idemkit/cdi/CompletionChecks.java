@@ -1,9 +1,11 @@
 package io.idemkit.cdi;
 
+import io.idemkit.config.ConfigKeys;
 import io.idemkit.core.CompletionMode;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.interceptor.MessageListenerMethods;
 import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.store.jdbc.JdbcStoreSettings;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
@@ -42,15 +44,17 @@ final class CompletionChecks {
      * @param methods the {@code @Idempotent} methods
      * @param policies their resolved policies
      * @param choice the built-in store decided at deployment
+     * @param jdbc the JDBC store's settings
      * @return one problem per method that asks for it where it cannot hold
      */
     static List<String> problems(
             List<MethodPolicies.MethodRef> methods,
             Map<MethodPolicies.MethodRef, OperationPolicy> policies,
             StoreChoice choice,
+            JdbcStoreSettings jdbc,
             BeanManager beans) {
         boolean jta = jtaPresent();
-        Optional<String> storeProblem = inTransactionStoreProblem(choice, beans);
+        Optional<String> storeProblem = inTransactionStoreProblem(choice, jdbc, beans);
         List<String> problems = new ArrayList<>();
         for (MethodPolicies.MethodRef ref : methods) {
             OperationPolicy policy = policies.get(ref);
@@ -79,11 +83,11 @@ final class CompletionChecks {
 
     /**
      * @return why the store cannot complete records inside a transaction (C13): a built-in store
-     *     other than JDBC; empty for the JDBC store and for an application's own store, which says
-     *     at its first use
+     *     other than JDBC, or the JDBC store without a transaction data source; empty for an
+     *     application's own store, which says so at its first use
      */
     private static Optional<String> inTransactionStoreProblem(
-            StoreChoice choice, BeanManager beans) {
+            StoreChoice choice, JdbcStoreSettings jdbc, BeanManager beans) {
         try {
             Bean<?> store = beans.resolve(beans.getBeans(IdempotencyStore.class));
             if (store == null || store.getBeanClass() != StoreProducer.class) {
@@ -91,6 +95,14 @@ final class CompletionChecks {
             }
         } catch (AmbiguousResolutionException e) {
             return Optional.empty(); // reported where the store is injected
+        }
+        if (choice.store() == StoreChoice.Store.JDBC) {
+            return jdbc.transactionDataSourceName() != null
+                    ? Optional.empty()
+                    : Optional.of(
+                            ConfigKeys.JDBC_TRANSACTION_DATASOURCE
+                                    + " is not set: name the JTA data source of the business"
+                                    + " writes, on the JDBC store's database");
         }
         return Optional.of(
                 "the store is "

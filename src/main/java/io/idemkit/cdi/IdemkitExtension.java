@@ -309,7 +309,8 @@ public class IdemkitExtension implements Extension {
                     KeyExtractors.problems(
                             beans, idempotentMethods, mpConfig(), read.keyDefaults()));
             methodProblems.addAll(
-                    CompletionChecks.problems(idempotentMethods, methodPolicies, choice, beans));
+                    CompletionChecks.problems(
+                            idempotentMethods, methodPolicies, choice, jdbc, beans));
         }
         Redactors.globalProblem(beans).ifPresent(methodProblems::add);
         methodProblems.forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));

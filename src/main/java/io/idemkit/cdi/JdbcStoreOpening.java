@@ -8,6 +8,7 @@ import jakarta.enterprise.inject.AmbiguousResolutionException;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
 import java.lang.System.Logger.Level;
+import java.util.Optional;
 import java.util.Set;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
@@ -35,12 +36,27 @@ final class JdbcStoreOpening {
         try {
             dataSource =
                     settings.dataSourceName() != null
-                            ? lookUp(settings.dataSourceName())
+                            ? lookUp(ConfigKeys.JDBC_DATASOURCE, settings.dataSourceName())
                             : bean(beans);
         } catch (IllegalStateException e) {
             return new Opened(null, e.getMessage());
         }
-        JdbcIdempotencyStore store = new JdbcIdempotencyStore(dataSource, settings);
+        DataSource transactional = null;
+        if (settings.transactionDataSourceName() != null) {
+            try {
+                transactional =
+                        lookUp(
+                                ConfigKeys.JDBC_TRANSACTION_DATASOURCE,
+                                settings.transactionDataSourceName());
+            } catch (IllegalStateException e) {
+                return new Opened(null, e.getMessage());
+            }
+            Optional<String> apart = SameDatabase.problem(dataSource, transactional);
+            if (apart.isPresent()) {
+                return new Opened(null, apart.get());
+            }
+        }
+        JdbcIdempotencyStore store = new JdbcIdempotencyStore(dataSource, transactional, settings);
         try {
             store.start();
         } catch (IdempotencyStorageException e) {
@@ -56,14 +72,14 @@ final class JdbcStoreOpening {
         return new Opened(store, null);
     }
 
-    private static DataSource lookUp(String name) {
+    private static DataSource lookUp(String key, String name) {
         Object found;
         try {
             found = new InitialContext().lookup(name);
         } catch (NamingException e) {
             throw new IllegalStateException(
                     "idemkit.store=jdbc: "
-                            + ConfigKeys.JDBC_DATASOURCE
+                            + key
                             + "="
                             + name
                             + " is not found in JNDI ("
@@ -73,7 +89,7 @@ final class JdbcStoreOpening {
         if (!(found instanceof DataSource dataSource)) {
             throw new IllegalStateException(
                     "idemkit.store=jdbc: "
-                            + ConfigKeys.JDBC_DATASOURCE
+                            + key
                             + "="
                             + name
                             + " names a "

@@ -258,6 +258,13 @@ public final class ConfigKeys {
      */
     public static final String JDBC_DATASOURCE = PREFIX + "jdbc.datasource";
 
+    /**
+     * The JNDI name of the application's JTA data source on the same database as the JDBC store's,
+     * on which a method with {@code completion=in-transaction} completes its record inside its
+     * business transaction (contract C13); unset, no method can.
+     */
+    public static final String JDBC_TRANSACTION_DATASOURCE = PREFIX + "jdbc.transaction-datasource";
+
     /** The JDBC store's table, optionally schema-qualified. */
     public static final String JDBC_TABLE = PREFIX + "jdbc.table";
 

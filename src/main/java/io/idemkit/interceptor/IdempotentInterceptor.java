@@ -142,18 +142,20 @@ public class IdempotentInterceptor {
 
     private Object run(InvocationContext invocation, MethodPlan plan, Execution execution)
             throws Exception {
-        // Completed inside the transaction by InTransactionInterceptor, when the policy says so.
-        InTransaction inTransaction =
-                plan.policy().completion() == CompletionMode.IN_TRANSACTION
-                        ? InTransaction.open(
+        InTransaction inTransaction = null;
+        Object value;
+        try (LeaseHeartbeat.Beat beat = execution.keepAlive()) {
+            if (plan.policy().completion() == CompletionMode.IN_TRANSACTION) {
+                // Completed inside the transaction by InTransactionInterceptor (C13).
+                inTransaction =
+                        InTransaction.open(
                                 invocation.getMethod(),
                                 plan.description(),
                                 execution,
-                                value -> encode(plan, value),
-                                transactions)
-                        : null;
-        Object value;
-        try (LeaseHeartbeat.Beat beat = execution.keepAlive()) {
+                                beat,
+                                v -> encode(plan, v),
+                                transactions);
+            }
             value = invocation.proceed();
         } catch (Throwable t) {
             // A transaction that held the completion rolled back with it: the claim is free.

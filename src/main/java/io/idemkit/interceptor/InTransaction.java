@@ -4,6 +4,7 @@ import io.idemkit.IdempotencyLeaseLostException;
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.core.Execution;
 import io.idemkit.core.FinishOutcome;
+import io.idemkit.core.LeaseHeartbeat;
 import io.idemkit.spi.StoredResult;
 import java.lang.reflect.Method;
 import java.util.Set;
@@ -28,6 +29,7 @@ final class InTransaction {
     private final Method method;
     private final String description;
     private final Execution execution;
+    private final LeaseHeartbeat.Beat beat;
     private final Function<Object, StoredResult> encoder;
     private final TransactionHooks transactions;
     private boolean completed;
@@ -36,11 +38,13 @@ final class InTransaction {
             Method method,
             String description,
             Execution execution,
+            LeaseHeartbeat.Beat beat,
             Function<Object, StoredResult> encoder,
             TransactionHooks transactions) {
         this.method = method;
         this.description = description;
         this.execution = execution;
+        this.beat = beat;
         this.encoder = encoder;
         this.transactions = transactions;
     }
@@ -48,6 +52,8 @@ final class InTransaction {
     /**
      * Opens the hand-over on the calling thread.
      *
+     * @param beat the call's lease heartbeat, stopped before the completion: a renewal after it
+     *     would wait on the completed row until the commit, and then find the claim gone
      * @param encoder turns the method's return value into the result to store; may throw {@code
      *     IdempotencyResultNotStorableException}
      */
@@ -55,10 +61,11 @@ final class InTransaction {
             Method method,
             String description,
             Execution execution,
+            LeaseHeartbeat.Beat beat,
             Function<Object, StoredResult> encoder,
             TransactionHooks transactions) {
         InTransaction call =
-                new InTransaction(method, description, execution, encoder, transactions);
+                new InTransaction(method, description, execution, beat, encoder, transactions);
         PENDING.set(call);
         return call;
     }
@@ -115,6 +122,7 @@ final class InTransaction {
             return;
         }
         StoredResult result = encoder.apply(value);
+        beat.close();
         FinishOutcome outcome = execution.completeInTransaction(result);
         switch (outcome) {
             case STORED -> completed = true;

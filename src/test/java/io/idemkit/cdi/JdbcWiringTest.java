@@ -3,11 +3,14 @@ package io.idemkit.cdi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idemkit.IdempotencyKey;
+import io.idemkit.Idempotent;
 import io.idemkit.spi.ClaimStatus;
 import io.idemkit.spi.IdempotencyStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.spi.DeploymentException;
+import jakarta.transaction.Transactional;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -75,6 +78,44 @@ class JdbcWiringTest {
                 .isInstanceOf(DeploymentException.class)
                 .hasMessageContaining("idemkit.store=jdbc: The JDBC store's table idemkit_records")
                 .hasMessageContaining("CREATE TABLE IF NOT EXISTS idemkit_records (");
+    }
+
+    @Test
+    void completionInTheTransaction_withoutTheBusinessDataSource_failsTheDeployment() {
+        deployment
+                .set("idemkit.store", "jdbc")
+                .set("idemkit.jdbc.create-table", "true")
+                .set("idemkit.scope-mode", "single-tenant");
+
+        assertThatThrownBy(() -> deployment.start(AppDataSource.class, InTransactionLedger.class))
+                .isInstanceOf(DeploymentException.class)
+                .hasMessageContaining("@Idempotent(completion=in-transaction) on ")
+                .hasMessageContaining(
+                        "idemkit.jdbc.transaction-datasource is not set: name the JTA data source");
+    }
+
+    @Test
+    void aBusinessDataSourceNameThatIsNotBound_failsTheDeployment() {
+        deployment
+                .set("idemkit.store", "jdbc")
+                .set("idemkit.jdbc.create-table", "true")
+                .set("idemkit.jdbc.transaction-datasource", "java:comp/env/jdbc/business");
+
+        assertThatThrownBy(() -> deployment.start(AppDataSource.class))
+                .isInstanceOf(DeploymentException.class)
+                .hasMessageContaining(
+                        "idemkit.jdbc.transaction-datasource=java:comp/env/jdbc/business is not"
+                                + " found in JNDI");
+    }
+
+    /** A bean that completes its record inside its transaction. */
+    @ApplicationScoped
+    public static class InTransactionLedger {
+        @Idempotent(completion = "in-transaction")
+        @Transactional
+        public String post(@IdempotencyKey String key) {
+            return key;
+        }
     }
 
     @Test

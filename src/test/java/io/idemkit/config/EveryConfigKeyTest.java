@@ -214,6 +214,12 @@ class EveryConfigKeyTest {
                             ConfigKeys.JDBC_TABLE,
                             new KeyCase("shop.idem", r -> r.jdbc().table(), "shop.idem")),
                     Map.entry(
+                            ConfigKeys.JDBC_TRANSACTION_DATASOURCE,
+                            new KeyCase(
+                                    "jdbc/shop",
+                                    r -> r.jdbc().transactionDataSourceName(),
+                                    "jdbc/shop")),
+                    Map.entry(
                             ConfigKeys.JDBC_CREATE_TABLE,
                             new KeyCase("true", r -> r.jdbc().createTable(), true)),
                     Map.entry(

@@ -57,6 +57,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private static final String NAME = "jdbc";
 
     private final DataSource dataSource;
+    private final DataSource transactional;
     private final JdbcStoreSettings settings;
     private final CompletionPoll completions = new CompletionPoll();
     private volatile Started started;
@@ -77,7 +78,20 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      * @param settings the table, and whether to create it
      */
     public JdbcIdempotencyStore(DataSource dataSource, JdbcStoreSettings settings) {
+        this(dataSource, null, settings);
+    }
+
+    /**
+     * A store that can also complete records inside the business transaction (C13).
+     *
+     * @param dataSource a data source that is not enlisted in JTA transactions, for the claims
+     * @param transactional the application's JTA data source on the same database, or {@code null}
+     * @param settings the table, and whether to create it
+     */
+    public JdbcIdempotencyStore(
+            DataSource dataSource, DataSource transactional, JdbcStoreSettings settings) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.transactional = transactional;
         this.settings = Objects.requireNonNull(settings, "settings");
     }
 
@@ -100,7 +114,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         }
         synchronized (this) {
             if (started == null) {
-                try (Connection c = autoCommitting(dataSource.getConnection())) {
+                try (Connection c = AutoCommit.on(dataSource.getConnection())) {
                     JdbcDialect dialect = TableSchema.dialect(c);
                     RecordStatements sql = new RecordStatements(dialect, settings.table());
                     TableSchema.check(c, dialect, settings, sql);
@@ -183,6 +197,31 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             ps.setString(5, key);
             ps.setString(6, token.value());
             return ps.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * {@inheritDoc} The completion's one statement on a connection of the JTA data source, which
+     * the caller's transaction enlists; never committed here. Waiters see it at the commit, on
+     * their next poll.
+     */
+    @Override
+    public boolean completeInTransaction(
+            String key, ClaimToken token, StoredResult result, Duration completedTtl) {
+        StoreArguments.requireKey(key);
+        StoreArguments.requireToken(token);
+        StoreArguments.requireResult(result);
+        StoreArguments.requireTtl(completedTtl, "completedTtl");
+        if (transactional == null) {
+            throw new UnsupportedOperationException(
+                    "The JDBC store completes records inside a transaction only on the data source"
+                            + " idemkit.jdbc.transaction-datasource names; none is set.");
+        }
+        Started s = ready();
+        try (Connection c = transactional.getConnection()) {
+            return completeOn(c, s.sql(), key, token, result, completedTtl);
+        } catch (SQLException e) {
+            throw SqlFailures.failure("complete", key, e);
         }
     }
 
@@ -385,29 +424,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     private <T> T call(String operation, String key, SqlWork<T> work) {
         Started s = ready();
-        try (Connection c = autoCommitting(dataSource.getConnection())) {
+        try (Connection c = AutoCommit.on(dataSource.getConnection())) {
             return work.run(c, s);
         } catch (SQLException e) {
             throw SqlFailures.failure(operation, key, e);
-        }
-    }
-
-    private static Connection autoCommitting(Connection c) throws SQLException {
-        try {
-            if (!c.getAutoCommit()) {
-                c.setAutoCommit(true);
-            }
-            return c;
-        } catch (SQLException e) {
-            c.close();
-            throw new SQLException(
-                    "the JDBC store needs a connection in auto-commit mode, and this data source's"
-                            + " connection refused it; is it enlisted in a JTA transaction? Give"
-                            + " the store a non-transactional data source. "
-                            + e.getMessage(),
-                    e.getSQLState(),
-                    e.getErrorCode(),
-                    e);
         }
     }
 

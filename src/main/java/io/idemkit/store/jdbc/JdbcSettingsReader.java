@@ -29,6 +29,14 @@ public final class JdbcSettingsReader {
         if (table != null) {
             settings = values.apply(settings, table, JdbcStoreSettings::withTable);
         }
+        String transactional = values.text(ConfigKeys.JDBC_TRANSACTION_DATASOURCE).orElse(null);
+        if (transactional != null) {
+            settings =
+                    values.apply(
+                            settings,
+                            transactional,
+                            JdbcStoreSettings::withTransactionDataSourceName);
+        }
         return settings.withCreateTable(
                 values.bool(ConfigKeys.JDBC_CREATE_TABLE, ConfigKeys.JDBC_CREATE_TABLE_DEFAULT));
     }

@@ -15,8 +15,15 @@ import java.util.regex.Pattern;
  * @param createTable whether the store creates the table (and its index) when it is missing, for
  *     development; default {@code false}, so that a missing table fails the deployment with the DDL
  *     to run
+ * @param transactionDataSourceName the JNDI name of the application's JTA data source on the same
+ *     database ({@code idemkit.jdbc.transaction-datasource}), on which records complete inside the
+ *     business transaction (C13); {@code null} when none is configured
  */
-public record JdbcStoreSettings(String dataSourceName, String table, boolean createTable) {
+public record JdbcStoreSettings(
+        String dataSourceName,
+        String table,
+        boolean createTable,
+        String transactionDataSourceName) {
 
     /** The default table name: {@value}. */
     public static final String DEFAULT_TABLE = "idemkit_records";
@@ -32,9 +39,18 @@ public record JdbcStoreSettings(String dataSourceName, String table, boolean cre
      *     data source and ignores this
      * @param table the table of records, optionally schema-qualified
      * @param createTable whether the store creates a missing table
-     * @throws IllegalArgumentException if the table name is not a plain SQL identifier
+     * @param transactionDataSourceName the JNDI name of the business JTA data source, or {@code
+     *     null}
+     * @throws IllegalArgumentException if the table name is not a plain SQL identifier, or a name
+     *     is blank
      */
     public JdbcStoreSettings {
+        if (transactionDataSourceName != null && transactionDataSourceName.isBlank()) {
+            throw new IllegalArgumentException(
+                    "Invalid idemkit.jdbc.transaction-datasource="
+                            + transactionDataSourceName
+                            + ": must not be blank");
+        }
         if (dataSourceName != null && dataSourceName.isBlank()) {
             throw new IllegalArgumentException(
                     "Invalid idemkit.jdbc.datasource=" + dataSourceName + ": must not be blank");
@@ -56,7 +72,7 @@ public record JdbcStoreSettings(String dataSourceName, String table, boolean cre
      * @param createTable whether the store creates a missing table
      */
     public JdbcStoreSettings(String table, boolean createTable) {
-        this(null, table, createTable);
+        this(null, table, createTable, null);
     }
 
     /**
@@ -71,7 +87,7 @@ public record JdbcStoreSettings(String dataSourceName, String table, boolean cre
      * @return these settings with another data source name
      */
     public JdbcStoreSettings withDataSourceName(String name) {
-        return new JdbcStoreSettings(name, table, createTable);
+        return new JdbcStoreSettings(name, table, createTable, transactionDataSourceName);
     }
 
     /**
@@ -79,7 +95,8 @@ public record JdbcStoreSettings(String dataSourceName, String table, boolean cre
      * @return these settings with another table
      */
     public JdbcStoreSettings withTable(String newTable) {
-        return new JdbcStoreSettings(dataSourceName, newTable, createTable);
+        return new JdbcStoreSettings(
+                dataSourceName, newTable, createTable, transactionDataSourceName);
     }
 
     /**
@@ -87,6 +104,14 @@ public record JdbcStoreSettings(String dataSourceName, String table, boolean cre
      * @return these settings with another create-table choice
      */
     public JdbcStoreSettings withCreateTable(boolean create) {
-        return new JdbcStoreSettings(dataSourceName, table, create);
+        return new JdbcStoreSettings(dataSourceName, table, create, transactionDataSourceName);
+    }
+
+    /**
+     * @param name the JNDI name of the business JTA data source, or {@code null}
+     * @return these settings with another transaction data source name
+     */
+    public JdbcStoreSettings withTransactionDataSourceName(String name) {
+        return new JdbcStoreSettings(dataSourceName, table, createTable, name);
     }
 }

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimStatus;
+import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoredResult;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -120,6 +123,80 @@ class PostgresCallerTransactionTest {
         }
         assertThat(orders()).isEqualTo(1);
         assertThat(store.find(key).orElseThrow().result()).isEqualTo(result);
+    }
+
+    @Test
+    void completeInTransaction_writesThroughTheEnlistedDataSource_andIsFencedByTheToken()
+            throws Exception {
+        String key = "e".repeat(64);
+        String stolen = "9".repeat(64);
+        StoredResult result = new StoredResult(200, List.of(), new byte[] {1});
+        try (Connection caller = dataSource.getConnection()) {
+            caller.setAutoCommit(false);
+            // What a JTA data source hands out inside a transaction: a handle on the enlisted
+            // connection, whose close() leaves the transaction open.
+            JdbcIdempotencyStore inTx =
+                    new JdbcIdempotencyStore(
+                            dataSource, enlisted(caller), new JdbcStoreSettings(table, false));
+            ClaimResult claim = inTx.claim(key, FP, 1, Duration.ofMinutes(1));
+            insertOrder(caller, 1);
+
+            assertThat(inTx.completeInTransaction(key, claim.token(), result, Duration.ofHours(1)))
+                    .isTrue();
+            assertThat(store.find(key).orElseThrow().state())
+                    .as("not visible before the commit")
+                    .isEqualTo(RecordState.CLAIMED);
+            caller.commit();
+            assertThat(store.find(key).orElseThrow().result()).isEqualTo(result);
+
+            // A lease that lapsed and was taken over: the late completion changes nothing.
+            ClaimResult late = inTx.claim(stolen, FP, 1, Duration.ofMillis(1));
+            Thread.sleep(20);
+            ClaimResult takeover = store.claim(stolen, FP, 1, Duration.ofMinutes(1));
+            assertThat(takeover.token()).isNotEqualTo(late.token());
+            assertThat(
+                            inTx.completeInTransaction(
+                                    stolen, late.token(), result, Duration.ofHours(1)))
+                    .isFalse();
+            caller.commit();
+            assertThat(store.find(stolen).orElseThrow().state()).isEqualTo(RecordState.CLAIMED);
+        }
+        assertThat(orders()).isEqualTo(1);
+        assertThatThrownBy(
+                        () ->
+                                store.completeInTransaction(
+                                        key, ClaimToken.random(), result, Duration.ofHours(1)))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("idemkit.jdbc.transaction-datasource");
+    }
+
+    /** A data source whose every connection is {@code held}, and closing one keeps it open. */
+    private static DataSource enlisted(Connection held) {
+        Connection handle =
+                (Connection)
+                        Proxy.newProxyInstance(
+                                Connection.class.getClassLoader(),
+                                new Class<?>[] {Connection.class},
+                                (proxy, method, args) -> {
+                                    if (method.getName().equals("close")) {
+                                        return null;
+                                    }
+                                    try {
+                                        return method.invoke(held, args);
+                                    } catch (InvocationTargetException e) {
+                                        throw e.getCause();
+                                    }
+                                });
+        return (DataSource)
+                Proxy.newProxyInstance(
+                        DataSource.class.getClassLoader(),
+                        new Class<?>[] {DataSource.class},
+                        (proxy, method, args) -> {
+                            if (method.getName().equals("getConnection")) {
+                                return handle;
+                            }
+                            throw new UnsupportedOperationException(method.getName());
+                        });
     }
 
     @Test

