@@ -2,13 +2,16 @@ package io.idemkit.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idemkit.core.hash.Fingerprint;
 import io.idemkit.it.HttpCalls.Reply;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
@@ -352,5 +355,39 @@ abstract class HttpScenarios extends HttpConformanceScenarios {
                 .until(() -> true);
         Reply duplicate = post(path, BODY_X, key("O"), DELAY, "0");
         return new Reply[] {duplicate, first.get(30, TimeUnit.SECONDS)};
+    }
+
+    /**
+     * The reference's crash_recovery_lease_expiry, staged for a store the test can reach through
+     * the application: it claims the request's key with the endpoint's 300 ms lease and never ends
+     * the claim, as a server that died right after claiming would. HttpCrashAndRestartIT kills a
+     * real server.
+     */
+    void stagedCrashRecovery() throws Exception {
+        String path = "api/resources/short-lease";
+        String fingerprint =
+                Fingerprint.forHttp(
+                        "POST",
+                        base.toURI().getPath() + path,
+                        null,
+                        BODY_X.getBytes(StandardCharsets.UTF_8),
+                        "application/json");
+        Reply claimed =
+                http.postJson(
+                        "api/abandon?leaseMs=300&key="
+                                + effectiveKey(key("K6"), path)
+                                + "&fingerprint="
+                                + fingerprint,
+                        "");
+        assertThat(claimed.text()).isEqualTo("NEW");
+        Reply during = post(path, BODY_X, key("K6"));
+        Awaitility.await().pollDelay(Duration.ofMillis(600)).until(() -> true);
+        Reply after = post(path, BODY_X, key("K6"));
+
+        assertThat(during.status()).isEqualTo(423);
+        assertThat(after.status()).isEqualTo(201);
+        assertThat(calls()).isEqualTo(1);
+        assertThat(http.get("api/events/" + effectiveKey(key("K6"), path)).text())
+                .isEqualTo("idempotency.conflict,idempotency.lease_reclaimed");
     }
 }

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 abstract class MethodSurfaceContract {
 
-    @ArquillianResource private URL base;
+    @ArquillianResource URL base;
 
     private final Client client = ClientBuilder.newClient();
     private final ExecutorService pool = Executors.newFixedThreadPool(20);

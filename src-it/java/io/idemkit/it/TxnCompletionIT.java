@@ -55,21 +55,12 @@ class TxnCompletionIT {
 
     @BeforeAll
     static void start() throws Exception {
-        postgres = EmbeddedPostgres.builder().start();
+        postgres = ItPostgres.start();
         database = postgres.getPostgresDatabase();
-        try (Connection c = database.getConnection();
-                Statement s = c.createStatement()) {
-            s.execute(
-                    "CREATE TABLE payments (id SERIAL PRIMARY KEY, pay_key TEXT NOT NULL,"
-                            + " tag TEXT NOT NULL)");
-            // The schema as the jar ships it, as Flyway or Liquibase would apply it.
-            s.execute(
-                    new String(
-                            TxnCompletionIT.class
-                                    .getResourceAsStream("/io/idemkit/store/jdbc/postgresql.sql")
-                                    .readAllBytes(),
-                            java.nio.charset.StandardCharsets.UTF_8));
-        }
+        ItPostgres.execute(
+                database,
+                "CREATE TABLE payments (id SERIAL PRIMARY KEY, pay_key TEXT NOT NULL,"
+                        + " tag TEXT NOT NULL)");
         WebArchive war =
                 LibraryJar.addTo(
                         ShrinkWrap.create(WebArchive.class, APP + ".war")
@@ -77,8 +68,7 @@ class TxnCompletionIT {
                                 .addAsResource(
                                         new StringAsset(
                                                 "idemkit.scope-mode=single-tenant\n"
-                                                        + "idemkit.store=jdbc\n"
-                                                        + "idemkit.jdbc.datasource=jdbc/idemkit\n"
+                                                        + ItPostgres.STORE_CONFIG
                                                         + "idemkit.jdbc.transaction-datasource="
                                                         + "jdbc/business\n"
                                                         + "idemkit.wait-timeout=2s\n"
@@ -89,37 +79,10 @@ class TxnCompletionIT {
                         "idemkit-txn-completion",
                         LibertyServer.freePort(),
                         war,
-                        dataSources(postgres.getPort()));
+                        ItPostgres.libertyDataSources(postgres));
         app = server.application(war);
         server.start(app.resolve("api/payments/runs/probe"));
         http = new HttpCalls(app);
-    }
-
-    /** A JTA data source for the business, and a non-enlisted one for idemkit's claims. */
-    private static String dataSources(int port) throws Exception {
-        Path driver =
-                Path.of(
-                        org.postgresql.Driver.class
-                                .getProtectionDomain()
-                                .getCodeSource()
-                                .getLocation()
-                                .toURI());
-        String properties =
-                "<properties.postgresql serverName=\"localhost\" portNumber=\""
-                        + port
-                        + "\" databaseName=\"postgres\" user=\"postgres\" password=\"postgres\"/>";
-        return "<featureManager><feature>jdbc-4.3</feature></featureManager>\n"
-                + "<library id=\"postgresql\"><file name=\""
-                + driver
-                + "\"/></library>\n"
-                + "<dataSource id=\"business\" jndiName=\"jdbc/business\">\n"
-                + "  <jdbcDriver libraryRef=\"postgresql\"/>\n  "
-                + properties
-                + "\n</dataSource>\n"
-                + "<dataSource id=\"idemkit\" jndiName=\"jdbc/idemkit\" transactional=\"false\">\n"
-                + "  <jdbcDriver libraryRef=\"postgresql\"/>\n  "
-                + properties
-                + "\n</dataSource>";
     }
 
     @AfterAll

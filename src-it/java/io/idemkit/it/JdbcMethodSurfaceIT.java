@@ -1,0 +1,68 @@
+package io.idemkit.it;
+
+import io.idemkit.it.method.MethodApplication;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.net.URI;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * The method surface on the JDBC store (C7, C12), on an Open Liberty server of the test's own whose
+ * data source {@code jdbc/idemkit} reaches a real PostgreSQL that this test starts.
+ */
+@EnabledIfSystemProperty(
+        named = "idemkit.it.runtime",
+        matches = "liberty",
+        disabledReason = "the server-defined data sources of this test are Open Liberty's")
+class JdbcMethodSurfaceIT extends MethodSurfaceContract {
+
+    private static EmbeddedPostgres postgres;
+    private static LibertyServer server;
+    private static URI app;
+
+    @BeforeAll
+    static void start() throws Exception {
+        postgres = ItPostgres.start();
+        WebArchive war =
+                LibraryJar.addTo(
+                        ShrinkWrap.create(WebArchive.class, "method-jdbc.war")
+                                .addPackage(MethodApplication.class.getPackage())
+                                .addAsResource(
+                                        new StringAsset(
+                                                ItPostgres.STORE_CONFIG
+                                                        + "idemkit.scope-mode=single-tenant\n"),
+                                        "META-INF/microprofile-config.properties"));
+        server =
+                new LibertyServer(
+                        "idemkit-method-jdbc",
+                        LibertyServer.freePort(),
+                        war,
+                        ItPostgres.libertyDataSources(postgres));
+        app = server.application(war);
+        server.start(app.resolve("api/method/store"));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    /** The contract's client goes to this test's server, not to one Arquillian deployed to. */
+    JdbcMethodSurfaceIT() throws Exception {
+        base = app.toURL();
+    }
+
+    @Override
+    String expectedStore() {
+        return "jdbc";
+    }
+}
