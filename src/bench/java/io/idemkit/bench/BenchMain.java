@@ -56,7 +56,13 @@ public final class BenchMain {
                     new Case("MongoBenchmark.rawInsertOne", 1),
                     new Case("MongoBenchmark.mongoFresh", 8),
                     new Case("MongoBenchmark.mongoReplay", 8),
-                    new Case("MongoBenchmark.rawInsertOne", 8));
+                    new Case("MongoBenchmark.rawInsertOne", 8),
+                    new Case("JdbcBenchmark.jdbcFresh", 1),
+                    new Case("JdbcBenchmark.jdbcReplay", 1),
+                    new Case("JdbcBenchmark.rawInsert", 1),
+                    new Case("JdbcBenchmark.jdbcFresh", 8),
+                    new Case("JdbcBenchmark.jdbcReplay", 8),
+                    new Case("JdbcBenchmark.rawInsert", 8));
 
     /**
      * The targets, and the figures without one, each checked at every thread count both sides were
@@ -82,7 +88,11 @@ public final class BenchMain {
                             "MongoBenchmark.mongoReplay", "MongoBenchmark.rawInsertOne", 0.8),
                     // A fresh request is two round trips (claim, complete) to the raw one.
                     Ratio.rateAtLeast(
-                            "MongoBenchmark.mongoFresh", "MongoBenchmark.rawInsertOne", 0.4));
+                            "MongoBenchmark.mongoFresh", "MongoBenchmark.rawInsertOne", 0.4),
+                    // The JDBC store on PostgreSQL against a bare INSERT there: figures, no
+                    // target yet (C12).
+                    Ratio.rate("JdbcBenchmark.jdbcReplay", "JdbcBenchmark.rawInsert"),
+                    Ratio.rate("JdbcBenchmark.jdbcFresh", "JdbcBenchmark.rawInsert"));
 
     private BenchMain() {}
 
@@ -272,6 +282,11 @@ public final class BenchMain {
         /** A cost ratio reported as a figure, with no target. */
         static Ratio cost(String numerator, String denominator) {
             return new Ratio(numerator, denominator, Double.NaN, false);
+        }
+
+        /** A rate ratio reported as a figure, with no target. */
+        static Ratio rate(String numerator, String denominator) {
+            return new Ratio(numerator, denominator, Double.NaN, true);
         }
 
         static Ratio rateAtLeast(String numerator, String denominator, double bound) {
