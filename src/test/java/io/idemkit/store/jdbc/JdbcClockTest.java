@@ -10,6 +10,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimStatus;
 import io.idemkit.spi.IdempotencyRecord;
+import io.idemkit.spi.StoredResult;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -20,6 +21,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZonedDateTime;
+import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -28,7 +30,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The JDBC store decides on the database's clock only (C3, C12). It takes no JVM clock at all, so a
  * JVM clock moved by any amount cannot move a lease: the first test holds every class of the store
  * to that, over its bytecode. And the database's clock is read as an instant, whatever the time
- * zone of the session: a session 13 or 14 hours ahead of UTC writes the same leases as one at UTC.
+ * zone of the session: a session 13 or 14 hours ahead of UTC writes the same leases as one at UTC,
+ * and the same completion stamps when it completes inside its own transaction (C13).
  */
 class JdbcClockTest {
 
@@ -83,6 +86,53 @@ class JdbcClockTest {
                 assertThat(farAhead.now()).isBetween(before, after.plusSeconds(5));
                 assertThat(atUtc.claim(key, "f".repeat(64), 1, Duration.ofMinutes(1)).status())
                         .isEqualTo(ClaimStatus.ALREADY_CLAIMED);
+            } finally {
+                try (Connection c = utc.getConnection();
+                        Statement s = c.createStatement()) {
+                    s.execute("DROP TABLE " + table);
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void inTransactionCompletion_fromASessionFarFromUtc_completesOnTheDatabasesClock(
+            JdbcDialect dialect) throws SQLException {
+        // Completion in the business transaction (C13) runs on the caller's connection, whatever
+        // its session's time zone: the stamps it writes are the database's instants still.
+        String table = JdbcStoreContract.freshTable();
+        try (HikariDataSource far = Databases.pool(dialect, timeZone(dialect));
+                Connection business = far.getConnection()) {
+            DataSource utc = Databases.of(dialect);
+            JdbcIdempotencyStore atUtc =
+                    new JdbcIdempotencyStore(utc, new JdbcStoreSettings(table, true));
+            JdbcIdempotencyStore farAhead =
+                    new JdbcIdempotencyStore(
+                            far,
+                            EnlistedConnections.of(() -> business),
+                            new JdbcStoreSettings(table, false));
+            try {
+                atUtc.start();
+                String key = "e".repeat(64);
+                ClaimResult claim = farAhead.claim(key, "f".repeat(64), 1, Duration.ofMinutes(1));
+                business.setAutoCommit(false);
+                Instant before = atUtc.now();
+
+                assertThat(
+                                farAhead.completeInTransaction(
+                                        key,
+                                        claim.token(),
+                                        new StoredResult(200, List.of(), new byte[] {1}),
+                                        Duration.ofHours(1)))
+                        .isTrue();
+                business.commit();
+                Instant after = atUtc.now();
+
+                IdempotencyRecord record = atUtc.find(key).orElseThrow();
+                assertThat(record.completedAt()).isBetween(before, after);
+                assertThat(Duration.between(record.completedAt(), record.expiresAt()))
+                        .isBetween(Duration.ofMinutes(59), Duration.ofMinutes(61));
             } finally {
                 try (Connection c = utc.getConnection();
                         Statement s = c.createStatement()) {

@@ -8,8 +8,6 @@ import io.idemkit.spi.ClaimStatus;
 import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoredResult;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -133,11 +131,11 @@ class PostgresCallerTransactionTest {
         StoredResult result = new StoredResult(200, List.of(), new byte[] {1});
         try (Connection caller = dataSource.getConnection()) {
             caller.setAutoCommit(false);
-            // What a JTA data source hands out inside a transaction: a handle on the enlisted
-            // connection, whose close() leaves the transaction open.
             JdbcIdempotencyStore inTx =
                     new JdbcIdempotencyStore(
-                            dataSource, enlisted(caller), new JdbcStoreSettings(table, false));
+                            dataSource,
+                            EnlistedConnections.of(() -> caller),
+                            new JdbcStoreSettings(table, false));
             ClaimResult claim = inTx.claim(key, FP, 1, Duration.ofMinutes(1));
             insertOrder(caller, 1);
 
@@ -168,35 +166,6 @@ class PostgresCallerTransactionTest {
                                         key, ClaimToken.random(), result, Duration.ofHours(1)))
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("idemkit.jdbc.transaction-datasource");
-    }
-
-    /** A data source whose every connection is {@code held}, and closing one keeps it open. */
-    private static DataSource enlisted(Connection held) {
-        Connection handle =
-                (Connection)
-                        Proxy.newProxyInstance(
-                                Connection.class.getClassLoader(),
-                                new Class<?>[] {Connection.class},
-                                (proxy, method, args) -> {
-                                    if (method.getName().equals("close")) {
-                                        return null;
-                                    }
-                                    try {
-                                        return method.invoke(held, args);
-                                    } catch (InvocationTargetException e) {
-                                        throw e.getCause();
-                                    }
-                                });
-        return (DataSource)
-                Proxy.newProxyInstance(
-                        DataSource.class.getClassLoader(),
-                        new Class<?>[] {DataSource.class},
-                        (proxy, method, args) -> {
-                            if (method.getName().equals("getConnection")) {
-                                return handle;
-                            }
-                            throw new UnsupportedOperationException(method.getName());
-                        });
     }
 
     @Test
