@@ -79,6 +79,32 @@ final class Databases {
         return pool(shared.getJdbcUrl(), shared.getUsername(), shared.getPassword(), 2, initSql);
     }
 
+    /**
+     * A small pool on the shared PostgreSQL server through another loopback port (a proxy), that
+     * starts without connecting and gives up on a connection after two seconds. Close it after use.
+     *
+     * @param port the port to connect to on loopback
+     * @return the pool
+     */
+    static HikariDataSource postgresThrough(int port) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + port + "/postgres");
+        config.setUsername("postgres");
+        config.setPassword("postgres");
+        config.setMaximumPoolSize(2);
+        config.setConnectionTimeout(2000);
+        config.setInitializationFailTimeout(-1);
+        config.setPoolName("idemkit-test-" + UUID.randomUUID());
+        return new HikariDataSource(config);
+    }
+
+    /**
+     * @return the shared PostgreSQL server's port on loopback
+     */
+    static int postgresPort() {
+        return Postgres.SERVER.getPort();
+    }
+
     private static HikariDataSource pool(String url, String user, String password) {
         return pool(url, user, password, 20, null);
     }

@@ -7,7 +7,7 @@ import static io.idemkit.store.mongo.Fixtures.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.spi.ClaimStatus;
-import java.net.InetSocketAddress;
+import io.idemkit.testsupport.LoopbackProxy;
 import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -28,16 +28,21 @@ class MongoDelayedCommandTest {
 
     private final InProcessMongo mongo = InProcessMongo.start();
     private final MongoStoreSettings settings = InProcessMongo.freshSettings();
-    private DelayingProxy proxy;
+    private LoopbackProxy proxy;
     private MongoIdempotencyStore delayed;
     private MongoIdempotencyStore direct;
 
     @BeforeEach
     void open() throws Exception {
-        proxy = new DelayingProxy(new InetSocketAddress("127.0.0.1", mongo.port()));
+        proxy = new LoopbackProxy(mongo.port());
         delayed =
                 new MongoIdempotencyStore(
-                        settings.withUri(proxy.uri()).withTimeout(TIMEOUT), Clock.systemUTC());
+                        settings.withUri(
+                                        "mongodb://127.0.0.1:"
+                                                + proxy.port()
+                                                + "/?directConnection=true")
+                                .withTimeout(TIMEOUT),
+                        Clock.systemUTC());
         direct = new MongoIdempotencyStore(mongo.sharedClient(), settings, Clock.systemUTC());
         // Start both stores before the delay: the clock estimate is measured on a quiet network,
         // as before a failover.

@@ -1,4 +1,4 @@
-package io.idemkit.store.mongo;
+package io.idemkit.testsupport;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -7,48 +7,84 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A loopback TCP proxy in front of a MongoDB-wire server that holds every chunk the client sends
- * for a settable delay before passing it on: commands reach the server late, as they do when the
- * driver spends time in server selection, a checkout or a retry. A driver {@code CommandListener}
- * cannot delay a command; this can. The pause is the simulated network, not a synchroniser.
+ * A loopback TCP proxy in front of a real database server, for what a driver's own hooks cannot do:
+ *
+ * <ul>
+ *   <li>{@link #delayCommandsBy delay} every chunk the client sends before passing it on, so that
+ *       commands reach the server late, as they do when the driver spends time in server selection,
+ *       a checkout or a retry (the pause is the simulated network, not a synchroniser);
+ *   <li>{@link #cut() cut} the network: every open connection is closed and new ones are closed as
+ *       they arrive, as when the server or the path to it goes down, until {@link #restore()}.
+ * </ul>
  */
-final class DelayingProxy implements AutoCloseable {
+public final class LoopbackProxy implements AutoCloseable {
 
     private final ServerSocket listener;
     private final InetSocketAddress target;
+    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final ExecutorService pumps =
             Executors.newCachedThreadPool(
                     runnable -> {
-                        Thread thread = new Thread(runnable, "delaying-proxy");
+                        Thread thread = new Thread(runnable, "loopback-proxy");
                         thread.setDaemon(true);
                         return thread;
                     });
     private volatile long delayMillis;
+    private volatile boolean cut;
 
-    DelayingProxy(InetSocketAddress target) throws IOException {
-        this.target = target;
+    /**
+     * @param port the server's port on loopback
+     * @throws IOException if no port is free for the proxy
+     */
+    public LoopbackProxy(int port) throws IOException {
+        this.target = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         pumps.execute(this::accept);
     }
 
-    String uri() {
-        return "mongodb://127.0.0.1:" + listener.getLocalPort() + "/?directConnection=true";
+    /**
+     * @return the proxy's own port on loopback, which clients connect to
+     */
+    public int port() {
+        return listener.getLocalPort();
     }
 
-    void delayCommandsBy(long millis) {
+    /**
+     * @param millis how long each chunk the client sends is held from now on
+     */
+    public void delayCommandsBy(long millis) {
         delayMillis = millis;
+    }
+
+    /** Closes every open connection, and each new one as it arrives, until {@link #restore()}. */
+    public void cut() {
+        cut = true;
+        open.forEach(LoopbackProxy::closeQuietly);
+    }
+
+    /** Lets new connections through again. */
+    public void restore() {
+        cut = false;
     }
 
     private void accept() {
         while (!listener.isClosed()) {
             try {
                 Socket client = listener.accept();
+                if (cut) {
+                    closeQuietly(client);
+                    continue;
+                }
                 Socket server = new Socket(target.getAddress(), target.getPort());
+                open.add(client);
+                open.add(server);
                 pumps.execute(() -> pump(client, server, true));
                 pumps.execute(() -> pump(server, client, false));
             } catch (IOException e) {
@@ -75,6 +111,8 @@ final class DelayingProxy implements AutoCloseable {
         } finally {
             closeQuietly(from);
             closeQuietly(to);
+            open.remove(from);
+            open.remove(to);
         }
     }
 
@@ -89,6 +127,7 @@ final class DelayingProxy implements AutoCloseable {
     @Override
     public void close() throws IOException {
         listener.close();
+        cut();
         pumps.shutdownNow();
     }
 }
