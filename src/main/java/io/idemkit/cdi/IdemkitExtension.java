@@ -328,7 +328,8 @@ public class IdemkitExtension implements Extension {
                     .forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
         }
         if (choice.store() == StoreChoice.Store.JDBC && producerMakesTheStore(beans)) {
-            JdbcStoreOpening.Opened opened = JdbcStoreOpening.open(jdbc, beans);
+            JdbcStoreOpening.Opened opened =
+                    JdbcStoreOpening.open(jdbc, read.maxBodyBytes(), beans);
             if (opened.problem() != null) {
                 event.addDeploymentProblem(new DeploymentException(opened.problem()));
             }

@@ -20,7 +20,8 @@ import javax.sql.DataSource;
  * and starts the store, which refuses a database it does not support and a missing or wrong table
  * with the DDL to run. Each of these fails the deployment. A database that cannot be reached now
  * only logs a warning: the store connects again on its first operation, and the readiness check
- * reports it down until then.
+ * reports it down until then. A database that cannot take a body of {@code idemkit.max-body-bytes}
+ * in one statement (MariaDB's {@code max_allowed_packet}) is warned of.
  */
 final class JdbcStoreOpening {
 
@@ -31,7 +32,7 @@ final class JdbcStoreOpening {
     /** A started store, or the deployment problem that stopped it. */
     record Opened(JdbcIdempotencyStore store, String problem) {}
 
-    static Opened open(JdbcStoreSettings settings, BeanManager beans) {
+    static Opened open(JdbcStoreSettings settings, int maxBodyBytes, BeanManager beans) {
         DataSource dataSource;
         try {
             dataSource =
@@ -59,6 +60,22 @@ final class JdbcStoreOpening {
         JdbcIdempotencyStore store = new JdbcIdempotencyStore(dataSource, transactional, settings);
         try {
             store.start();
+            if (store.largestStorableBody() < maxBodyBytes) {
+                LOG.log(
+                        Level.WARNING,
+                        "idemkit.max-body-bytes="
+                                + maxBodyBytes
+                                + ", but the JDBC store is sure to store bodies of at most "
+                                + store.largestStorableBody()
+                                + " bytes on this "
+                                + store.databaseProduct()
+                                + " server (its max_allowed_packet, with room for the driver's"
+                                + " escaping): the store refuses larger results, which are"
+                                + " delivered but not stored (complete_failed), so a retry"
+                                + " after the lease runs them again. Raise max_allowed_packet to at"
+                                + " least 2 × idemkit.max-body-bytes + 64 KiB, or lower"
+                                + " idemkit.max-body-bytes.");
+            }
         } catch (IdempotencyStorageException e) {
             if (e.kind() != IdempotencyStorageException.Kind.UNREACHABLE) {
                 return new Opened(null, "idemkit.store=jdbc: " + e.getMessage());

@@ -63,7 +63,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private volatile Started started;
 
     /** The store once it knows its database: the dialect, the statements, the claim. */
-    private record Started(JdbcDialect dialect, RecordStatements sql, ClaimSteps claims) {}
+    private record Started(
+            JdbcDialect dialect, RecordStatements sql, ClaimSteps claims, long packetLimit) {}
 
     /** One piece of work on a connection. */
     @FunctionalInterface
@@ -118,7 +119,12 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                     JdbcDialect dialect = TableSchema.dialect(c);
                     RecordStatements sql = new RecordStatements(dialect, settings.table());
                     TableSchema.check(c, dialect, settings, sql);
-                    started = new Started(dialect, sql, new ClaimSteps(dialect, sql));
+                    started =
+                            new Started(
+                                    dialect,
+                                    sql,
+                                    new ClaimSteps(dialect, sql),
+                                    ResultWrite.packetLimit(c, dialect));
                 } catch (SQLException e) {
                     throw SqlFailures.failure("start", null, e);
                 }
@@ -133,6 +139,15 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      */
     public String databaseProduct() {
         return ready().dialect().productName();
+    }
+
+    /**
+     * @return the largest body (with no headers) a completion is sure to store once started: {@link
+     *     Long#MAX_VALUE} but on MariaDB, where it is half of {@code max_allowed_packet} less some
+     *     room; a larger result is refused, before it is sent ({@link ResultWrite})
+     */
+    public long largestStorableBody() {
+        return ResultWrite.largestBody(ready().packetLimit());
     }
 
     @Override
@@ -166,38 +181,19 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 call(
                         "complete",
                         key,
-                        (c, s) -> completeOn(c, s.sql(), key, token, result, completedTtl));
+                        (c, s) ->
+                                ResultWrite.completeOn(
+                                        c,
+                                        s.sql(),
+                                        s.packetLimit(),
+                                        key,
+                                        token,
+                                        result,
+                                        completedTtl));
         if (stored) {
             completions.signal(key);
         }
         return stored;
-    }
-
-    /**
-     * The completion, one statement fenced by key, state and token, on any connection: the store's
-     * own in auto-commit mode, or (completion in the business transaction, C13) one enlisted in the
-     * application's transaction, so that the record commits or rolls back with the business writes.
-     * Neither reads a clock of the JVM nor raises a duplicate-key error.
-     *
-     * @return whether the claim was still held with {@code token} and is now completed
-     */
-    static boolean completeOn(
-            Connection c,
-            RecordStatements sql,
-            String key,
-            ClaimToken token,
-            StoredResult result,
-            Duration completedTtl)
-            throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.complete)) {
-            ps.setLong(1, millis(completedTtl));
-            ps.setInt(2, result.status());
-            ps.setString(3, RecordRows.encodeHeaders(result.headers()));
-            ps.setBytes(4, result.body());
-            ps.setString(5, key);
-            ps.setString(6, token.value());
-            return ps.executeUpdate() == 1;
-        }
     }
 
     /**
@@ -219,7 +215,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         }
         Started s = ready();
         try (Connection c = transactional.getConnection()) {
-            return completeOn(c, s.sql(), key, token, result, completedTtl);
+            return ResultWrite.completeOn(
+                    c, s.sql(), s.packetLimit(), key, token, result, completedTtl);
         } catch (SQLException e) {
             throw SqlFailures.failure("complete", key, e);
         }

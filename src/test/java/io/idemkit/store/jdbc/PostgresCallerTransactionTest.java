@@ -108,15 +108,21 @@ class PostgresCallerTransactionTest {
             caller.setAutoCommit(false);
             insertOrder(caller, 1);
             assertThat(
-                            JdbcIdempotencyStore.completeOn(
-                                    caller, sql, key, claim.token(), result, Duration.ofHours(1)))
+                            ResultWrite.completeOn(
+                                    caller,
+                                    sql,
+                                    Long.MAX_VALUE,
+                                    key,
+                                    claim.token(),
+                                    result,
+                                    Duration.ofHours(1)))
                     .isTrue();
             caller.rollback();
             assertThat(store.find(key).orElseThrow().state()).isEqualTo(RecordState.CLAIMED);
 
             insertOrder(caller, 1);
-            JdbcIdempotencyStore.completeOn(
-                    caller, sql, key, claim.token(), result, Duration.ofHours(1));
+            ResultWrite.completeOn(
+                    caller, sql, Long.MAX_VALUE, key, claim.token(), result, Duration.ofHours(1));
             caller.commit();
         }
         assertThat(orders()).isEqualTo(1);
