@@ -3,13 +3,11 @@ package io.idemkit.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.HttpCalls.Reply;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.net.URI;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,42 +24,37 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
         disabledReason = "the server-defined data sources of this test are Open Liberty's")
 class HttpJdbcStoreIT extends HttpScenarios {
 
-    private static EmbeddedPostgres postgres;
-    private static LibertyServer server;
-    private static URI app;
+    private static ItPostgres.OnLiberty liberty;
 
     @BeforeAll
     static void start() throws Exception {
-        postgres = ItPostgres.start();
-        WebArchive war = memoryWar("http-jdbc", ItPostgres.STORE_CONFIG);
-        server =
-                new LibertyServer(
+        liberty =
+                ItPostgres.OnLiberty.start(
                         "idemkit-http-jdbc",
-                        LibertyServer.freePort(),
-                        war,
-                        ItPostgres.libertyDataSources(postgres)
-                                // The same features as the server the other stores' scenarios
-                                // run on: with appSecurity comes the Servlet API.
-                                + "\n<include location=\""
+                        memoryWar("http-jdbc", ItPostgres.STORE_CONFIG),
+                        // The same features as the server the other stores' scenarios run on:
+                        // with appSecurity comes the Servlet API.
+                        "\n<include location=\""
                                 + Path.of("src-it/liberty/it-security.xml").toAbsolutePath()
-                                + "\"/>");
-        app = server.application(war);
-        server.start(app.resolve("api/calls/probe"));
+                                + "\"/>",
+                        "api/calls/probe");
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (server != null) {
-            server.close();
-        }
-        if (postgres != null) {
-            postgres.close();
+        if (liberty != null) {
+            liberty.close();
         }
     }
 
     /** The scenarios' client goes to this test's server, not to one Arquillian deployed to. */
     HttpJdbcStoreIT() throws Exception {
-        base = app.toURL();
+        base = liberty.app().toURL();
+    }
+
+    @Override
+    long serverLog(String marker) throws IOException {
+        return liberty.server().messagesLog().lines().filter(l -> l.contains(marker)).count();
     }
 
     @Test
@@ -69,7 +62,7 @@ class HttpJdbcStoreIT extends HttpScenarios {
         Reply first = post("api/resources", BODY_X, key("J1"));
 
         assertThat(first.status()).isEqualTo(201);
-        try (Connection c = postgres.getPostgresDatabase().getConnection();
+        try (Connection c = liberty.postgres().getPostgresDatabase().getConnection();
                 PreparedStatement query =
                         c.prepareStatement(
                                 "SELECT state FROM idemkit_records WHERE idem_key = ?")) {

@@ -184,11 +184,12 @@ abstract class HttpScenarios extends HttpConformanceScenarios {
     }
 
     /**
-     * How many lines of the IT server's log contain {@code marker}: the file that the execution
-     * names in {@code idemkit.it.server-log} (WildFly's {@code standalone/log/server.log}), else
-     * the main Liberty server's messages.log.
+     * How many lines of the log of the server the scenarios run on contain {@code marker}: the file
+     * that the execution names in {@code idemkit.it.server-log} (WildFly's {@code
+     * standalone/log/server.log}), else the main Liberty server's messages.log. A subclass whose
+     * scenarios run on a server of its own reads that server's log instead.
      */
-    static long serverLog(String marker) throws IOException {
+    long serverLog(String marker) throws IOException {
         String runtimeLog = System.getProperty("idemkit.it.server-log");
         Path log =
                 runtimeLog != null

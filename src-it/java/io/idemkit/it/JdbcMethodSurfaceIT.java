@@ -1,8 +1,6 @@
 package io.idemkit.it;
 
 import io.idemkit.it.method.MethodApplication;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.net.URI;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -20,13 +18,10 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
         disabledReason = "the server-defined data sources of this test are Open Liberty's")
 class JdbcMethodSurfaceIT extends MethodSurfaceContract {
 
-    private static EmbeddedPostgres postgres;
-    private static LibertyServer server;
-    private static URI app;
+    private static ItPostgres.OnLiberty liberty;
 
     @BeforeAll
     static void start() throws Exception {
-        postgres = ItPostgres.start();
         WebArchive war =
                 LibraryJar.addTo(
                         ShrinkWrap.create(WebArchive.class, "method-jdbc.war")
@@ -36,29 +31,19 @@ class JdbcMethodSurfaceIT extends MethodSurfaceContract {
                                                 ItPostgres.STORE_CONFIG
                                                         + "idemkit.scope-mode=single-tenant\n"),
                                         "META-INF/microprofile-config.properties"));
-        server =
-                new LibertyServer(
-                        "idemkit-method-jdbc",
-                        LibertyServer.freePort(),
-                        war,
-                        ItPostgres.libertyDataSources(postgres));
-        app = server.application(war);
-        server.start(app.resolve("api/method/store"));
+        liberty = ItPostgres.OnLiberty.start("idemkit-method-jdbc", war, "", "api/method/store");
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (server != null) {
-            server.close();
-        }
-        if (postgres != null) {
-            postgres.close();
+        if (liberty != null) {
+            liberty.close();
         }
     }
 
     /** The contract's client goes to this test's server, not to one Arquillian deployed to. */
     JdbcMethodSurfaceIT() throws Exception {
-        base = app.toURL();
+        base = liberty.app().toURL();
     }
 
     @Override

@@ -105,11 +105,7 @@ final class ClaimSteps {
             long leaseMillis)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql.insertOrSelectClaim)) {
-            ps.setString(1, key);
-            ps.setString(2, fingerprint);
-            ps.setInt(3, version);
-            ps.setString(4, token.value());
-            ps.setLong(5, leaseMillis);
+            bindClaim(ps, key, fingerprint, version, token, leaseMillis);
             if (dialect == JdbcDialect.POSTGRESQL) {
                 ps.setString(6, key);
             }
@@ -126,6 +122,22 @@ final class ClaimSteps {
         }
     }
 
+    /** The first five parameters of both inserts: key, fingerprint, version, token, lease. */
+    private static void bindClaim(
+            PreparedStatement ps,
+            String key,
+            String fingerprint,
+            int version,
+            ClaimToken token,
+            long leaseMillis)
+            throws SQLException {
+        ps.setString(1, key);
+        ps.setString(2, fingerprint);
+        ps.setInt(3, version);
+        ps.setString(4, token.value());
+        ps.setLong(5, leaseMillis);
+    }
+
     private Look insertThenSelect(
             Connection c,
             String key,
@@ -135,11 +147,7 @@ final class ClaimSteps {
             long leaseMillis)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql.insertClaim)) {
-            ps.setString(1, key);
-            ps.setString(2, fingerprint);
-            ps.setInt(3, version);
-            ps.setString(4, token.value());
-            ps.setLong(5, leaseMillis);
+            bindClaim(ps, key, fingerprint, version, token, leaseMillis);
             try (ResultSet rows = ps.executeQuery()) {
                 rows.next();
                 return new Look(claimed(rows, key, fingerprint, version, token), null);
