@@ -26,7 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @RunAsClient
 class HttpTenantsIT {
 
-    private static final String WEB_XML =
+    /** Asks for BASIC authentication on {@code /api/secure/*}, for any role. */
+    static final String WEB_XML =
             "<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"6.0\">"
                     + "<security-constraint><web-resource-collection>"
                     + "<web-resource-name>secure</web-resource-name>"

@@ -11,11 +11,12 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.security.Principal;
 import java.time.Clock;
-import java.util.Optional;
 
 /**
  * Produces the scope resolver: the application's {@link IdempotencyScopeProvider} bean, the
- * authenticated principal ({@code idemkit.scope-source=principal}), or single-tenant operation.
+ * authenticated principal ({@code idemkit.scope-source=principal}), or, without either, the
+ * single-tenant resolver, which still keeps the method surface's authenticated callers apart by the
+ * CDI {@code Principal}, as the HTTP surface does by the request's (C5).
  */
 @ApplicationScoped
 public class ScopeProducer {
@@ -26,9 +27,10 @@ public class ScopeProducer {
             IdemkitConfig config,
             Instance<IdempotencyScopeProvider> providers,
             Instance<Principal> principal) {
+        Principal caller = callerOf(principal);
         if (config.scopeSource() == ScopeSource.PRINCIPAL) {
             return ScopeResolver.of(
-                    () -> principalName(principal),
+                    () -> AuthenticatedName.of(caller),
                     "the authenticated principal",
                     config.scopeMode(),
                     Clock.systemUTC());
@@ -45,15 +47,23 @@ public class ScopeProducer {
                     config.scopeMode(),
                     Clock.systemUTC());
         }
-        return ScopeResolver.singleTenant(config.scopeMode(), Clock.systemUTC());
+        return ScopeResolver.singleTenant(
+                () -> AuthenticatedName.of(caller), config.scopeMode(), Clock.systemUTC());
     }
 
-    private static Optional<String> principalName(Instance<Principal> principal) {
-        if (!principal.isResolvable()) {
-            return Optional.empty();
-        }
-        try (Instance.Handle<Principal> handle = principal.getHandle()) {
-            return AuthenticatedName.of(handle.get());
-        }
+    /**
+     * The container's built-in {@code Principal} bean, looked up once: on Weld (Open Liberty,
+     * WildFly, Payara) and on OpenWebBeans it is a proxy that asks the security service for the
+     * caller of the moment on each call, so one instance serves every call. It is never destroyed:
+     * neither container can destroy it through an {@code Instance.Handle} (Weld throws an {@code
+     * UnsupportedOperationException}, OpenWebBeans 4.0.3 a {@code ClassCastException}), which once
+     * made every call under {@code scope-source=principal} fail as "no identity", and both keep
+     * nothing to release.
+     *
+     * @return the caller's principal, or {@code null} where the container has none, which counts as
+     *     anonymous
+     */
+    private static Principal callerOf(Instance<Principal> principal) {
+        return principal.isResolvable() ? principal.get() : null;
     }
 }

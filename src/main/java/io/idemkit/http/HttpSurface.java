@@ -135,10 +135,7 @@ public class HttpSurface {
                                                     + " refused. Protect the endpoint with"
                                                     + " authentication."));
         }
-        if (!scope.isSingleTenant()) {
-            return scope.resolve();
-        }
-        return principalName(security).orElseGet(scope::resolve);
+        return scope.resolveFor(() -> principalName(security));
     }
 
     /**

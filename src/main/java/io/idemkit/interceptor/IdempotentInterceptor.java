@@ -116,7 +116,7 @@ public class IdempotentInterceptor {
         Object[] arguments = invocation.getParameters();
         Operation operation =
                 new Operation(
-                        plan.effectiveKey(arguments, scope.resolve(), plans.json()),
+                        plan.effectiveKey(arguments, scope.resolveCaller(), plans.json()),
                         plan.fingerprint(arguments, plans.json()),
                         plan.fingerprintVersion(),
                         plan.policy(),

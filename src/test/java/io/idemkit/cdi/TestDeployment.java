@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jboss.weld.bootstrap.api.Service;
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 
@@ -36,11 +37,22 @@ public final class TestDeployment implements AutoCloseable {
                     InTransactionInterceptor.class);
 
     private final Map<String, String> properties = new HashMap<>();
+    private final List<Service> services = new ArrayList<>();
     private TestConfig config;
     private WeldContainer container;
 
     public TestDeployment set(String key, String value) {
         properties.put(key, value);
+        return this;
+    }
+
+    /**
+     * @param service a service of the container's, as a runtime's integration gives Weld one (the
+     *     caller's principal: {@code Callers.weld()})
+     * @return this deployment
+     */
+    public TestDeployment with(Service service) {
+        services.add(service);
         return this;
     }
 
@@ -53,6 +65,7 @@ public final class TestDeployment implements AutoCloseable {
                         .disableDiscovery()
                         .containerId(null)
                         .addExtension(new IdemkitExtension())
+                        .addServices(services.toArray(Service[]::new))
                         .addBeanClasses(classes.toArray(Class<?>[]::new))
                         .initialize();
         return container;

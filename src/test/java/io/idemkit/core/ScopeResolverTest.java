@@ -113,4 +113,47 @@ class ScopeResolverTest {
                 .isInstanceOf(IdempotencyScopeUnavailableException.class)
                 .hasMessageNotContaining("no tenant header");
     }
+
+    @Test
+    void withoutASource_anAuthenticatedCallerIsItsOwnScope_andAnAnonymousOneShares() {
+        ScopeResolver resolver = ScopeResolver.singleTenant(ScopeMode.SINGLE_TENANT, clock);
+
+        assertThat(resolver.resolveFor(() -> Optional.of("alice"))).isEqualTo("alice");
+        assertThat(resolver.resolveFor(Optional::empty))
+                .isEqualTo(ScopeResolver.SINGLE_TENANT_SCOPE);
+        assertThat(resolver.resolveFor(() -> null)).isEqualTo(ScopeResolver.SINGLE_TENANT_SCOPE);
+        assertThat(resolver.resolve()).isEqualTo(ScopeResolver.SINGLE_TENANT_SCOPE);
+    }
+
+    @Test
+    void withoutASource_theCallerGivenAtConstructionScopesResolveCaller_butNotResolve() {
+        ScopeResolver resolver =
+                ScopeResolver.singleTenant(
+                        () -> Optional.of("bob"), ScopeMode.SINGLE_TENANT, clock);
+
+        assertThat(resolver.resolveCaller()).isEqualTo("bob");
+        assertThat(resolver.resolve()).isEqualTo(ScopeResolver.SINGLE_TENANT_SCOPE);
+    }
+
+    @Test
+    void withoutASource_aCallerThatCannotBeRead_isAnonymous() {
+        ScopeResolver resolver =
+                ScopeResolver.singleTenant(
+                        () -> {
+                            throw new IllegalStateException("no security service");
+                        },
+                        ScopeMode.SINGLE_TENANT,
+                        clock);
+
+        assertThat(resolver.resolveCaller()).isEqualTo(ScopeResolver.SINGLE_TENANT_SCOPE);
+    }
+
+    @Test
+    void withASource_theSourceWinsOverTheCaller() {
+        ScopeResolver resolver =
+                ScopeResolver.of(() -> Optional.of("tenant-1"), "test", ScopeMode.WARN, clock);
+
+        assertThat(resolver.resolveFor(() -> Optional.of("alice"))).isEqualTo("tenant-1");
+        assertThat(resolver.resolveCaller()).isEqualTo("tenant-1");
+    }
 }

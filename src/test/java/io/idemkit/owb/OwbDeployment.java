@@ -19,6 +19,7 @@ import org.apache.webbeans.config.WebBeansFinder;
 import org.apache.webbeans.service.DefaultLoaderService;
 import org.apache.webbeans.spi.ContextsService;
 import org.apache.webbeans.spi.LoaderService;
+import org.apache.webbeans.spi.SecurityService;
 
 /**
  * One OpenWebBeans SE deployment of the library's beans plus a test's own, under a MicroProfile
@@ -44,6 +45,7 @@ public final class OwbDeployment implements AutoCloseable {
     private final Map<String, String> properties = new HashMap<>();
     private final List<Extension> extensions = new ArrayList<>();
     private final List<String> deploymentErrors = new CopyOnWriteArrayList<>();
+    private SecurityService security;
     private boolean discover;
     private TestConfig config;
     private SeContainer container;
@@ -65,6 +67,16 @@ public final class OwbDeployment implements AutoCloseable {
      */
     public OwbDeployment with(Extension extension) {
         extensions.add(extension);
+        return this;
+    }
+
+    /**
+     * @param security the security service, through which the built-in {@code Principal} bean
+     *     yields the caller, as TomEE's does ({@code Callers.openWebBeans()})
+     * @return this deployment
+     */
+    public OwbDeployment with(SecurityService security) {
+        this.security = security;
         return this;
     }
 
@@ -107,6 +119,9 @@ public final class OwbDeployment implements AutoCloseable {
                 .addProperty(
                         ContextsService.class.getName(),
                         SingletonContextAfterDeployment.class.getName());
+        if (security != null) {
+            initializer.addProperty(SecurityService.class.getName(), security);
+        }
         Logger owbLog = Logger.getLogger("org.apache.webbeans");
         Handler capture = new SevereMessages(deploymentErrors);
         owbLog.addHandler(capture);

@@ -1,0 +1,21 @@
+package io.idemkit.it;
+
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The default configuration, no scope source (C5): the method surface keeps authenticated callers
+ * apart by their principal, as the HTTP surface does.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class MethodCallersIT extends MethodCallersContract {
+
+    @Deployment(testable = false)
+    static WebArchive application() {
+        return application("method-callers", "");
+    }
+}
