@@ -25,6 +25,18 @@ import org.eclipse.microprofile.config.ConfigValue;
  */
 public final class ConfigReader {
 
+    /**
+     * The credential headers, never stored whatever {@code idemkit.headers.never-stored} says
+     * (C6.3): a deployment's deny-list adds to them, never replaces them.
+     */
+    static final Set<String> CREDENTIAL_HEADERS =
+            Set.of(
+                    "set-cookie",
+                    "authorization",
+                    "www-authenticate",
+                    "proxy-authenticate",
+                    "proxy-authorization");
+
     /** MongoDB refuses documents over 16 MiB; leave room for the rest of the record. */
     static final int MAX_STORABLE_BODY_BYTES = 15 * 1024 * 1024;
 
@@ -101,7 +113,11 @@ public final class ConfigReader {
                         Integer.MAX_VALUE - 8);
         Set<String> stored = headers(ConfigKeys.HEADERS_STORED, ConfigKeys.HEADERS_STORED_DEFAULT);
         Set<String> neverStored =
-                headers(ConfigKeys.HEADERS_NEVER_STORED, ConfigKeys.HEADERS_NEVER_STORED_DEFAULT);
+                new LinkedHashSet<>(
+                        headers(
+                                ConfigKeys.HEADERS_NEVER_STORED,
+                                ConfigKeys.HEADERS_NEVER_STORED_DEFAULT));
+        neverStored.addAll(CREDENTIAL_HEADERS);
         boolean interrupt =
                 values.bool(ConfigKeys.HEARTBEAT_INTERRUPT, ConfigKeys.HEARTBEAT_INTERRUPT_DEFAULT);
         boolean httpHeartbeat =

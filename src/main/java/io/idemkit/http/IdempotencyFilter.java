@@ -401,7 +401,7 @@ final class IdempotencyFilter
     private static Response replayOf(HttpSurface surface, Admission.Replay replay) {
         StoredResult result = replay.result();
         Response.ResponseBuilder response = Response.status(result.status());
-        for (StoredHeader header : result.headers()) {
+        for (StoredHeader header : surface.headers().replayable(result.headers())) {
             response.header(header.name(), header.value());
         }
         if (result.bodyLength() > 0) {

@@ -9,14 +9,27 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 /**
  * Chooses the response headers kept with a stored result (contract C6.3): those on the allow-list
  * ({@code idemkit.headers.stored}) and not on the deny-list ({@code idemkit.headers.never-stored}),
- * which wins. Names are compared case-insensitively and kept as the resource wrote them. Immutable
- * and thread-safe.
+ * which wins. Names are compared case-insensitively and kept as the resource wrote them. At replay,
+ * checks them again ({@link #replayable}): a record written under another configuration, by another
+ * implementation or by hand is a stored input like any other. Immutable and thread-safe.
  */
 final class StoredHeaders {
+
+    private static final System.Logger LOG = System.getLogger(StoredHeaders.class.getName());
+
+    /** A header name: an RFC 9110 token. */
+    private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+
+    /** The names already warned about, so that a stored record does not flood the log. */
+    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+
+    private static final int MAX_WARNED = 64;
 
     private final Set<String> stored;
     private final Set<String> neverStored;
@@ -48,6 +61,55 @@ final class StoredHeaders {
             }
         }
         return out;
+    }
+
+    /**
+     * The stored headers that may go out with a replay (C6.3): never one on the current deny-list,
+     * nor one whose name is not a token or whose value holds a control character other than a tab
+     * (CR and LF would split the response). Each one left out is logged once by name, never by
+     * value.
+     *
+     * @param headers the headers of a stored result
+     * @return those to send, in order
+     */
+    List<StoredHeader> replayable(List<StoredHeader> headers) {
+        List<StoredHeader> out = new ArrayList<>(headers.size());
+        for (StoredHeader header : headers) {
+            String name = header.name();
+            if (!TOKEN.matcher(name).matches()) {
+                leftOut("(a name that is not a token)", "its name is not a header name");
+            } else if (neverStored.contains(name.toLowerCase(Locale.ROOT))) {
+                leftOut(name, "it is on idemkit.headers.never-stored");
+            } else if (!fieldValue(header.value())) {
+                leftOut(name, "its value holds a control character");
+            } else {
+                out.add(header);
+            }
+        }
+        return out;
+    }
+
+    private static boolean fieldValue(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if ((c < 0x20 && c != '\t') || c == 0x7f) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void leftOut(String name, String why) {
+        if (WARNED.size() < MAX_WARNED && WARNED.add(name + why)) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "idemkit left the stored header "
+                            + name
+                            + " out of a replay: "
+                            + why
+                            + " (C6.3). The record was stored under another configuration or by"
+                            + " another writer. Logged once per header.");
+        }
     }
 
     boolean keeps(String name) {

@@ -131,7 +131,14 @@ class ConfigReaderTest {
         assertThat(c.maxRequestBytes()).isEqualTo(4096);
         assertThat(cacheable(c, 409)).isTrue();
         assertThat(c.headersStored()).containsExactlyInAnyOrder("location", "x-request-id");
-        assertThat(c.headersNeverStored()).containsExactly("set-cookie");
+        // The credential headers stay denied, whatever the deployment lists (C6.3).
+        assertThat(c.headersNeverStored())
+                .containsExactlyInAnyOrder(
+                        "set-cookie",
+                        "authorization",
+                        "www-authenticate",
+                        "proxy-authenticate",
+                        "proxy-authorization");
         assertThat(c.heartbeatInterrupt()).isFalse();
         assertThat(c.memoryMaxSize()).isEqualTo(5);
     }

@@ -111,9 +111,15 @@ class EveryConfigKeyTest {
                     Map.entry(
                             ConfigKeys.HEADERS_NEVER_STORED,
                             new KeyCase(
-                                    "Set-Cookie",
+                                    "X-Internal",
                                     r -> r.engine().headersNeverStored(),
-                                    Set.of("set-cookie"))),
+                                    Set.of(
+                                            "x-internal",
+                                            "set-cookie",
+                                            "authorization",
+                                            "www-authenticate",
+                                            "proxy-authenticate",
+                                            "proxy-authorization"))),
                     Map.entry(
                             ConfigKeys.HEARTBEAT_INTERRUPT,
                             new KeyCase("false", r -> r.engine().heartbeatInterrupt(), false)),

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idemkit.spi.StoredHeader;
 import jakarta.ws.rs.core.MultivaluedHashMap;
 import jakarta.ws.rs.core.MultivaluedMap;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -51,5 +52,21 @@ class StoredHeadersTest {
         assertThat(headers.select(response))
                 .containsExactly(
                         new StoredHeader("Location", "/a"), new StoredHeader("Location", "/b"));
+    }
+
+    @Test
+    void atReplay_theDenyListAndTheFieldRulesApplyAgain() {
+        assertThat(
+                        headers.replayable(
+                                List.of(
+                                        new StoredHeader("Location", "/a"),
+                                        new StoredHeader("SET-COOKIE", "session=1"),
+                                        new StoredHeader("X-Tab", "a\tb"),
+                                        new StoredHeader("X-Split", "a\r\nSet-Cookie: x=1"),
+                                        new StoredHeader("X-Nul", "a\u0000b"),
+                                        new StoredHeader("Bad Name", "v"),
+                                        new StoredHeader("X-Del", "a\u007fb"))))
+                .containsExactly(
+                        new StoredHeader("Location", "/a"), new StoredHeader("X-Tab", "a\tb"));
     }
 }
