@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -125,12 +126,22 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
         StoreArguments.requireFingerprint(fingerprint);
         StoreArguments.requireFingerprintVersion(fingerprintVersion);
         StoreArguments.requireTtl(leaseTtl, "leaseTtl");
+        return withRoom(
+                () -> tryClaim(key, fingerprint, fingerprintVersion, leaseTtl),
+                "the operation was refused");
+    }
+
+    /**
+     * Runs {@code attempt}, making room and trying again each time it finds the store full, until
+     * it succeeds or nothing more can be freed (C10.2, C10.3).
+     */
+    private <T> T withRoom(Supplier<T> attempt, String refusal) {
         while (true) {
             try {
-                return tryClaim(key, fingerprint, fingerprintVersion, leaseTtl);
+                return attempt.get();
             } catch (MemoryBudget.Full full) {
                 if (!makeRoom()) {
-                    throw budget.refused("the operation was refused");
+                    throw budget.refused(refusal);
                 }
             }
         }
@@ -372,15 +383,8 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     public long countAttempt(String attemptsKey, Duration retention) {
         StoreArguments.requireKey(attemptsKey);
         StoreArguments.requireTtl(retention, "retention");
-        while (true) {
-            try {
-                return tryCountAttempt(attemptsKey, retention);
-            } catch (MemoryBudget.Full full) {
-                if (!makeRoom()) {
-                    throw budget.refused("the attempt was not counted");
-                }
-            }
-        }
+        return withRoom(
+                () -> tryCountAttempt(attemptsKey, retention), "the attempt was not counted");
     }
 
     private long tryCountAttempt(String attemptsKey, Duration retention) {
