@@ -80,7 +80,9 @@ public class EngineBenchmark {
     /** A fresh store and engine; fills the replay keys. */
     @Setup(Level.Iteration)
     public void freshStore() {
-        store = new InMemoryIdempotencyStore(Clock.systemUTC(), Integer.MAX_VALUE);
+        store =
+                new InMemoryIdempotencyStore(
+                        Clock.systemUTC(), Integer.MAX_VALUE, Long.MAX_VALUE, null);
         engine =
                 new IdempotencyEngine(
                         store, event -> lastEvent = event, heartbeat, Ticker.system());

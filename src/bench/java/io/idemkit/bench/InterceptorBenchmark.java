@@ -111,6 +111,8 @@ public class InterceptorBenchmark {
         deployment.set(ConfigKeys.STORE, "memory");
         deployment.set(ConfigKeys.SCOPE_MODE, "single-tenant");
         deployment.set(ConfigKeys.MEMORY_MAX_SIZE, Integer.toString(STORE_CAPACITY));
+        // No byte budget either: an eviction would take the replay keys, the oldest results.
+        deployment.set(ConfigKeys.MEMORY_MAX_BYTES, Long.toString(Long.MAX_VALUE));
         deployment.set("mp.config.profile", "test");
         WeldContainer weld = deployment.start(ChargeService.class);
         service = weld.select(ChargeService.class).get();

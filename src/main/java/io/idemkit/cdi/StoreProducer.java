@@ -78,7 +78,10 @@ public class StoreProducer {
                 }
                 warnAboutMemory(config);
                 return new InMemoryIdempotencyStore(
-                        Clock.systemUTC(), config.memoryMaxSize(), config.memorySweepInterval());
+                        Clock.systemUTC(),
+                        config.memoryMaxSize(),
+                        config.memoryMaxBytes(),
+                        config.memorySweepInterval());
             }
             default -> throw new IllegalStateException("Unknown store choice " + choice);
         }

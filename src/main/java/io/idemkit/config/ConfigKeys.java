@@ -127,11 +127,23 @@ public final class ConfigKeys {
     /** Default of {@link #HTTP_HEARTBEAT}: off, as in the reference. */
     public static final String HTTP_HEARTBEAT_DEFAULT = "false";
 
-    /** The most records the in-memory store holds; a claim beyond it is a storage error. */
+    /**
+     * The most entries the in-memory store holds; past it, completed records are evicted, and a new
+     * key is refused only when claims in progress fill the store (contract C10.1 to C10.3).
+     */
     public static final String MEMORY_MAX_SIZE = PREFIX + "memory.max-size";
 
     /** Default of {@link #MEMORY_MAX_SIZE}. */
     public static final String MEMORY_MAX_SIZE_DEFAULT = "10000";
+
+    /**
+     * The most bytes the in-memory store's entries may take, estimated from their keys, bodies and
+     * headers; the same eviction as {@link #MEMORY_MAX_SIZE} keeps it (contract C10.1, C10.2).
+     */
+    public static final String MEMORY_MAX_BYTES = PREFIX + "memory.max-bytes";
+
+    /** Default of {@link #MEMORY_MAX_BYTES}: 64 MiB. */
+    public static final String MEMORY_MAX_BYTES_DEFAULT = "67108864";
 
     /** How often the in-memory store purges expired records (a duration). */
     public static final String MEMORY_SWEEP_INTERVAL = PREFIX + "memory.sweep-interval";

@@ -127,6 +127,24 @@ public final class ConfigReader {
                         ConfigKeys.MEMORY_MAX_SIZE,
                         ConfigKeys.MEMORY_MAX_SIZE_DEFAULT,
                         Integer.MAX_VALUE);
+        long memoryMaxBytes =
+                values.wholeNumber(
+                        ConfigKeys.MEMORY_MAX_BYTES,
+                        ConfigKeys.MEMORY_MAX_BYTES_DEFAULT,
+                        Long.MAX_VALUE);
+        if (memoryMaxBytes != 0 && maxBody != 0 && memoryMaxBytes < maxBody) {
+            // A result the budget cannot hold would be evicted as soon as it is stored (C10.2).
+            values.problem(
+                    "Invalid "
+                            + ConfigKeys.MEMORY_MAX_BYTES
+                            + "="
+                            + memoryMaxBytes
+                            + ": must be at least "
+                            + ConfigKeys.MAX_BODY_BYTES
+                            + " ("
+                            + maxBody
+                            + "), or a result of that size could not be kept");
+        }
         Duration sweep =
                 values.positive(
                         ConfigKeys.MEMORY_SWEEP_INTERVAL, ConfigKeys.MEMORY_SWEEP_INTERVAL_DEFAULT);
@@ -206,6 +224,7 @@ public final class ConfigReader {
                 interrupt,
                 httpHeartbeat,
                 memoryMaxSize,
+                memoryMaxBytes,
                 sweep,
                 new MessagePolicy(keyProperty, maxAttempts, fingerprintBody),
                 transactionTimeout,

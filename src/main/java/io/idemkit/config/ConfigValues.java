@@ -103,6 +103,12 @@ public final class ConfigValues {
         return n == null ? 0 : n;
     }
 
+    /** A whole number from 1 to {@code max}, which may be past the range of an {@code int}. */
+    public long wholeNumber(String key, String defaultText, long max) {
+        Long n = value(key, defaultText, text -> positiveLong(text, max));
+        return n == null ? 0 : n;
+    }
+
     /** One of {@code type}'s constants, written in lower case with dashes ({@code fail-open}). */
     public <E extends Enum<E>> E enumValue(String key, String defaultText, Class<E> type) {
         return value(
@@ -156,6 +162,10 @@ public final class ConfigValues {
     }
 
     private static int positiveInt(String text, int max) {
+        return (int) positiveLong(text, max);
+    }
+
+    private static long positiveLong(String text, long max) {
         long n;
         try {
             n = Long.parseLong(text.strip());
@@ -165,6 +175,6 @@ public final class ConfigValues {
         if (n < 1 || n > max) {
             throw new IllegalArgumentException("must be a whole number from 1 to " + max);
         }
-        return (int) n;
+        return n;
     }
 }

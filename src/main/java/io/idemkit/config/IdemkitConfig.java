@@ -22,7 +22,8 @@ import java.util.Set;
  * @param headersNeverStored lower-case names of the response headers never stored
  * @param heartbeatInterrupt whether a lost lease interrupts the operation's thread
  * @param httpHeartbeat whether the HTTP surface renews long requests' leases
- * @param memoryMaxSize the in-memory store's capacity
+ * @param memoryMaxSize the in-memory store's capacity, in entries
+ * @param memoryMaxBytes the in-memory store's byte budget
  * @param memorySweepInterval how often the in-memory store purges expired records
  * @param messageDefaults how message-driven beans treat their messages, unless a bean overrides it
  * @param messageTransactionTimeout the server's JTA transaction timeout, for the lease rule of
@@ -45,6 +46,7 @@ public record IdemkitConfig(
         boolean heartbeatInterrupt,
         boolean httpHeartbeat,
         int memoryMaxSize,
+        long memoryMaxBytes,
         Duration memorySweepInterval,
         MessagePolicy messageDefaults,
         Duration messageTransactionTimeout,

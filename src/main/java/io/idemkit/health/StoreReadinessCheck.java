@@ -12,9 +12,9 @@ import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 
 /**
  * The readiness check {@code idemkit-store}: {@code UP} while the store can serve claims, {@code
- * DOWN} during an outage (or when the in-memory store is full), with the store's name and what its
- * {@link IdempotencyStore#health()} reports (for MongoDB, the measured server-clock offset). It is
- * a readiness check only: a store outage takes the instance out of the load balancer, and never
+ * DOWN} during an outage (a full in-memory store is not one, C10.5), with the store's name and what
+ * its {@link IdempotencyStore#health()} reports (for MongoDB, the measured server-clock offset). It
+ * is a readiness check only: a store outage takes the instance out of the load balancer, and never
  * makes the platform restart a healthy process.
  *
  * <p>Not a bean class: the extension adds it as a synthetic {@code @Dependent} bean of type {@link

@@ -92,6 +92,7 @@ class ConfigReaderTest {
                 .contains("connection", "transfer-encoding", "upgrade");
         assertThat(c.heartbeatInterrupt()).isTrue();
         assertThat(c.memoryMaxSize()).isEqualTo(10_000);
+        assertThat(c.memoryMaxBytes()).isEqualTo(64L * 1024 * 1024);
         assertThat(c.memorySweepInterval()).isEqualTo(Duration.ofSeconds(60));
         assertThat(c.messageDefaults()).isEqualTo(new MessagePolicy("IdempotencyKey", 3, false));
         assertThat(c.messageTransactionTimeout()).isEqualTo(Duration.ofSeconds(120));
@@ -188,6 +189,32 @@ class ConfigReaderTest {
                                                 "Invalid idemkit.mongo.lease-grace=0s: must be at"
                                                         + " least 5s: the TTL monitor deletes a"
                                                         + " record on the shard primary's clock"));
+    }
+
+    /** A result the budget cannot hold would be evicted as soon as it is stored (C10.1). */
+    @Test
+    void memoryByteBudgetBelowTheLargestStoredBody_failsTheDeployment() {
+        assertThatThrownBy(
+                        () ->
+                                read(
+                                        Map.of(
+                                                "idemkit.max-body-bytes", "2048",
+                                                "idemkit.memory.max-bytes", "2047")))
+                .isInstanceOfSatisfying(
+                        InvalidConfigurationException.class,
+                        e ->
+                                assertThat(e.problems())
+                                        .containsExactly(
+                                                "Invalid idemkit.memory.max-bytes=2047: must be at"
+                                                        + " least idemkit.max-body-bytes (2048), or"
+                                                        + " a result of that size could not be"
+                                                        + " kept"));
+        assertThat(
+                        read(Map.of(
+                                        "idemkit.max-body-bytes", "2048",
+                                        "idemkit.memory.max-bytes", "2048"))
+                                .memoryMaxBytes())
+                .isEqualTo(2048);
     }
 
     @Test

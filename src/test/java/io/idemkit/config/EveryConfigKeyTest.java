@@ -130,6 +130,12 @@ class EveryConfigKeyTest {
                             ConfigKeys.MEMORY_MAX_SIZE,
                             new KeyCase("5", r -> r.engine().memoryMaxSize(), 5)),
                     Map.entry(
+                            ConfigKeys.MEMORY_MAX_BYTES,
+                            new KeyCase(
+                                    "4294967296",
+                                    r -> r.engine().memoryMaxBytes(),
+                                    4_294_967_296L)),
+                    Map.entry(
                             ConfigKeys.MEMORY_SWEEP_INTERVAL,
                             new KeyCase(
                                     "5m",

@@ -42,8 +42,9 @@ class StoreReadinessCheckTest {
         return weld.select(HealthCheck.class, Readiness.Literal.INSTANCE).get().call();
     }
 
+    /** A full store evicts or refuses, but stays ready (C10.5). */
     @Test
-    void inMemoryStore_reportsItsSize_andIsDownWhenFull() {
+    void inMemoryStore_reportsItsSize_andStaysUpWhenFull() {
         deployment.set("idemkit.memory.max-size", "1");
         WeldContainer weld = deployment.start();
 
@@ -60,10 +61,13 @@ class StoreReadinessCheckTest {
                 .containsEntry("store", "memory")
                 .containsEntry("size", 0L)
                 .containsEntry("maxSize", 1L);
-        assertThat(full.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
-        assertThat(full.getData().orElseThrow()).containsEntry("size", 1L);
-        assertThat((String) full.getData().orElseThrow().get("error"))
-                .contains("idemkit.memory.max-size");
+        assertThat(full.getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+        assertThat(full.getData().orElseThrow())
+                .containsEntry("size", 1L)
+                .containsEntry("maxBytes", 64L * 1024 * 1024)
+                .containsEntry("evictions", 0L)
+                .containsEntry("refusals", 0L)
+                .doesNotContainKey("error");
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.idemkit.store.memory;
 
-import io.idemkit.IdempotencyStorageException;
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimStatus;
 import io.idemkit.spi.ClaimToken;
@@ -22,7 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -30,11 +30,15 @@ import java.util.function.UnaryOperator;
  * tests. Records do not survive a restart and are not shared between instances, so it protects one
  * process only.
  *
- * <p>Every record has its own TTL; there is no LRU eviction, because evicting a claimed record
- * would let a duplicate run. Instead the store holds at most {@code maxSize} records, and a claim
- * of a new key beyond that is a storage error. Expired records are treated as absent on every read,
- * and removed by {@link #purgeExpired()}, which a daemon thread runs periodically when a sweep
- * interval is given.
+ * <p>Every record has its own TTL. The store holds at most {@code maxSize} entries and an estimated
+ * {@code maxBytes} (C10.1). When a new key finds no room, expired records are purged (at most once
+ * a second), then completed records are evicted, least recently completed first, until it fits
+ * (C10.2). A claim in progress is never evicted, since that would let a duplicate run; a new key is
+ * refused, as a storage error, only when claims in progress and attempt counts alone fill the store
+ * (C10.3). An evicted result is not replayed: a late retry of its key runs again, so evictions are
+ * counted in {@link #health()} and warned about, at most once a minute (C10.4). Expired records are
+ * treated as absent on every read, and removed by {@link #purgeExpired()}, which a daemon thread
+ * runs periodically when a sweep interval is given.
  *
  * <p>All decisions use the injected {@link Clock}, so tests move time instead of sleeping. Waiters
  * in {@link #awaitCompletion} are woken at once by a completion, release or delete, and otherwise
@@ -42,32 +46,40 @@ import java.util.function.UnaryOperator;
  */
 public final class InMemoryIdempotencyStore implements IdempotencyStore {
 
-    /** The default capacity, in records. */
+    /** The default capacity, in entries ({@code idemkit.memory.max-size}). */
     public static final int DEFAULT_MAX_SIZE = 10_000;
+
+    /** The default byte budget, 64 MiB ({@code idemkit.memory.max-bytes}). */
+    public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
 
     /** How long a claim whose lease ran out is kept, so that its takeover reads as a reclaim. */
     static final Duration EXPIRED_CLAIM_GRACE = Duration.ofSeconds(60);
 
+    /**
+     * The shortest time between two purges that a full store runs before it evicts: a purge reads
+     * every record, and a flood of new keys must not make every claim pay for it.
+     */
+    static final Duration PRESSURE_PURGE_INTERVAL = Duration.ofSeconds(1);
+
     private final Clock clock;
-    private final int maxSize;
+    private final MemoryBudget budget;
     private final ConcurrentHashMap<String, IdempotencyRecord> records = new ConcurrentHashMap<>();
     private final CompletionPoll completions = new CompletionPoll();
     private final ConcurrentHashMap<String, AttemptCount> attempts = new ConcurrentHashMap<>();
-    private final AtomicInteger size = new AtomicInteger();
+    private final AtomicReference<Instant> lastPressurePurge = new AtomicReference<>();
     private final ScheduledExecutorService sweeper;
 
     /**
      * @param clock the store's clock
-     * @param maxSize the most records held at once, positive
+     * @param maxSize the most entries (records and attempt counts) held at once, positive
+     * @param maxBytes the most bytes the entries are estimated to take, positive
      * @param sweepInterval how often a daemon thread purges expired records, or {@code null} for no
      *     background sweep (expiry is still enforced on every read)
      */
-    public InMemoryIdempotencyStore(Clock clock, int maxSize, Duration sweepInterval) {
+    public InMemoryIdempotencyStore(
+            Clock clock, int maxSize, long maxBytes, Duration sweepInterval) {
         this.clock = Objects.requireNonNull(clock, "clock");
-        if (maxSize <= 0) {
-            throw new IllegalArgumentException("maxSize must be positive, was " + maxSize);
-        }
-        this.maxSize = maxSize;
+        this.budget = new MemoryBudget(maxSize, maxBytes, clock, records, completions::signal);
         if (sweepInterval == null) {
             this.sweeper = null;
         } else {
@@ -87,13 +99,24 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     }
 
     /**
-     * A store without a background sweep.
+     * A store with the default byte budget.
      *
      * @param clock the store's clock
-     * @param maxSize the most records held at once, positive
+     * @param maxSize the most entries held at once, positive
+     * @param sweepInterval how often a daemon thread purges expired records, or {@code null}
+     */
+    public InMemoryIdempotencyStore(Clock clock, int maxSize, Duration sweepInterval) {
+        this(clock, maxSize, DEFAULT_MAX_BYTES, sweepInterval);
+    }
+
+    /**
+     * A store with the default byte budget and without a background sweep.
+     *
+     * @param clock the store's clock
+     * @param maxSize the most entries held at once, positive
      */
     public InMemoryIdempotencyStore(Clock clock, int maxSize) {
-        this(clock, maxSize, null);
+        this(clock, maxSize, DEFAULT_MAX_BYTES, null);
     }
 
     @Override
@@ -103,21 +126,23 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
         StoreArguments.requireFingerprint(fingerprint);
         StoreArguments.requireFingerprintVersion(fingerprintVersion);
         StoreArguments.requireTtl(leaseTtl, "leaseTtl");
-        try {
-            return tryClaim(key, fingerprint, fingerprintVersion, leaseTtl);
-        } catch (Full full) {
-            purgeExpired();
+        return withRoom(
+                () -> tryClaim(key, fingerprint, fingerprintVersion, leaseTtl),
+                "the operation was refused");
+    }
+
+    /**
+     * Runs {@code attempt}, making room and trying again each time it finds the store full, until
+     * it succeeds or nothing more can be freed (C10.2, C10.3).
+     */
+    private <T> T withRoom(Supplier<T> attempt, String refusal) {
+        while (true) {
             try {
-                return tryClaim(key, fingerprint, fingerprintVersion, leaseTtl);
-            } catch (Full stillFull) {
-                throw new IdempotencyStorageException(
-                        IdempotencyStorageException.Kind.REFUSED,
-                        "The in-memory idempotency store is full ("
-                                + maxSize
-                                + " records, idemkit.memory.max-size); the operation was"
-                                + " refused. Raise the limit, shorten idemkit.completed-ttl, or"
-                                + " use the MongoDB store.",
-                        null);
+                return attempt.get();
+            } catch (MemoryBudget.Full full) {
+                if (!makeRoom()) {
+                    throw budget.refused(refusal);
+                }
             }
         }
     }
@@ -141,9 +166,6 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
                         result[0] = liveAnswer(existing);
                         return existing;
                     }
-                    if (existing == null) {
-                        reserveSlot();
-                    }
                     IdempotencyRecord claimed =
                             IdempotencyRecord.claimed(
                                     k,
@@ -152,6 +174,11 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
                                     ClaimToken.random(),
                                     now,
                                     now.plus(leaseTtl));
+                    if (existing == null) {
+                        budget.reserve(MemoryBudget.footprint(claimed));
+                    } else {
+                        budget.resize(existing, claimed);
+                    }
                     boolean reclaim = readable && existing.state() == RecordState.CLAIMED;
                     result[0] =
                             new ClaimResult(
@@ -161,6 +188,24 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
                     return claimed;
                 });
         return result[0];
+    }
+
+    /**
+     * Frees room for a new entry: expired records first (C10.2), unless a purge ran less than
+     * {@link #PRESSURE_PURGE_INTERVAL} ago, then the least recently completed record.
+     *
+     * @return whether anything was freed; {@code false} when claims in progress and attempt counts
+     *     alone fill the store (C10.3)
+     */
+    private boolean makeRoom() {
+        Instant now = clock.instant();
+        Instant last = lastPressurePurge.get();
+        if ((last == null || !now.isBefore(last.plus(PRESSURE_PURGE_INTERVAL)))
+                && lastPressurePurge.compareAndSet(last, now)
+                && purgeExpired() > 0) {
+            return true;
+        }
+        return budget.evictLeastRecentlyCompleted();
     }
 
     /** Whether a record is there and this code can read it (a known fingerprint version). */
@@ -178,16 +223,10 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
                 live);
     }
 
-    private void reserveSlot() {
-        int current;
-        do {
-            current = size.get();
-            if (current >= maxSize) {
-                throw new Full();
-            }
-        } while (!size.compareAndSet(current, current + 1));
-    }
-
+    /**
+     * Stores the result even past the byte budget, since the operation has run; then evicts older
+     * results, least recently completed first, until the store is within it again (C10.2).
+     */
     @Override
     public boolean complete(
             String key, ClaimToken token, StoredResult result, Duration completedTtl) {
@@ -195,14 +234,19 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
         StoreArguments.requireToken(token);
         StoreArguments.requireResult(result);
         StoreArguments.requireTtl(completedTtl, "completedTtl");
-        return fenced(
-                key,
-                token,
-                true,
-                owned -> {
-                    Instant now = clock.instant();
-                    return owned.complete(now, now.plus(completedTtl), result);
-                });
+        boolean done =
+                fenced(
+                        key,
+                        token,
+                        true,
+                        owned -> {
+                            Instant now = clock.instant();
+                            return owned.complete(now, now.plus(completedTtl), result);
+                        });
+        while (budget.overBytes() && budget.evictLeastRecentlyCompleted()) {
+            // Each pass evicts one record.
+        }
+        return done;
     }
 
     @Override
@@ -240,7 +284,9 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
                     done[0] = true;
                     IdempotencyRecord changed = change.apply(existing);
                     if (changed == null) {
-                        size.decrementAndGet();
+                        budget.left(existing);
+                    } else {
+                        budget.resize(existing, changed);
                     }
                     return changed;
                 });
@@ -290,7 +336,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
         if (removed == null) {
             return false;
         }
-        size.decrementAndGet();
+        budget.left(removed);
         completions.signal(key);
         return true;
     }
@@ -313,7 +359,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
                             ? !record.isLiveAt(now)
                             : !record.leaseUntil().isAfter(claimsBefore);
             if (expired && records.remove(entry.getKey(), record)) {
-                size.decrementAndGet();
+                budget.left(record);
                 completions.signal(entry.getKey());
                 removed++;
             }
@@ -321,7 +367,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
         for (var entry : attempts.entrySet()) {
             if (!entry.getValue().expiresAt().isAfter(now)
                     && attempts.remove(entry.getKey(), entry.getValue())) {
-                size.decrementAndGet();
+                budget.free(MemoryBudget.footprint(entry.getKey()));
                 removed++;
             }
         }
@@ -330,26 +376,25 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
 
     /**
      * Counts in a map of its own; a new count takes room like a record, and an expired one starts
-     * over at 1.
+     * over at 1. A count is never evicted (the message surface would run a message more often than
+     * {@code max-attempts}), but completed records are evicted to make room for it (C10.2).
      */
     @Override
     public long countAttempt(String attemptsKey, Duration retention) {
         StoreArguments.requireKey(attemptsKey);
         StoreArguments.requireTtl(retention, "retention");
+        return withRoom(
+                () -> tryCountAttempt(attemptsKey, retention), "the attempt was not counted");
+    }
+
+    private long tryCountAttempt(String attemptsKey, Duration retention) {
         Instant now = clock.instant();
         AttemptCount counted =
                 attempts.compute(
                         attemptsKey,
                         (key, was) -> {
-                            if (was == null && size.incrementAndGet() > maxSize) {
-                                size.decrementAndGet();
-                                throw new IdempotencyStorageException(
-                                        IdempotencyStorageException.Kind.REFUSED,
-                                        "The in-memory idempotency store is full ("
-                                                + maxSize
-                                                + " records, idemkit.memory.max-size); the"
-                                                + " attempt was not counted.",
-                                        null);
+                            if (was == null) {
+                                budget.reserve(MemoryBudget.footprint(key));
                             }
                             long before =
                                     was == null || !was.expiresAt().isAfter(now) ? 0 : was.count();
@@ -359,28 +404,36 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     }
 
     /**
-     * @return how many records the store holds, live or not yet purged
+     * @return how many entries (records and attempt counts) the store holds, live or not yet purged
      */
     public int size() {
-        return size.get();
+        return budget.size();
     }
 
     /**
-     * Up while the store has room for a new key; down when it is full, since a new key is then
-     * refused until records expire. Reports {@code size} and {@code maxSize}.
+     * @return the estimated bytes of the entries the store holds (C10.1)
+     */
+    public long bytes() {
+        return budget.bytes();
+    }
+
+    /**
+     * Always up: a full store still answers every claim, evicting completed records or refusing a
+     * new key, and taking every replica out of the load balancer because one of them is full would
+     * turn a flood of new keys into an outage (C10.5). Reports {@code size}, {@code maxSize},
+     * {@code bytes}, {@code maxBytes}, {@code evictions} (completed records evicted to make room)
+     * and {@code refusals} (new keys refused because claims in progress filled the store), both
+     * counted since the store was opened.
      */
     @Override
     public StoreHealth health() {
         Map<String, Object> details = new LinkedHashMap<>();
-        details.put("size", (long) size.get());
-        details.put("maxSize", (long) maxSize);
-        if (size.get() >= maxSize) {
-            return StoreHealth.down(
-                    details,
-                    "the in-memory store is full: new keys are refused until records expire."
-                            + " Raise idemkit.memory.max-size, shorten idemkit.completed-ttl, or use"
-                            + " the MongoDB store.");
-        }
+        details.put("size", (long) budget.size());
+        details.put("maxSize", (long) budget.maxSize());
+        details.put("bytes", budget.bytes());
+        details.put("maxBytes", budget.maxBytes());
+        details.put("evictions", budget.evictions());
+        details.put("refusals", budget.refusals());
         return StoreHealth.up(details);
     }
 
@@ -401,20 +454,19 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
         }
     }
 
-    /** Raised inside a map update when a new key would exceed the capacity. */
-    private static final class Full extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        Full() {
-            super(null, null, false, false);
-        }
+    /**
+     * @return the most entries this store holds at once ({@code idemkit.memory.max-size})
+     */
+    public int maxSize() {
+        return budget.maxSize();
     }
 
     /**
-     * @return the most records this store holds at once ({@code idemkit.memory.max-size})
+     * @return the most bytes this store's entries may take, estimated ({@code
+     *     idemkit.memory.max-bytes})
      */
-    public int maxSize() {
-        return maxSize;
+    public long maxBytes() {
+        return budget.maxBytes();
     }
 
     private record AttemptCount(long count, Instant expiresAt) {}

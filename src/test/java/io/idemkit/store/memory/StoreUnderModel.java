@@ -142,6 +142,30 @@ final class StoreUnderModel {
         }
         // Nothing is purged here, so the store holds exactly what the model holds (C10).
         assertThat(store.size()).as("records held").isEqualTo(model.size());
+        // And its byte estimate is that of what it holds, after every change (C10.1).
+        long bytes = 0;
+        for (String key : KEYS) {
+            Optional<Entry> held = model.held(key);
+            if (held.isPresent()) {
+                Entry entry = held.get();
+                bytes += MemoryBudget.footprint(recordOf(key, entry));
+            }
+        }
+        assertThat(store.bytes()).as("bytes held").isEqualTo(bytes);
+    }
+
+    private static IdempotencyRecord recordOf(String key, Entry entry) {
+        return new IdempotencyRecord(
+                key,
+                entry.state(),
+                entry.fingerprint(),
+                entry.fingerprintVersion(),
+                entry.token(),
+                entry.claimedAt(),
+                entry.leaseUntil(),
+                entry.completedAt(),
+                entry.expiresAt(),
+                entry.result());
     }
 
     private ClaimToken resolve(String key, TokenChoice choice, int pick) {
