@@ -215,11 +215,30 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         }
         Started s = ready();
         try (Connection c = transactional.getConnection()) {
+            if (c.getAutoCommit()) {
+                throw notEnlisted();
+            }
             return ResultWrite.completeOn(
                     c, s.sql(), s.packetLimit(), key, token, result, completedTtl);
         } catch (SQLException e) {
             throw SqlFailures.failure("complete", key, e);
         }
+    }
+
+    /**
+     * A connection of the JTA data source in auto-commit mode is in no transaction: the completion
+     * would commit on its own, and stay if the business transaction then failed at its commit
+     * (C13). Refused before anything is written.
+     */
+    private static IdempotencyStorageException notEnlisted() {
+        return new IdempotencyStorageException(
+                IdempotencyStorageException.Kind.REFUSED,
+                "JDBC store refused to complete inside the business transaction: the connection"
+                        + " of idemkit.jdbc.transaction-datasource is in auto-commit mode, so it is"
+                        + " enlisted in no transaction and the record would commit apart from the"
+                        + " business writes. Name the JTA data source of the business writes there,"
+                        + " not a non-transactional one (C13); nothing was written.",
+                null);
     }
 
     /** {@inheritDoc} One {@code DELETE} fenced by key, state and token. */
