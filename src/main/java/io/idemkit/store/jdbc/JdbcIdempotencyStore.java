@@ -37,6 +37,11 @@ import javax.sql.DataSource;
  * jta="false"}, Payara a non-transactional resource). An enlisted connection inside a transaction
  * refuses auto-commit, and every operation then fails with a message that says so.
  *
+ * <p>No statement waits for a row lock longer than {@link LockWait#BOUND}; a claim that meets its
+ * record held longer (a completion inside a business transaction, C13) answers from the row as
+ * committed, and contention is {@link IdempotencyStorageException.Kind#CONTENDED}, never an outage
+ * ({@link SqlFailures}).
+ *
  * <h2>Time</h2>
  *
  * Every lease and expiry decision, and every time written, is the database's own clock read in the
@@ -215,30 +220,11 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         }
         Started s = ready();
         try (Connection c = transactional.getConnection()) {
-            if (c.getAutoCommit()) {
-                throw notEnlisted();
-            }
-            return ResultWrite.completeOn(
+            return ResultWrite.completeInTransactionOn(
                     c, s.sql(), s.packetLimit(), key, token, result, completedTtl);
         } catch (SQLException e) {
             throw SqlFailures.failure("complete", key, e);
         }
-    }
-
-    /**
-     * A connection of the JTA data source in auto-commit mode is in no transaction: the completion
-     * would commit on its own, and stay if the business transaction then failed at its commit
-     * (C13). Refused before anything is written.
-     */
-    private static IdempotencyStorageException notEnlisted() {
-        return new IdempotencyStorageException(
-                IdempotencyStorageException.Kind.REFUSED,
-                "JDBC store refused to complete inside the business transaction: the connection"
-                        + " of idemkit.jdbc.transaction-datasource is in auto-commit mode, so it is"
-                        + " enlisted in no transaction and the record would commit apart from the"
-                        + " business writes. Name the JTA data source of the business writes there,"
-                        + " not a non-transactional one (C13); nothing was written.",
-                null);
     }
 
     /** {@inheritDoc} One {@code DELETE} fenced by key, state and token. */
@@ -279,7 +265,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                         }
                         ps.setString(i++, key);
                         ps.setString(i, token.value());
-                        return ps.executeUpdate() == 1;
+                        return LockWait.update(s.dialect(), ps) == 1;
                     }
                 });
     }
@@ -345,7 +331,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                         (c, s) -> {
                             try (PreparedStatement ps = c.prepareStatement(s.sql().delete)) {
                                 ps.setString(1, key);
-                                return ps.executeUpdate() == 1;
+                                return LockWait.update(s.dialect(), ps) == 1;
                             }
                         });
         if (deleted) {
@@ -369,7 +355,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 null,
                 (c, s) -> {
                     try (PreparedStatement ps = c.prepareStatement(s.sql().purge)) {
-                        return (long) ps.executeUpdate();
+                        return (long) LockWait.update(s.dialect(), ps);
                     }
                 });
     }
