@@ -204,7 +204,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /**
      * {@inheritDoc} The completion's one statement on a connection of the JTA data source, which
      * the caller's transaction enlists; never committed here. Waiters see it at the commit, on
-     * their next poll.
+     * their next poll. A connection in auto-commit mode is in no transaction: refused ({@code
+     * REFUSED}) before anything is written ({@link ResultWrite#completeInTransactionOn}).
      */
     @Override
     public boolean completeInTransaction(
