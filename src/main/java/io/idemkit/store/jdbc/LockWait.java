@@ -23,8 +23,10 @@ import java.time.Duration;
  *       statement. The driver sends both in one round trip, and the server runs them in one
  *       transaction, to which the setting is local; inside an explicit transaction of the store
  *       (the attempt count) it lasts until that transaction ends.
- *   <li>MariaDB: {@code SET STATEMENT innodb_lock_wait_timeout = … FOR <statement>}; whole seconds,
- *       and 1 is the smallest the server takes.
+ *   <li>MariaDB: {@code SET STATEMENT innodb_lock_wait_timeout = …, lock_wait_timeout = … FOR
+ *       <statement>}: row locks and metadata locks (a migration's {@code ALTER TABLE}), as {@code
+ *       lock_timeout} bounds every lock on PostgreSQL; whole seconds, and 1 is the smallest the
+ *       server takes.
  *   <li>H2: its own {@code LOCK_TIMEOUT} (1 s unless the URL sets another).
  * </ul>
  *
@@ -52,7 +54,13 @@ final class LockWait {
         return switch (dialect) {
             case POSTGRESQL ->
                     "SELECT set_config('lock_timeout', '" + BOUND.toMillis() + "ms', true); " + sql;
-            case MARIADB -> "SET STATEMENT innodb_lock_wait_timeout = " + SECONDS + " FOR " + sql;
+            case MARIADB ->
+                    "SET STATEMENT innodb_lock_wait_timeout = "
+                            + SECONDS
+                            + ", lock_wait_timeout = "
+                            + SECONDS
+                            + " FOR "
+                            + sql;
             case H2 -> sql;
         };
     }
