@@ -101,14 +101,9 @@ public final class IdempotencyEngine implements AutoCloseable {
                     // flight, and never run unprotected on it.
                     long remaining = deadline - ticker.nanos();
                     if (remaining <= 0) {
-                        events.emitAfterWait(
-                                Decision.CONFLICT, operation, started, waitedNanos(waitStarted));
-                        throw new IdempotencyInProgressException(operation.policy().leaseTtl());
+                        throw inProgress(operation, null, waitStarted, started);
                     }
-                    if (waitStarted < 0) {
-                        waitStarted = ticker.nanos();
-                        events.emit(Decision.IN_FLIGHT_WAIT, operation, started);
-                    }
+                    waitStarted = waitBegun(operation, waitStarted, started);
                     TimeUnit.NANOSECONDS.sleep(Math.min(contendedPause, remaining));
                     contendedPause = Math.min(contendedPause * 2, MAX_CONTENDED_PAUSE_NANOS);
                     continue;
@@ -136,10 +131,7 @@ public final class IdempotencyEngine implements AutoCloseable {
                         if (remaining <= 0) {
                             throw inProgress(operation, record, waitStarted, started);
                         }
-                        if (waitStarted < 0) {
-                            waitStarted = ticker.nanos();
-                            events.emit(Decision.IN_FLIGHT_WAIT, operation, started);
-                        }
+                        waitStarted = waitBegun(operation, waitStarted, started);
                         Optional<IdempotencyRecord> completed =
                                 store.awaitCompletion(
                                         operation.effectiveKey(), Duration.ofNanos(remaining));
@@ -236,6 +228,23 @@ public final class IdempotencyEngine implements AutoCloseable {
         return new Admission.Replay(record.result(), record.expiresAt());
     }
 
+    /**
+     * @return when the wait began: {@code waitStarted}, or now, the first time, which emits {@code
+     *     in_flight_wait}
+     */
+    private long waitBegun(Operation operation, long waitStarted, long started) {
+        if (waitStarted >= 0) {
+            return waitStarted;
+        }
+        long now = ticker.nanos();
+        events.emit(Decision.IN_FLIGHT_WAIT, operation, started);
+        return now;
+    }
+
+    /**
+     * @param record the claim in flight, or {@code null} when the store was contended: the lease
+     *     left is then unknown, and the whole lease is the answer
+     */
     private IdempotencyInProgressException inProgress(
             Operation operation, IdempotencyRecord record, long waitStarted, long started) {
         events.emitAfterWait(Decision.CONFLICT, operation, started, waitedNanos(waitStarted));
@@ -248,6 +257,9 @@ public final class IdempotencyEngine implements AutoCloseable {
     }
 
     private Duration leaseLeft(Operation operation, IdempotencyRecord record) {
+        if (record == null) {
+            return operation.policy().leaseTtl();
+        }
         try {
             Duration left = Duration.between(store.now(), record.leaseUntil());
             return left.isNegative() ? Duration.ZERO : left;
