@@ -34,6 +34,16 @@ public class IdempotencyStorageException extends IdempotencyException {
          * hold. The same request fails again until the cause is fixed.
          */
         REFUSED,
+        /**
+         * Another transaction held what the operation needed, past the store's bound: a row lock (a
+         * completion inside a business transaction holds its record's row until the commit), a
+         * deadlock, a serialization failure, or a claim that kept meeting changes. The store is up
+         * and nothing was written: the key is busy, not the store down. The engine treats a
+         * contended claim as a call in flight (it waits, and claims again, up to {@code
+         * wait-timeout}; then {@link IdempotencyInProgressException}) and never runs the operation
+         * unprotected on it, whatever {@code idemkit.on-storage-error} says (C4.6).
+         */
+        CONTENDED,
         /** Any other failure of the store. */
         FAILED;
 

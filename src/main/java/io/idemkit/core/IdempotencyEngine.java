@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -28,6 +29,11 @@ import java.util.function.Consumer;
 public final class IdempotencyEngine implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(IdempotencyEngine.class.getName());
+
+    /** The pause after a contended claim, doubling up to the next constant (as C4.3's poll). */
+    private static final long FIRST_CONTENDED_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    private static final long MAX_CONTENDED_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     private final IdempotencyStore store;
     private final EventEmitter events;
@@ -66,7 +72,9 @@ public final class IdempotencyEngine implements AutoCloseable {
      * @return proceed (the caller now holds the claim and must end the execution), replay, or run
      *     unprotected (the store failed under fail-open)
      * @throws IdempotencyPayloadMismatchException if the key was used with another fingerprint
-     * @throws IdempotencyInProgressException if an in-flight call did not complete in time
+     * @throws IdempotencyInProgressException if an in-flight call did not complete in time, or the
+     *     store stayed {@link IdempotencyStorageException.Kind#CONTENDED contended} until then
+     *     (never run unprotected, C4.6)
      * @throws IdempotencyStorageException if the store failed under fail-closed
      */
     public Admission admit(Operation operation) {
@@ -75,13 +83,31 @@ public final class IdempotencyEngine implements AutoCloseable {
         long deadline = started + operation.policy().waitTimeout().toNanos();
         long waitStarted = -1;
         try {
+            long contendedPause = FIRST_CONTENDED_PAUSE_NANOS;
             while (true) {
-                ClaimResult claim =
-                        store.claim(
-                                operation.effectiveKey(),
-                                operation.fingerprint(),
-                                operation.fingerprintVersion(),
-                                operation.policy().leaseTtl());
+                ClaimResult claim;
+                try {
+                    claim =
+                            store.claim(
+                                    operation.effectiveKey(),
+                                    operation.fingerprint(),
+                                    operation.fingerprintVersion(),
+                                    operation.policy().leaseTtl());
+                } catch (IdempotencyStorageException e) {
+                    if (e.kind() != IdempotencyStorageException.Kind.CONTENDED) {
+                        throw e;
+                    }
+                    // The key is busy, not the store down (C4.6): wait as for a claim in
+                    // flight, and never run unprotected on it.
+                    long remaining = deadline - ticker.nanos();
+                    if (remaining <= 0) {
+                        throw inProgress(operation, null, waitStarted, started);
+                    }
+                    waitStarted = waitBegun(operation, waitStarted, started);
+                    TimeUnit.NANOSECONDS.sleep(Math.min(contendedPause, remaining));
+                    contendedPause = Math.min(contendedPause * 2, MAX_CONTENDED_PAUSE_NANOS);
+                    continue;
+                }
                 IdempotencyRecord record = claim.record();
                 switch (claim.status()) {
                     case NEW, LEASE_RECLAIMED -> {
@@ -105,10 +131,7 @@ public final class IdempotencyEngine implements AutoCloseable {
                         if (remaining <= 0) {
                             throw inProgress(operation, record, waitStarted, started);
                         }
-                        if (waitStarted < 0) {
-                            waitStarted = ticker.nanos();
-                            events.emit(Decision.IN_FLIGHT_WAIT, operation, started);
-                        }
+                        waitStarted = waitBegun(operation, waitStarted, started);
                         Optional<IdempotencyRecord> completed =
                                 store.awaitCompletion(
                                         operation.effectiveKey(), Duration.ofNanos(remaining));
@@ -205,6 +228,23 @@ public final class IdempotencyEngine implements AutoCloseable {
         return new Admission.Replay(record.result(), record.expiresAt());
     }
 
+    /**
+     * @return when the wait began: {@code waitStarted}, or now, the first time, which emits {@code
+     *     in_flight_wait}
+     */
+    private long waitBegun(Operation operation, long waitStarted, long started) {
+        if (waitStarted >= 0) {
+            return waitStarted;
+        }
+        long now = ticker.nanos();
+        events.emit(Decision.IN_FLIGHT_WAIT, operation, started);
+        return now;
+    }
+
+    /**
+     * @param record the claim in flight, or {@code null} when the store was contended: the lease
+     *     left is then unknown, and the whole lease is the answer
+     */
     private IdempotencyInProgressException inProgress(
             Operation operation, IdempotencyRecord record, long waitStarted, long started) {
         events.emitAfterWait(Decision.CONFLICT, operation, started, waitedNanos(waitStarted));
@@ -217,6 +257,9 @@ public final class IdempotencyEngine implements AutoCloseable {
     }
 
     private Duration leaseLeft(Operation operation, IdempotencyRecord record) {
+        if (record == null) {
+            return operation.policy().leaseTtl();
+        }
         try {
             Duration left = Duration.between(store.now(), record.leaseUntil());
             return left.isNegative() ? Duration.ZERO : left;

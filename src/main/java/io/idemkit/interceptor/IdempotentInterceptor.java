@@ -121,6 +121,17 @@ public class IdempotentInterceptor {
                         plan.fingerprintVersion(),
                         plan.policy(),
                         "method");
+        if (plan.policy().completion() == CompletionMode.IN_TRANSACTION
+                && transactions.holdsRecord(operation.effectiveKey())) {
+            throw new IllegalStateException(
+                    "idemkit: "
+                            + plan.description()
+                            + " was called again with a key whose record this same transaction"
+                            + " completed (completion=in-transaction, C13). The record commits only"
+                            + " with the transaction and holds its row until then, so this call"
+                            + " could only wait for itself. Call it once per key in a transaction,"
+                            + " and reuse the first call's result.");
+        }
         Admission admission = engine.admit(operation);
         if (admission instanceof Admission.Replay replay) {
             Object value = decode(plan, replay.result());

@@ -125,7 +125,10 @@ final class InTransaction {
         beat.close();
         FinishOutcome outcome = execution.completeInTransaction(result);
         switch (outcome) {
-            case STORED -> completed = true;
+            case STORED -> {
+                completed = true;
+                transactions.holdRecord(execution.operation().effectiveKey());
+            }
             case RELEASED -> {
                 // Not cacheable: the outer side releases the claim after the call, as usual.
             }

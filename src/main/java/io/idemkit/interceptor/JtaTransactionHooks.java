@@ -21,6 +21,9 @@ final class JtaTransactionHooks implements TransactionHooks {
     /** Where Jakarta EE binds the registry. */
     static final String REGISTRY = "java:comp/TransactionSynchronizationRegistry";
 
+    /** The prefix of the registry's resource that marks a record the transaction completed. */
+    private static final String HELD = JtaTransactionHooks.class.getName() + ".held:";
+
     private final TransactionSynchronizationRegistry registry;
 
     private JtaTransactionHooks(TransactionSynchronizationRegistry registry) {
@@ -93,5 +96,17 @@ final class JtaTransactionHooks implements TransactionHooks {
     @Override
     public boolean inActiveTransaction() {
         return registry.getTransactionStatus() == Status.STATUS_ACTIVE;
+    }
+
+    /** A resource of the transaction itself: it ends with the transaction, commit or rollback. */
+    @Override
+    public void holdRecord(String effectiveKey) {
+        registry.putResource(HELD + effectiveKey, Boolean.TRUE);
+    }
+
+    @Override
+    public boolean holdsRecord(String effectiveKey) {
+        return registry.getTransactionKey() != null
+                && registry.getResource(HELD + effectiveKey) != null;
     }
 }

@@ -92,6 +92,23 @@ interface TransactionHooks {
      */
     boolean markRollbackOnly();
 
+    /**
+     * Remembers, in the current transaction, that it completed the record of {@code effectiveKey}
+     * (C13): until it ends, the transaction holds that record's row.
+     *
+     * @param effectiveKey the record's key
+     */
+    default void holdRecord(String effectiveKey) {}
+
+    /**
+     * @param effectiveKey a record's key
+     * @return whether the calling thread's transaction completed that record and has not ended, so
+     *     that a claim of the key could only wait for this very transaction
+     */
+    default boolean holdsRecord(String effectiveKey) {
+        return false;
+    }
+
     /** For runtimes without Jakarta Transactions. */
     TransactionHooks NONE =
             new TransactionHooks() {

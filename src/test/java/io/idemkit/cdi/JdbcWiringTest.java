@@ -108,6 +108,21 @@ class JdbcWiringTest {
                                 + " found in JNDI");
     }
 
+    @Test
+    void oneJndiNameForBothDataSources_failsTheDeploymentNamingBothSettings() {
+        // C13: the store's own data source is not enlisted, so a completion on it commits alone.
+        deployment
+                .set("idemkit.store", "jdbc")
+                .set("idemkit.jdbc.datasource", "jdbc/shop")
+                .set("idemkit.jdbc.transaction-datasource", "jdbc/shop");
+
+        assertThatThrownBy(() -> deployment.start(AppDataSource.class))
+                .isInstanceOf(DeploymentException.class)
+                .hasMessageContaining(
+                        "Invalid idemkit.jdbc.transaction-datasource=jdbc/shop: must not be"
+                                + " idemkit.jdbc.datasource as well");
+    }
+
     /** A bean that completes its record inside its transaction. */
     @ApplicationScoped
     public static class InTransactionLedger {

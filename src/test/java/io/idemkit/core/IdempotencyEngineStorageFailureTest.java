@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idemkit.IdempotencyEvent;
 import io.idemkit.IdempotencyEvent.Decision;
+import io.idemkit.IdempotencyInProgressException;
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.spi.RecordState;
 import io.idemkit.testsupport.CapturedLog;
+import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -47,6 +49,29 @@ class IdempotencyEngineStorageFailureTest extends IdempotencyEngineFixture {
         assertThat(decisions()).containsExactly(Decision.RAN_UNPROTECTED);
         assertThat(events.get(0).storageFailureKind())
                 .contains(IdempotencyStorageException.Kind.FAILED);
+    }
+
+    @Test
+    void contendedClaim_failOpen_waitsThenIsInProgress_neverRunsUnprotected() {
+        // C4.6: the key is busy, not the store down.
+        IdempotencyEngine contended =
+                engineOn(
+                        new FailingStore(
+                                new IdempotencyStorageException(
+                                        IdempotencyStorageException.Kind.CONTENDED,
+                                        "lock wait past the bound",
+                                        null)));
+        OperationPolicy failOpen =
+                new OperationPolicy(
+                        LEASE,
+                        POLICY.completedTtl(),
+                        Duration.ofMillis(100),
+                        StorageErrorMode.FAIL_OPEN,
+                        POLICY.cacheable());
+
+        assertThatThrownBy(() -> contended.admit(op("fp", failOpen)))
+                .isInstanceOf(IdempotencyInProgressException.class);
+        assertThat(decisions()).containsExactly(Decision.IN_FLIGHT_WAIT, Decision.CONFLICT);
     }
 
     @Test

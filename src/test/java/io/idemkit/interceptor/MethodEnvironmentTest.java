@@ -24,6 +24,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.weld.environment.se.WeldContainer;
@@ -137,10 +139,12 @@ class MethodEnvironmentTest {
     public static class FakeTransactions implements TransactionSynchronizationRegistry {
         static volatile int status = Status.STATUS_NO_TRANSACTION;
         static final List<Synchronization> synchronizations = new CopyOnWriteArrayList<>();
+        static final Map<Object, Object> resources = new ConcurrentHashMap<>();
 
         static void reset() {
             status = Status.STATUS_NO_TRANSACTION;
             synchronizations.clear();
+            resources.clear();
         }
 
         static void end(int outcome) {
@@ -148,6 +152,7 @@ class MethodEnvironmentTest {
             status = Status.STATUS_NO_TRANSACTION;
             synchronizations.forEach(s -> s.afterCompletion(outcome));
             synchronizations.clear();
+            resources.clear();
         }
 
         @Override
@@ -156,11 +161,13 @@ class MethodEnvironmentTest {
         }
 
         @Override
-        public void putResource(Object key, Object value) {}
+        public void putResource(Object key, Object value) {
+            resources.put(key, value);
+        }
 
         @Override
         public Object getResource(Object key) {
-            return null;
+            return resources.get(key);
         }
 
         @Override

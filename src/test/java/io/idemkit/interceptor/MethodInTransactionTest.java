@@ -102,6 +102,23 @@ class MethodInTransactionTest {
     }
 
     @Test
+    void aSecondCallOfTheKey_inTheTransactionThatCompletedIt_failsAtOnceSayingWhy() {
+        // C13: the record's row is this transaction's until it ends; a claim could only wait
+        // for itself, and end in progress after the whole wait timeout.
+        start();
+        FakeTransactions.status = Status.STATUS_ACTIVE;
+        Booking first = ledger.post("p5", "SFO", "JFK");
+
+        assertThatThrownBy(() -> ledger.post("p5", "SFO", "JFK"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("this same transaction completed");
+
+        FakeTransactions.end(Status.STATUS_COMMITTED);
+        assertThat(ledger.post("p5", "SFO", "JFK")).isEqualTo(first);
+        assertThat(Beans.executions).hasValue(1);
+    }
+
+    @Test
     void aLeaseTakenOver_marksTheTransactionRollbackOnly_andSaysSo() {
         start();
         FakeTransactions.status = Status.STATUS_ACTIVE;

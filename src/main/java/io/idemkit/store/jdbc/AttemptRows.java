@@ -32,13 +32,13 @@ final class AttemptRows {
             if (added != null) {
                 return added;
             }
-            if (update(c, sql.countRestart, key, retention) == 1) {
+            if (update(c, sql, sql.countRestart, key, retention) == 1) {
                 return 1;
             }
             try (PreparedStatement ps = c.prepareStatement(sql.countInsert)) {
                 ps.setString(1, key);
                 ps.setLong(2, retention);
-                if (ps.executeUpdate() == 1) {
+                if (LockWait.update(dialect, ps) == 1) {
                     return 1;
                 }
             } catch (SQLException e) {
@@ -56,7 +56,7 @@ final class AttemptRows {
         c.setAutoCommit(false);
         try {
             Long count = null;
-            if (update(c, sql.countUp, key, retention) == 1) {
+            if (update(c, sql, sql.countUp, key, retention) == 1) {
                 try (PreparedStatement ps = c.prepareStatement(sql.selectCount)) {
                     ps.setString(1, key);
                     try (ResultSet rows = ps.executeQuery()) {
@@ -75,12 +75,13 @@ final class AttemptRows {
         }
     }
 
-    private static int update(Connection c, String statement, String key, long retention)
+    private static int update(
+            Connection c, RecordStatements sql, String statement, String key, long retention)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(statement)) {
             ps.setLong(1, retention);
             ps.setString(2, key);
-            return ps.executeUpdate();
+            return LockWait.update(sql.dialect, ps);
         }
     }
 }

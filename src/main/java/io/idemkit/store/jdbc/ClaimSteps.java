@@ -54,6 +54,52 @@ final class ClaimSteps {
 
     ClaimResult claim(Connection c, String key, String fingerprint, int version, long leaseMillis)
             throws SQLException {
+        try {
+            return claimOnce(c, key, fingerprint, version, leaseMillis);
+        } catch (SQLException e) {
+            if (!SqlFailures.isContention(e)) {
+                throw e;
+            }
+            return asCommitted(c, key, e);
+        }
+    }
+
+    /**
+     * The answer to a claim that another transaction kept from its row past the store's bound
+     * ({@link LockWait}), most often a completion inside a business transaction (C13): the row as
+     * committed, read without a lock. A claim there is in flight ({@link
+     * ClaimStatus#ALREADY_CLAIMED}, even when its lease lapsed: the holder may be completing it),
+     * and a live result is final; anything else (no committed row, an unreadable one, a lapsed
+     * result) is contention, which the engine waits out as it waits for a claim.
+     */
+    private ClaimResult asCommitted(Connection c, String key, SQLException contention)
+            throws SQLException {
+        Optional<RecordRows.Row> row = select(c, key);
+        Optional<IdempotencyRecord> committed = row.flatMap(RecordRows.Row::record);
+        if (committed.isPresent()) {
+            IdempotencyRecord record = committed.get();
+            if (record.state() == RecordState.CLAIMED) {
+                return ClaimResult.of(ClaimStatus.ALREADY_CLAIMED, record);
+            }
+            if (row.get().live()) {
+                return ClaimResult.of(ClaimStatus.ALREADY_COMPLETED, record);
+            }
+        }
+        throw contention;
+    }
+
+    private Optional<RecordRows.Row> select(Connection c, String key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.selectRow)) {
+            ps.setString(1, key);
+            try (ResultSet rows = ps.executeQuery()) {
+                return rows.next() ? Optional.of(RecordRows.row(rows)) : Optional.empty();
+            }
+        }
+    }
+
+    private ClaimResult claimOnce(
+            Connection c, String key, String fingerprint, int version, long leaseMillis)
+            throws SQLException {
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
             ClaimToken token = ClaimToken.random();
             Look look =
@@ -90,10 +136,12 @@ final class ClaimSteps {
             }
         }
         throw new IdempotencyStorageException(
+                IdempotencyStorageException.Kind.CONTENDED,
                 "JDBC claim gave up after "
                         + MAX_ATTEMPTS
                         + " attempts: the record kept changing under concurrent claims. Retry the"
-                        + " operation.");
+                        + " operation.",
+                null);
     }
 
     private Look insertOrSelect(
@@ -109,7 +157,7 @@ final class ClaimSteps {
             if (dialect == JdbcDialect.POSTGRESQL) {
                 ps.setString(6, key);
             }
-            try (ResultSet rows = ps.executeQuery()) {
+            try (ResultSet rows = LockWait.query(dialect, ps)) {
                 if (!rows.next()) {
                     return new Look(null, null);
                 }
@@ -157,12 +205,7 @@ final class ClaimSteps {
                 throw e;
             }
         }
-        try (PreparedStatement ps = c.prepareStatement(sql.selectRow)) {
-            ps.setString(1, key);
-            try (ResultSet rows = ps.executeQuery()) {
-                return new Look(null, rows.next() ? RecordRows.row(rows) : null);
-            }
-        }
+        return new Look(null, select(c, key).orElse(null));
     }
 
     /** Overwrites the row as read with a new claim; empty if it changed meanwhile. */
@@ -185,7 +228,7 @@ final class ClaimSteps {
             ps.setString(5, key);
             setNullable(ps, 6, row.state());
             setNullable(ps, 7, row.token());
-            if (ps.executeUpdate() != 1) {
+            if (LockWait.update(dialect, ps) != 1) {
                 return Optional.empty();
             }
         }

@@ -37,6 +37,11 @@ import javax.sql.DataSource;
  * jta="false"}, Payara a non-transactional resource). An enlisted connection inside a transaction
  * refuses auto-commit, and every operation then fails with a message that says so.
  *
+ * <p>No statement waits for a row lock longer than {@link LockWait#BOUND}; a claim that meets its
+ * record held longer (a completion inside a business transaction, C13) answers from the row as
+ * committed, and contention is {@link IdempotencyStorageException.Kind#CONTENDED}, never an outage
+ * ({@link SqlFailures}).
+ *
  * <h2>Time</h2>
  *
  * Every lease and expiry decision, and every time written, is the database's own clock read in the
@@ -199,7 +204,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /**
      * {@inheritDoc} The completion's one statement on a connection of the JTA data source, which
      * the caller's transaction enlists; never committed here. Waiters see it at the commit, on
-     * their next poll.
+     * their next poll. A connection in auto-commit mode is in no transaction: refused ({@code
+     * REFUSED}) before anything is written ({@link ResultWrite#completeInTransactionOn}).
      */
     @Override
     public boolean completeInTransaction(
@@ -215,7 +221,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         }
         Started s = ready();
         try (Connection c = transactional.getConnection()) {
-            return ResultWrite.completeOn(
+            return ResultWrite.completeInTransactionOn(
                     c, s.sql(), s.packetLimit(), key, token, result, completedTtl);
         } catch (SQLException e) {
             throw SqlFailures.failure("complete", key, e);
@@ -260,7 +266,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                         }
                         ps.setString(i++, key);
                         ps.setString(i, token.value());
-                        return ps.executeUpdate() == 1;
+                        return LockWait.update(s.dialect(), ps) == 1;
                     }
                 });
     }
@@ -326,7 +332,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                         (c, s) -> {
                             try (PreparedStatement ps = c.prepareStatement(s.sql().delete)) {
                                 ps.setString(1, key);
-                                return ps.executeUpdate() == 1;
+                                return LockWait.update(s.dialect(), ps) == 1;
                             }
                         });
         if (deleted) {
@@ -350,7 +356,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 null,
                 (c, s) -> {
                     try (PreparedStatement ps = c.prepareStatement(s.sql().purge)) {
-                        return (long) ps.executeUpdate();
+                        return (long) LockWait.update(s.dialect(), ps);
                     }
                 });
     }

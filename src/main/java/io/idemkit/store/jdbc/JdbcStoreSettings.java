@@ -41,8 +41,9 @@ public record JdbcStoreSettings(
      * @param createTable whether the store creates a missing table
      * @param transactionDataSourceName the JNDI name of the business JTA data source, or {@code
      *     null}
-     * @throws IllegalArgumentException if the table name is not a plain SQL identifier, or a name
-     *     is blank
+     * @throws IllegalArgumentException if the table name is not a plain SQL identifier, a name is
+     *     blank, or both data sources have one name (C13: the store's data source is not enlisted,
+     *     so a completion on it would commit apart from the business writes)
      */
     public JdbcStoreSettings {
         if (transactionDataSourceName != null && transactionDataSourceName.isBlank()) {
@@ -55,6 +56,16 @@ public record JdbcStoreSettings(
             throw new IllegalArgumentException(
                     "Invalid idemkit.jdbc.datasource=" + dataSourceName + ": must not be blank");
         }
+        if (transactionDataSourceName != null
+                && transactionDataSourceName.trim().equals(trimmed(dataSourceName))) {
+            throw new IllegalArgumentException(
+                    "Invalid idemkit.jdbc.transaction-datasource="
+                            + transactionDataSourceName
+                            + ": must not be idemkit.jdbc.datasource as well. The store's data"
+                            + " source is not enlisted in JTA transactions, so a record completed"
+                            + " on it would commit on its own, apart from the business writes"
+                            + " (C13); name the JTA data source of the business writes");
+        }
         Objects.requireNonNull(table, "table");
         if (!TABLE.matcher(table).matches()) {
             throw new IllegalArgumentException(
@@ -63,6 +74,10 @@ public record JdbcStoreSettings(
                             + ": must be a table name, optionally schema-qualified, of letters,"
                             + " digits and underscores");
         }
+    }
+
+    private static String trimmed(String name) {
+        return name == null ? null : name.trim();
     }
 
     /**

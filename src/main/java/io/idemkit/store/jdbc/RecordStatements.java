@@ -47,9 +47,15 @@ final class RecordStatements {
 
     /**
      * Completes a claim: lease (retention) millis, status, headers, body, key, token. Fenced by
-     * key, state and token; the only statement C13 will move onto the business transaction.
+     * key, state and token.
      */
     final String complete;
+
+    /**
+     * {@link #complete} as it runs on a connection enlisted in the business transaction (C13):
+     * without the store's {@link LockWait bound}, which would otherwise stay on that transaction.
+     */
+    final String completeInTransaction;
 
     /** Moves a claim's lease: lease millis, key, token. */
     final String renew;
@@ -81,7 +87,15 @@ final class RecordStatements {
     /** Selects every column and no row: the schema check. */
     final String probe;
 
+    /**
+     * The dialect. Every statement above that writes waits for a row lock {@link LockWait#BOUND} at
+     * most (but {@link #completeInTransaction}): run it with {@link LockWait#query} or {@link
+     * LockWait#update}.
+     */
+    final JdbcDialect dialect;
+
     RecordStatements(JdbcDialect dialect, String table) {
+        this.dialect = dialect;
         String now = dialect.nowMillis();
         this.now = "SELECT " + now + " AS now_ms";
         String live = String.format(LIVE, now);
@@ -107,36 +121,40 @@ final class RecordStatements {
         if (dialect == JdbcDialect.POSTGRESQL) {
             insertClaim = null;
             insertOrSelectClaim =
-                    "WITH clock AS (SELECT "
-                            + now
-                            + " AS now_ms), ins AS ("
-                            + insert
-                            + " SELECT ?, 'CLAIMED', ?, ?, ?, now_ms, now_ms + ? FROM clock"
-                            + " ON CONFLICT (idem_key) DO NOTHING"
-                            + " RETURNING "
-                            + RecordRows.COLUMNS
-                            + ")"
-                            + " SELECT 1 AS live, "
-                            + RecordRows.COLUMNS
-                            + " FROM ins UNION ALL SELECT CASE WHEN t.lease_until >"
-                            + " clock.now_ms THEN 1 ELSE 0 END, "
-                            + qualified("t")
-                            + " FROM "
-                            + table
-                            + " t, clock WHERE t.idem_key = ?"
-                            + " AND NOT EXISTS (SELECT 1 FROM ins)";
+                    LockWait.bounded(
+                            dialect,
+                            "WITH clock AS (SELECT "
+                                    + now
+                                    + " AS now_ms), ins AS ("
+                                    + insert
+                                    + " SELECT ?, 'CLAIMED', ?, ?, ?, now_ms, now_ms + ? FROM clock"
+                                    + " ON CONFLICT (idem_key) DO NOTHING"
+                                    + " RETURNING "
+                                    + RecordRows.COLUMNS
+                                    + ")"
+                                    + " SELECT 1 AS live, "
+                                    + RecordRows.COLUMNS
+                                    + " FROM ins UNION ALL SELECT CASE WHEN t.lease_until >"
+                                    + " clock.now_ms THEN 1 ELSE 0 END, "
+                                    + qualified("t")
+                                    + " FROM "
+                                    + table
+                                    + " t, clock WHERE t.idem_key = ?"
+                                    + " AND NOT EXISTS (SELECT 1 FROM ins)");
         } else if (dialect == JdbcDialect.MARIADB) {
             insertClaim = null;
             insertOrSelectClaim =
-                    insert
-                            + " VALUES (?, 'CLAIMED', ?, ?, ?, "
-                            + now
-                            + ", "
-                            + now
-                            + " + ?) ON DUPLICATE KEY UPDATE idem_key = idem_key RETURNING "
-                            + live
-                            + ", "
-                            + RecordRows.COLUMNS;
+                    LockWait.bounded(
+                            dialect,
+                            insert
+                                    + " VALUES (?, 'CLAIMED', ?, ?, ?, "
+                                    + now
+                                    + ", "
+                                    + now
+                                    + " + ?) ON DUPLICATE KEY UPDATE idem_key = idem_key RETURNING "
+                                    + live
+                                    + ", "
+                                    + RecordRows.COLUMNS);
         } else {
             insertClaim =
                     "SELECT claimed_at, lease_until FROM FINAL TABLE ("
@@ -162,11 +180,13 @@ final class RecordStatements {
                         + dialect.nullSafeEquals("state")
                         + " AND "
                         + dialect.nullSafeEquals("claim_token");
-        overwritePinned = overwrite;
+        overwritePinned = LockWait.bounded(dialect, overwrite);
         overwritePinnedIfLapsed =
-                overwrite + " AND (lease_until IS NULL OR lease_until <= " + now + ")";
+                LockWait.bounded(
+                        dialect,
+                        overwrite + " AND (lease_until IS NULL OR lease_until <= " + now + ")");
         String fenced = " WHERE idem_key = ? AND state = 'CLAIMED' AND claim_token = ?";
-        complete =
+        completeInTransaction =
                 "UPDATE "
                         + table
                         + " SET state = 'COMPLETED', completed_at = "
@@ -176,30 +196,43 @@ final class RecordStatements {
                         + " + ?, response_status = ?,"
                         + " response_headers = ?, response_body = ?"
                         + fenced;
-        renew = "UPDATE " + table + " SET lease_until = " + now + " + ?" + fenced;
-        release = "DELETE FROM " + table + fenced;
-        delete = "DELETE FROM " + table + " WHERE idem_key = ?";
-        purge = "DELETE FROM " + table + " WHERE lease_until IS NULL OR lease_until <= " + now;
+        complete = LockWait.bounded(dialect, completeInTransaction);
+        renew =
+                LockWait.bounded(
+                        dialect, "UPDATE " + table + " SET lease_until = " + now + " + ?" + fenced);
+        release = LockWait.bounded(dialect, "DELETE FROM " + table + fenced);
+        delete = LockWait.bounded(dialect, "DELETE FROM " + table + " WHERE idem_key = ?");
+        purge =
+                LockWait.bounded(
+                        dialect,
+                        "DELETE FROM "
+                                + table
+                                + " WHERE lease_until IS NULL OR lease_until <= "
+                                + now);
         String liveCount = "state = 'ATTEMPTS' AND attempts IS NOT NULL AND lease_until > " + now;
         countUp =
-                "UPDATE "
-                        + table
-                        + " SET attempts = attempts + 1, lease_until = "
-                        + now
-                        + " + ? WHERE idem_key = ? AND "
-                        + liveCount;
+                LockWait.bounded(
+                        dialect,
+                        "UPDATE "
+                                + table
+                                + " SET attempts = attempts + 1, lease_until = "
+                                + now
+                                + " + ? WHERE idem_key = ? AND "
+                                + liveCount);
         selectCount = "SELECT attempts FROM " + table + " WHERE idem_key = ?";
         countRestart =
-                "UPDATE "
-                        + table
-                        + " SET state = 'ATTEMPTS', attempts = 1, lease_until = "
-                        + now
-                        + " + ?, fingerprint = NULL, fingerprint_version = NULL,"
-                        + " claim_token = NULL, claimed_at = NULL, completed_at = NULL,"
-                        + " response_status = NULL, response_headers = NULL,"
-                        + " response_body = NULL WHERE idem_key = ? AND NOT COALESCE("
-                        + liveCount
-                        + ", FALSE)";
+                LockWait.bounded(
+                        dialect,
+                        "UPDATE "
+                                + table
+                                + " SET state = 'ATTEMPTS', attempts = 1, lease_until = "
+                                + now
+                                + " + ?, fingerprint = NULL, fingerprint_version = NULL,"
+                                + " claim_token = NULL, claimed_at = NULL, completed_at = NULL,"
+                                + " response_status = NULL, response_headers = NULL,"
+                                + " response_body = NULL WHERE idem_key = ? AND NOT COALESCE("
+                                + liveCount
+                                + ", FALSE)");
         String insertCount =
                 "INSERT INTO "
                         + table
@@ -208,9 +241,11 @@ final class RecordStatements {
                         + now
                         + " + ?)";
         countInsert =
-                dialect == JdbcDialect.POSTGRESQL
-                        ? insertCount + " ON CONFLICT (idem_key) DO NOTHING"
-                        : insertCount;
+                LockWait.bounded(
+                        dialect,
+                        dialect == JdbcDialect.POSTGRESQL
+                                ? insertCount + " ON CONFLICT (idem_key) DO NOTHING"
+                                : insertCount);
         probe = "SELECT " + RecordRows.COLUMNS + " FROM " + table + " WHERE 1 = 0";
     }
 

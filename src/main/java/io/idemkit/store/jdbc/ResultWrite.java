@@ -61,10 +61,9 @@ final class ResultWrite {
     }
 
     /**
-     * The completion, one statement fenced by key, state and token, on any connection: the store's
-     * own in auto-commit mode, or (completion in the business transaction, C13) one enlisted in the
-     * application's transaction, so that the record commits or rolls back with the business writes.
-     * Neither reads a clock of the JVM nor raises a duplicate-key error.
+     * The completion, one statement fenced by key, state and token, on the store's own connection
+     * in auto-commit mode, waiting for a row lock {@link LockWait#BOUND} at most. It reads no clock
+     * of the JVM and raises no duplicate-key error.
      *
      * @return whether the claim was still held with {@code token} and is now completed
      * @throws IdempotencyStorageException {@code REFUSED}, with nothing sent, if the result may not
@@ -73,6 +72,53 @@ final class ResultWrite {
     static boolean completeOn(
             Connection c,
             RecordStatements sql,
+            long packetLimit,
+            String key,
+            ClaimToken token,
+            StoredResult result,
+            Duration completedTtl)
+            throws SQLException {
+        return write(c, sql, true, packetLimit, key, token, result, completedTtl);
+    }
+
+    /**
+     * The same completion on a connection enlisted in the application's transaction (C13), so that
+     * the record commits or rolls back with the business writes; its lock wait is the
+     * application's. A connection in auto-commit mode is in no transaction: the completion would
+     * commit on its own and stay if the business transaction then failed at its commit, so it is
+     * refused before anything is written.
+     *
+     * @return whether the claim was still held with {@code token} and is now completed
+     * @throws IdempotencyStorageException {@code REFUSED}, with nothing sent, if {@code c} is in
+     *     auto-commit mode or the result may not fit in one packet
+     */
+    static boolean completeInTransactionOn(
+            Connection c,
+            RecordStatements sql,
+            long packetLimit,
+            String key,
+            ClaimToken token,
+            StoredResult result,
+            Duration completedTtl)
+            throws SQLException {
+        if (c.getAutoCommit()) {
+            throw new IdempotencyStorageException(
+                    IdempotencyStorageException.Kind.REFUSED,
+                    "JDBC store refused to complete inside the business transaction: the"
+                            + " connection of idemkit.jdbc.transaction-datasource is in auto-commit"
+                            + " mode, so it is enlisted in no transaction and the record would"
+                            + " commit apart from the business writes. Name the JTA data source of"
+                            + " the business writes there, not a non-transactional one (C13);"
+                            + " nothing was written.",
+                    null);
+        }
+        return write(c, sql, false, packetLimit, key, token, result, completedTtl);
+    }
+
+    private static boolean write(
+            Connection c,
+            RecordStatements sql,
+            boolean ownConnection,
             long packetLimit,
             String key,
             ClaimToken token,
@@ -99,14 +145,15 @@ final class ResultWrite {
                             + " delivered without being stored.",
                     null);
         }
-        try (PreparedStatement ps = c.prepareStatement(sql.complete)) {
+        try (PreparedStatement ps =
+                c.prepareStatement(ownConnection ? sql.complete : sql.completeInTransaction)) {
             ps.setLong(1, completedTtl.toMillis());
             ps.setInt(2, result.status());
             ps.setString(3, headers);
             ps.setBytes(4, result.body());
             ps.setString(5, key);
             ps.setString(6, token.value());
-            return ps.executeUpdate() == 1;
+            return (ownConnection ? LockWait.update(sql.dialect, ps) : ps.executeUpdate()) == 1;
         }
     }
 }

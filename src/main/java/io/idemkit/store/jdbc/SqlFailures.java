@@ -39,8 +39,29 @@ final class SqlFailures {
                 e);
     }
 
+    /**
+     * @param e a driver's failure
+     * @return whether another transaction held what the statement needed: a lock wait past the
+     *     store's bound ({@link LockWait}: PostgreSQL 55P03, MariaDB 1205, H2 50200), a deadlock
+     *     (40P01, MariaDB 1213) or a serialization failure (40001). The database is up, nothing was
+     *     written, and the key is busy: contention is never an outage (C4.6).
+     */
+    static boolean isContention(SQLException e) {
+        String state = e.getSQLState();
+        int code = e.getErrorCode();
+        return "40001".equals(state)
+                || "40P01".equals(state)
+                || "55P03".equals(state)
+                || code == 1205
+                || code == 1213
+                || code == 50200;
+    }
+
     private static IdempotencyStorageException.Kind kind(SQLException e) {
         String state = e.getSQLState();
+        if (isContention(e)) {
+            return IdempotencyStorageException.Kind.CONTENDED;
+        }
         if (e instanceof SQLTransientConnectionException
                 || e instanceof SQLNonTransientConnectionException
                 || e instanceof SQLTimeoutException

@@ -108,7 +108,7 @@ class PostgresCallerTransactionTest {
             caller.setAutoCommit(false);
             insertOrder(caller, 1);
             assertThat(
-                            ResultWrite.completeOn(
+                            ResultWrite.completeInTransactionOn(
                                     caller,
                                     sql,
                                     Long.MAX_VALUE,
@@ -121,7 +121,7 @@ class PostgresCallerTransactionTest {
             assertThat(store.find(key).orElseThrow().state()).isEqualTo(RecordState.CLAIMED);
 
             insertOrder(caller, 1);
-            ResultWrite.completeOn(
+            ResultWrite.completeInTransactionOn(
                     caller, sql, Long.MAX_VALUE, key, claim.token(), result, Duration.ofHours(1));
             caller.commit();
         }

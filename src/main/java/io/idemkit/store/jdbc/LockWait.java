@@ -1,0 +1,97 @@
+package io.idemkit.store.jdbc;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+
+/**
+ * How long a statement of the store waits for a row lock, at most (C12). A completion inside a
+ * business transaction (C13) holds its record's row until that transaction ends; a duplicate's
+ * claim would wait for it on PostgreSQL without limit ({@code lock_timeout} 0) and on MariaDB for
+ * {@code innodb_lock_wait_timeout} (50 s), holding a thread and a connection. Every statement the
+ * store runs on its own connections that may wait for a row lock therefore waits {@link #BOUND} at
+ * most, and fails with the database's lock timeout, which {@link SqlFailures} reads as contention:
+ * the claim then answers from the row as committed ({@link ClaimSteps}), and the engine waits as
+ * for any claim in flight, polling with reads that take no lock.
+ *
+ * <p>The bound is set for the one statement, never for the session, so that nothing of it stays on
+ * a pooled connection another user of the data source may take, and it costs no round trip:
+ *
+ * <ul>
+ *   <li>PostgreSQL: {@code SELECT set_config('lock_timeout', …, true); <statement>} in one prepared
+ *       statement. The driver sends both in one round trip, and the server runs them in one
+ *       transaction, to which the setting is local; inside an explicit transaction of the store
+ *       (the attempt count) it lasts until that transaction ends.
+ *   <li>MariaDB: {@code SET STATEMENT innodb_lock_wait_timeout = …, lock_wait_timeout = … FOR
+ *       <statement>}: row locks and metadata locks (a migration's {@code ALTER TABLE}), as {@code
+ *       lock_timeout} bounds every lock on PostgreSQL; whole seconds, and 1 is the smallest the
+ *       server takes.
+ *   <li>H2: its own {@code LOCK_TIMEOUT} (1 s unless the URL sets another).
+ * </ul>
+ *
+ * 1 s: far above the time any store statement holds a row (one statement in auto-commit mode), so
+ * that only a transaction held open around a record (C13) makes a statement wait that long; and far
+ * below the default {@code idemkit.wait-timeout} (10 s), within which the engine claims again after
+ * each bounded wait. The completion inside the business transaction runs without it: it is the
+ * application's transaction, whose lock timeout is the application's.
+ */
+final class LockWait {
+
+    /** The longest a store statement waits for a row lock: {@value #SECONDS} s. */
+    static final int SECONDS = 1;
+
+    static final Duration BOUND = Duration.ofSeconds(SECONDS);
+
+    private LockWait() {}
+
+    /**
+     * @param dialect the database
+     * @param sql a statement that may wait for a row lock
+     * @return the statement with its wait bounded, to run with {@link #query} or {@link #update}
+     */
+    static String bounded(JdbcDialect dialect, String sql) {
+        return switch (dialect) {
+            case POSTGRESQL ->
+                    "SELECT set_config('lock_timeout', '" + BOUND.toMillis() + "ms', true); " + sql;
+            case MARIADB ->
+                    "SET STATEMENT innodb_lock_wait_timeout = "
+                            + SECONDS
+                            + ", lock_wait_timeout = "
+                            + SECONDS
+                            + " FOR "
+                            + sql;
+            case H2 -> sql;
+        };
+    }
+
+    /**
+     * @param dialect the database
+     * @param ps a {@link #bounded} statement that returns rows
+     * @return its rows
+     */
+    static ResultSet query(JdbcDialect dialect, PreparedStatement ps) throws SQLException {
+        if (dialect != JdbcDialect.POSTGRESQL) {
+            return ps.executeQuery();
+        }
+        ps.execute(); // the set_config's row
+        if (!ps.getMoreResults()) {
+            throw new SQLException("the JDBC store's statement returned no rows");
+        }
+        return ps.getResultSet();
+    }
+
+    /**
+     * @param dialect the database
+     * @param ps a {@link #bounded} statement that returns a count
+     * @return the rows it changed
+     */
+    static int update(JdbcDialect dialect, PreparedStatement ps) throws SQLException {
+        if (dialect != JdbcDialect.POSTGRESQL) {
+            return ps.executeUpdate();
+        }
+        ps.execute(); // the set_config's row
+        ps.getMoreResults();
+        return ps.getUpdateCount();
+    }
+}
