@@ -84,13 +84,13 @@ final class ResultWrite {
     /**
      * The same completion on a connection enlisted in the application's transaction (C13), so that
      * the record commits or rolls back with the business writes; its lock wait is the
-     * application's. A connection in auto-commit mode is in no transaction: the completion would
-     * commit on its own and stay if the business transaction then failed at its commit, so it is
-     * refused before anything is written.
+     * application's. Whether {@code c} is really enlisted cannot be asked portably: Open Liberty
+     * reports auto-commit on the connections of a JTA data source inside a global transaction, so
+     * only the deployment's check (the store's own data source is refused here) guards it.
      *
      * @return whether the claim was still held with {@code token} and is now completed
-     * @throws IdempotencyStorageException {@code REFUSED}, with nothing sent, if {@code c} is in
-     *     auto-commit mode or the result may not fit in one packet
+     * @throws IdempotencyStorageException {@code REFUSED}, with nothing sent, if the result may not
+     *     fit in one packet
      */
     static boolean completeInTransactionOn(
             Connection c,
@@ -101,17 +101,6 @@ final class ResultWrite {
             StoredResult result,
             Duration completedTtl)
             throws SQLException {
-        if (c.getAutoCommit()) {
-            throw new IdempotencyStorageException(
-                    IdempotencyStorageException.Kind.REFUSED,
-                    "JDBC store refused to complete inside the business transaction: the"
-                            + " connection of idemkit.jdbc.transaction-datasource is in auto-commit"
-                            + " mode, so it is enlisted in no transaction and the record would"
-                            + " commit apart from the business writes. Name the JTA data source of"
-                            + " the business writes there, not a non-transactional one (C13);"
-                            + " nothing was written.",
-                    null);
-        }
         return write(c, sql, false, packetLimit, key, token, result, completedTtl);
     }
 
