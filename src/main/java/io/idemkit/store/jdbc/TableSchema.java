@@ -7,18 +7,23 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * The start of a JDBC store (C12): which database the data source reaches, refused unless it is one
- * the store contract suite proves; and whether the table is there with every column, created on
- * request ({@code idemkit.jdbc.create-table}) and otherwise failing with the DDL to run. The DDL of
- * each dialect is a resource beside this class ({@code postgresql.sql}, {@code h2.sql}, {@code
- * mariadb.sql}), written for the default table name so that Flyway or Liquibase can run it as is.
+ * the store contract suite proves; and whether the table is there with every column and its key
+ * unique, created on request ({@code idemkit.jdbc.create-table}) and otherwise failing with the DDL
+ * to run. The DDL of each dialect is a resource beside this class ({@code postgresql.sql}, {@code
+ * h2.sql}, {@code mariadb.sql}), written for the default table name so that Flyway or Liquibase can
+ * run it as is.
  */
 final class TableSchema {
 
@@ -55,8 +60,8 @@ final class TableSchema {
      * @param dialect its dialect
      * @param settings the store's settings
      * @param statements the store's statements
-     * @throws IdempotencyStorageException with the DDL to run, if the table is missing or lacks a
-     *     column
+     * @throws IdempotencyStorageException with the DDL to run, if the table is missing, lacks a
+     *     column, or its {@code idem_key} is not unique on its own
      * @throws SQLException if the driver fails
      */
     static void check(
@@ -67,6 +72,7 @@ final class TableSchema {
             throws SQLException {
         SQLException missing = probe(connection, statements);
         if (missing == null) {
+            requireUniqueKey(connection, dialect, settings.table());
             return;
         }
         if (settings.createTable()) {
@@ -81,6 +87,7 @@ final class TableSchema {
                 missing = e;
             }
             if (missing == null) {
+                requireUniqueKey(connection, dialect, settings.table());
                 return;
             }
         }
@@ -122,6 +129,82 @@ final class TableSchema {
             }
         }
         return statements;
+    }
+
+    /**
+     * Refuses a table whose {@code idem_key} is not unique on its own (its primary key, or a unique
+     * index without a condition): without it MariaDB and H2 let two racing claims both insert the
+     * key, and both run the operation (C2: the claim must be atomic; C12).
+     */
+    private static void requireUniqueKey(Connection connection, JdbcDialect dialect, String table)
+            throws SQLException {
+        DatabaseMetaData meta = connection.getMetaData();
+        int dot = table.indexOf('.');
+        String qualifier = dot < 0 ? null : identifier(meta, table.substring(0, dot));
+        String name = identifier(meta, table.substring(dot + 1));
+        // MariaDB's schemas are its catalogs (databases); PostgreSQL and H2 resolve an unqualified
+        // name in the session's current schema.
+        String catalog = null;
+        String schema = null;
+        if (dialect == JdbcDialect.MARIADB) {
+            catalog = qualifier != null ? qualifier : connection.getCatalog();
+        } else {
+            schema = qualifier != null ? qualifier : connection.getSchema();
+        }
+        List<String> primaryKey = new ArrayList<>();
+        try (ResultSet rows = meta.getPrimaryKeys(catalog, schema, name)) {
+            while (rows.next()) {
+                primaryKey.add(rows.getString("COLUMN_NAME"));
+            }
+        }
+        if (isKeyAlone(primaryKey)) {
+            return;
+        }
+        Map<String, List<String>> uniqueIndexes = new HashMap<>();
+        try (ResultSet rows = meta.getIndexInfo(catalog, schema, name, true, true)) {
+            while (rows.next()) {
+                if (rows.getShort("TYPE") == DatabaseMetaData.tableIndexStatistic
+                        || rows.getBoolean("NON_UNIQUE")
+                        || rows.getString("FILTER_CONDITION") != null) {
+                    continue;
+                }
+                uniqueIndexes
+                        .computeIfAbsent(rows.getString("INDEX_NAME"), k -> new ArrayList<>())
+                        .add(rows.getString("COLUMN_NAME"));
+            }
+        }
+        for (List<String> columns : uniqueIndexes.values()) {
+            if (isKeyAlone(columns)) {
+                return;
+            }
+        }
+        throw new IdempotencyStorageException(
+                IdempotencyStorageException.Kind.REFUSED,
+                "The JDBC store's table "
+                        + table
+                        + " has no primary key (nor unique index) on the column idem_key alone:"
+                        + " two instances could then both claim one key and both run the"
+                        + " operation. Make idem_key the table's primary key ("
+                        + (primaryKey.isEmpty() ? "it has none" : "it is " + primaryKey)
+                        + "), as the DDL does:\n"
+                        + String.join(";\n", ddlStatements(dialect, table))
+                        + ";",
+                null);
+    }
+
+    private static boolean isKeyAlone(List<String> columns) {
+        return columns.size() == 1 && "idem_key".equalsIgnoreCase(columns.get(0));
+    }
+
+    /** An unquoted identifier as the database stores it in its catalog. */
+    private static String identifier(DatabaseMetaData meta, String name) throws SQLException {
+        if (meta.storesUpperCaseIdentifiers()) {
+            return name.toUpperCase(Locale.ROOT);
+        }
+        if (meta.storesLowerCaseIdentifiers()) {
+            return name.toLowerCase(Locale.ROOT);
+        }
+        return name;
     }
 
     private static SQLException probe(Connection connection, RecordStatements statements) {

@@ -76,6 +76,75 @@ class TableSchemaTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void tableWithoutAPrimaryKeyOnTheKey_isRefusedNamingTableAndColumn_evenWithCreateTable(
+            JdbcDialect dialect) throws SQLException {
+        // Every column is there, but idem_key is not unique: two claims could both insert a key.
+        String table = JdbcStoreContract.freshTable();
+        execute(dialect, withoutPrimaryKey(dialect, table));
+        try {
+            JdbcIdempotencyStore store =
+                    new JdbcIdempotencyStore(
+                            Databases.of(dialect), new JdbcStoreSettings(table, true));
+
+            assertThatThrownBy(store::start)
+                    .isInstanceOf(IdempotencyStorageException.class)
+                    .hasMessageContaining("table " + table + " has no primary key")
+                    .hasMessageContaining("on the column idem_key alone")
+                    .hasMessageContaining("CREATE TABLE IF NOT EXISTS " + table + " (")
+                    .extracting(e -> ((IdempotencyStorageException) e).kind())
+                    .isEqualTo(IdempotencyStorageException.Kind.REFUSED);
+        } finally {
+            execute(dialect, "DROP TABLE " + table);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void tableWithAUniqueIndexOnTheKeyInsteadOfAPrimaryKey_starts(JdbcDialect dialect)
+            throws SQLException {
+        String table = JdbcStoreContract.freshTable();
+        execute(dialect, withoutPrimaryKey(dialect, table));
+        execute(dialect, "CREATE UNIQUE INDEX " + table + "_key ON " + table + " (idem_key)");
+        try {
+            new JdbcIdempotencyStore(Databases.of(dialect), new JdbcStoreSettings(table, false))
+                    .start();
+        } finally {
+            execute(dialect, "DROP TABLE " + table);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void tableWhosePrimaryKeyAlsoHasAnotherColumn_isRefused(JdbcDialect dialect)
+            throws SQLException {
+        String table = JdbcStoreContract.freshTable();
+        execute(
+                dialect,
+                withoutPrimaryKey(dialect, table)
+                        .replaceFirst("\\)$", ", PRIMARY KEY (idem_key, claimed_at))")
+                        .replace("claimed_at          BIGINT", "claimed_at BIGINT NOT NULL"));
+        try {
+            JdbcIdempotencyStore store =
+                    new JdbcIdempotencyStore(
+                            Databases.of(dialect), new JdbcStoreSettings(table, false));
+
+            assertThatThrownBy(store::start)
+                    .isInstanceOf(IdempotencyStorageException.class)
+                    .hasMessageContaining("table " + table + " has no primary key");
+        } finally {
+            execute(dialect, "DROP TABLE " + table);
+        }
+    }
+
+    /** The dialect's own CREATE TABLE with every column, less its primary key. */
+    private static String withoutPrimaryKey(JdbcDialect dialect, String table) {
+        String create = TableSchema.ddlStatements(dialect, table).get(0);
+        assertThat(create).contains(" NOT NULL PRIMARY KEY");
+        return create.replace(" NOT NULL PRIMARY KEY", " NOT NULL").replace(" ENGINE=InnoDB", "");
+    }
+
     @Test
     void ddlOfASchemaQualifiedTable_namesTheIndexWithoutTheSchema() {
         assertThat(TableSchema.ddlStatements(JdbcDialect.POSTGRESQL, "app.idem"))
