@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.zip.CRC32;
 
 /**
  * The start of a JDBC store (C12): which database the data source reaches, refused unless it is one
@@ -26,6 +27,11 @@ import java.util.Objects;
  * run it as is.
  */
 final class TableSchema {
+
+    private static final String INDEX_SUFFIX = "_lease_until_idx";
+
+    /** The longest identifier every dialect takes: PostgreSQL's 63 (MariaDB 64). */
+    private static final int MAX_IDENTIFIER = 63;
 
     private TableSchema() {}
 
@@ -119,9 +125,9 @@ final class TableSchema {
         }
         String named =
                 code.toString()
-                        .replace(JdbcStoreSettings.DEFAULT_TABLE + "_lease_until_idx", "\u0000")
+                        .replace(JdbcStoreSettings.DEFAULT_TABLE + INDEX_SUFFIX, "\u0000")
                         .replace(JdbcStoreSettings.DEFAULT_TABLE, table)
-                        .replace("\u0000", bare + "_lease_until_idx");
+                        .replace("\u0000", indexName(bare));
         List<String> statements = new ArrayList<>();
         for (String statement : named.split(";")) {
             if (!statement.isBlank()) {
@@ -205,6 +211,27 @@ final class TableSchema {
             return name.toLowerCase(Locale.ROOT);
         }
         return name;
+    }
+
+    /**
+     * The name of the index on {@code lease_until}: the table's name and {@value #INDEX_SUFFIX}
+     * while that fits in {@value #MAX_IDENTIFIER} characters (PostgreSQL's limit; MariaDB's is 64),
+     * else the table name's first characters, a checksum of the whole name (so that two long names
+     * that begin alike differ) and the suffix: short, and the same at every start.
+     *
+     * @param bare the table name without its schema
+     * @return the index name
+     */
+    static String indexName(String bare) {
+        String plain = bare + INDEX_SUFFIX;
+        if (plain.length() <= MAX_IDENTIFIER) {
+            return plain;
+        }
+        CRC32 crc = new CRC32();
+        crc.update(bare.getBytes(StandardCharsets.UTF_8));
+        String sum = String.format(Locale.ROOT, "%08x", crc.getValue());
+        int keep = MAX_IDENTIFIER - INDEX_SUFFIX.length() - sum.length() - 1;
+        return bare.substring(0, keep) + "_" + sum + INDEX_SUFFIX;
     }
 
     private static SQLException probe(Connection connection, RecordStatements statements) {

@@ -145,6 +145,37 @@ class TableSchemaTest {
         return create.replace(" NOT NULL PRIMARY KEY", " NOT NULL").replace(" ENGINE=InnoDB", "");
     }
 
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void tableNameOfTheLongestLength_getsAnIndexNameTheDatabaseTakes(JdbcDialect dialect)
+            throws SQLException {
+        // 63 characters, the longest name the settings accept: with "_lease_until_idx" the index
+        // name would be 79, past MariaDB's 64.
+        String fresh = JdbcStoreContract.freshTable() + "_";
+        String table = fresh + "x".repeat(63 - fresh.length());
+        try {
+            new JdbcIdempotencyStore(Databases.of(dialect), new JdbcStoreSettings(table, true))
+                    .start();
+        } finally {
+            execute(dialect, "DROP TABLE IF EXISTS " + table);
+        }
+    }
+
+    @Test
+    void indexName_isTheTableNameAndSuffixWhileItFits_elseShortAndStable() {
+        assertThat(TableSchema.indexName("idemkit_records"))
+                .isEqualTo("idemkit_records_lease_until_idx");
+        String a = "a".repeat(50) + "_one";
+        String b = "a".repeat(50) + "_two";
+
+        assertThat(TableSchema.indexName(a))
+                .hasSize(63)
+                .startsWith("a".repeat(38) + "_")
+                .endsWith("_lease_until_idx")
+                .isEqualTo(TableSchema.indexName(a))
+                .isNotEqualTo(TableSchema.indexName(b));
+    }
+
     @Test
     void ddlOfASchemaQualifiedTable_namesTheIndexWithoutTheSchema() {
         assertThat(TableSchema.ddlStatements(JdbcDialect.POSTGRESQL, "app.idem"))
