@@ -149,22 +149,25 @@ final class TableSchema {
         String qualifier = dot < 0 ? null : identifier(meta, table.substring(0, dot));
         String name = identifier(meta, table.substring(dot + 1));
         // MariaDB's schemas are its catalogs (databases); PostgreSQL and H2 resolve an unqualified
-        // name in the session's current schema.
+        // name in the session's current schema, or further along its search path.
         String catalog = null;
         String schema = null;
         if (dialect == JdbcDialect.MARIADB) {
             catalog = qualifier != null ? qualifier : connection.getCatalog();
         } else {
             schema = qualifier != null ? qualifier : connection.getSchema();
-        }
-        List<String> primaryKey = new ArrayList<>();
-        try (ResultSet rows = meta.getPrimaryKeys(catalog, schema, name)) {
-            while (rows.next()) {
-                primaryKey.add(rows.getString("COLUMN_NAME"));
+            if (qualifier == null && !exists(meta, schema, name)) {
+                schema = null; // found further along the search path: look in every schema
             }
         }
-        if (isKeyAlone(primaryKey)) {
-            return;
+        // Per schema (and index): a name looked up in every schema may name several tables.
+        Map<String, List<String>> primaryKeys = new HashMap<>();
+        try (ResultSet rows = meta.getPrimaryKeys(catalog, schema, name)) {
+            while (rows.next()) {
+                primaryKeys
+                        .computeIfAbsent(rows.getString("TABLE_SCHEM"), k -> new ArrayList<>())
+                        .add(rows.getString("COLUMN_NAME"));
+            }
         }
         Map<String, List<String>> uniqueIndexes = new HashMap<>();
         try (ResultSet rows = meta.getIndexInfo(catalog, schema, name, true, true)) {
@@ -175,15 +178,18 @@ final class TableSchema {
                     continue;
                 }
                 uniqueIndexes
-                        .computeIfAbsent(rows.getString("INDEX_NAME"), k -> new ArrayList<>())
+                        .computeIfAbsent(
+                                rows.getString("TABLE_SCHEM") + "." + rows.getString("INDEX_NAME"),
+                                k -> new ArrayList<>())
                         .add(rows.getString("COLUMN_NAME"));
             }
         }
-        for (List<String> columns : uniqueIndexes.values()) {
-            if (isKeyAlone(columns)) {
-                return;
-            }
+        if (primaryKeys.values().stream().anyMatch(TableSchema::isKeyAlone)
+                || uniqueIndexes.values().stream().anyMatch(TableSchema::isKeyAlone)) {
+            return;
         }
+        List<String> primaryKey =
+                primaryKeys.values().stream().findFirst().orElseGet(ArrayList::new);
         throw new IdempotencyStorageException(
                 IdempotencyStorageException.Kind.REFUSED,
                 "The JDBC store's table "
@@ -196,6 +202,13 @@ final class TableSchema {
                         + String.join(";\n", ddlStatements(dialect, table))
                         + ";",
                 null);
+    }
+
+    private static boolean exists(DatabaseMetaData meta, String schema, String name)
+            throws SQLException {
+        try (ResultSet rows = meta.getTables(null, schema, name, null)) {
+            return rows.next();
+        }
     }
 
     private static boolean isKeyAlone(List<String> columns) {

@@ -3,6 +3,7 @@ package io.idemkit.store.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.idemkit.IdempotencyStorageException;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -112,6 +113,24 @@ class TableSchemaTest {
                     .start();
         } finally {
             execute(dialect, "DROP TABLE " + table);
+        }
+    }
+
+    @Test
+    void tableFoundFurtherAlongPostgresSearchPath_isCheckedThere_andStarts() throws SQLException {
+        String schema = JdbcStoreContract.freshTable() + "_s";
+        String table = JdbcStoreContract.freshTable();
+        execute(JdbcDialect.POSTGRESQL, "CREATE SCHEMA " + schema);
+        try (HikariDataSource searching =
+                Databases.pool(JdbcDialect.POSTGRESQL, "SET search_path TO public, " + schema)) {
+            for (String ddl :
+                    TableSchema.ddlStatements(JdbcDialect.POSTGRESQL, schema + "." + table)) {
+                execute(JdbcDialect.POSTGRESQL, ddl);
+            }
+
+            new JdbcIdempotencyStore(searching, new JdbcStoreSettings(table, false)).start();
+        } finally {
+            execute(JdbcDialect.POSTGRESQL, "DROP SCHEMA " + schema + " CASCADE");
         }
     }
 
