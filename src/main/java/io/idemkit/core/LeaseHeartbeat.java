@@ -20,6 +20,9 @@ public final class LeaseHeartbeat implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(LeaseHeartbeat.class.getName());
 
+    /** The longest a beat's close waits for its running renewal ({@link Beat#close()}). */
+    static final Duration MAX_CLOSE_WAIT = Duration.ofSeconds(5);
+
     private final boolean interruptOnLoss;
     private final boolean borrowed;
     private ScheduledExecutorService executor;
@@ -86,7 +89,12 @@ public final class LeaseHeartbeat implements AutoCloseable {
             throw new IllegalArgumentException("interval must be positive");
         }
         Beat beat =
-                new Beat(Thread.currentThread(), renewal, onLoss, mayInterrupt && interruptOnLoss);
+                new Beat(
+                        Thread.currentThread(),
+                        renewal,
+                        onLoss,
+                        mayInterrupt && interruptOnLoss,
+                        closeWait(interval));
         beat.future =
                 executor()
                         .scheduleWithFixedDelay(
@@ -95,6 +103,14 @@ public final class LeaseHeartbeat implements AutoCloseable {
                                 interval.toNanos(),
                                 TimeUnit.NANOSECONDS);
         return beat;
+    }
+
+    /**
+     * How long closing a beat waits for a renewal that is running: one beat, at most {@link
+     * #MAX_CLOSE_WAIT}. A renewal that takes longer is stuck, and the operation goes on without it.
+     */
+    static Duration closeWait(Duration interval) {
+        return interval.compareTo(MAX_CLOSE_WAIT) < 0 ? interval : MAX_CLOSE_WAIT;
     }
 
     private synchronized ScheduledExecutorService executor() {
@@ -128,26 +144,55 @@ public final class LeaseHeartbeat implements AutoCloseable {
         }
     }
 
-    /** One operation's heartbeat. Closing it stops the beat; it never interrupts afterwards. */
+    /**
+     * One operation's heartbeat. Closing it stops the beat and waits, bounded, for a renewal that
+     * is running; it never interrupts afterwards.
+     */
     public final class Beat implements AutoCloseable {
 
         private final Thread owner;
         private final BooleanSupplier renewal;
         private final Runnable onLoss;
         private final boolean interruptOwner;
+        private final long closeWaitNanos;
         private volatile ScheduledFuture<?> future;
         private boolean running = true;
         private boolean interrupted;
 
+        /** The thread running a renewal of this beat, or {@code null} between renewals. */
+        private Thread renewing;
+
         private Beat(
-                Thread owner, BooleanSupplier renewal, Runnable onLoss, boolean interruptOwner) {
+                Thread owner,
+                BooleanSupplier renewal,
+                Runnable onLoss,
+                boolean interruptOwner,
+                Duration closeWait) {
             this.owner = owner;
             this.renewal = renewal;
             this.onLoss = onLoss;
             this.interruptOwner = interruptOwner;
+            this.closeWaitNanos = closeWait.toNanos();
         }
 
         private void beat() {
+            synchronized (this) {
+                if (!running) {
+                    return; // closed after this run was taken off the queue
+                }
+                renewing = Thread.currentThread();
+            }
+            try {
+                renew();
+            } finally {
+                synchronized (this) {
+                    renewing = null;
+                    notifyAll();
+                }
+            }
+        }
+
+        private void renew() {
             boolean renewed;
             try {
                 renewed = renewal.getAsBoolean();
@@ -187,20 +232,50 @@ public final class LeaseHeartbeat implements AutoCloseable {
         }
 
         /**
-         * Stops the beat. Call it on the operation's thread; an interrupt this beat raised is
-         * cleared, so that it does not leak into the thread's next task.
+         * Stops the beat, and waits for a renewal that is running to end, at most one beat (never
+         * more than {@link #MAX_CLOSE_WAIT}). What the operation does next (a completion inside its
+         * transaction, C13) may lock the record's row until a commit: a renewal still running would
+         * wait behind that lock and hold the heartbeat's thread, so that no other lease on the node
+         * is renewed meanwhile (C4.7). Call it on the operation's thread; an interrupt this beat
+         * raised is cleared, so that it does not leak into the thread's next task.
          */
         @Override
         public void close() {
+            ScheduledFuture<?> f = future;
+            if (f != null) {
+                f.cancel(false);
+            }
             synchronized (this) {
                 running = false;
+                awaitRenewal();
                 if (interrupted && Thread.currentThread() == owner) {
                     Thread.interrupted();
                 }
             }
-            ScheduledFuture<?> f = future;
-            if (f != null) {
-                f.cancel(false);
+        }
+
+        /** Waits, holding this beat's monitor, until no renewal runs or the bound has passed. */
+        private void awaitRenewal() {
+            long deadline = System.nanoTime() + closeWaitNanos;
+            boolean interruptedHere = false;
+            while (renewing != null && renewing != Thread.currentThread()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    LOG.log(
+                            Level.WARNING,
+                            "idemkit stopped waiting for a lease renewal still running after "
+                                    + Duration.ofNanos(closeWaitNanos).toMillis()
+                                    + " ms; the operation goes on. Check the store's latency.");
+                    break;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(this, left);
+                } catch (InterruptedException e) {
+                    interruptedHere = true;
+                }
+            }
+            if (interruptedHere) {
+                Thread.currentThread().interrupt();
             }
         }
     }

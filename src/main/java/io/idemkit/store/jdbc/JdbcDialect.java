@@ -37,12 +37,20 @@ enum JdbcDialect {
     },
 
     /**
-     * H2 2.x. {@code CURRENT_TIMESTAMP} is the time of the statement's transaction: the store's own
-     * statements each run in a transaction of their own. An inserted row's dates are read back with
-     * {@code FINAL TABLE}; a duplicate key fails the statement only, never the transaction. The
-     * claim takes two statements when the key is there: the insert, then a {@code SELECT}.
+     * H2 2.x. Every date and time function of H2 ({@code CURRENT_TIMESTAMP}, {@code
+     * LOCALTIMESTAMP}, {@code NOW()}) keeps, in its default mode, the value of its first use in the
+     * transaction, which would stamp a completion inside a long business transaction (C13) with the
+     * time of an earlier statement. So the clock is the start of the statement that runs, from the
+     * session's own row of {@code INFORMATION_SCHEMA.SESSIONS}, which every user may read. An
+     * inserted row's dates are read back with {@code FINAL TABLE}; a duplicate key fails the
+     * statement only, never the transaction. The claim takes two statements when the key is there:
+     * the insert, then a {@code SELECT}.
      */
-    H2("H2", "CAST(FLOOR(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP(3)) * 1000) AS BIGINT)", "h2.sql") {
+    H2(
+            "H2",
+            "(SELECT CAST(FLOOR(EXTRACT(EPOCH FROM EXECUTING_STATEMENT_START) * 1000) AS BIGINT)"
+                    + " FROM INFORMATION_SCHEMA.SESSIONS WHERE SESSION_ID = SESSION_ID())",
+            "h2.sql") {
         @Override
         String nullSafeEquals(String column) {
             return column + " IS NOT DISTINCT FROM ?";

@@ -61,6 +61,9 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     private static final String NAME = "jdbc";
 
+    /** The most rows one statement of {@link #purgeExpired()} deletes. */
+    static final int PURGE_BATCH = 1000;
+
     private final DataSource dataSource;
     private final DataSource transactional;
     private final JdbcStoreSettings settings;
@@ -348,6 +351,12 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      * the application) as often as the table's growth asks. Never deletes a live record. Safe to
      * run at any time, from any number of instances. The index on {@code lease_until} keeps it
      * cheap.
+     *
+     * <p>In batches of at most {@value #PURGE_BATCH} rows, each a statement that commits on its
+     * own, until a batch comes back short: one unbounded {@code DELETE} would hold the locks of
+     * every row it scans (InnoDB's next-key locks under {@code REPEATABLE READ}) until it ends,
+     * blocking claims and renewals meanwhile. On PostgreSQL a batch skips the rows another
+     * transaction holds ({@code SKIP LOCKED}).
      */
     @Override
     public long purgeExpired() {
@@ -356,7 +365,14 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 null,
                 (c, s) -> {
                     try (PreparedStatement ps = c.prepareStatement(s.sql().purge)) {
-                        return (long) LockWait.update(s.dialect(), ps);
+                        ps.setInt(1, PURGE_BATCH);
+                        long purged = 0;
+                        int batch;
+                        do {
+                            batch = LockWait.update(s.dialect(), ps);
+                            purged += batch;
+                        } while (batch == PURGE_BATCH);
+                        return purged;
                     }
                 });
     }

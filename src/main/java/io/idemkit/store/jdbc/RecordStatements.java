@@ -66,7 +66,10 @@ final class RecordStatements {
     /** Deletes a row whatever its state: key. */
     final String delete;
 
-    /** Deletes every row that is not live. */
+    /**
+     * Deletes one batch of rows that are not live, at most the parameter's count: run again until a
+     * batch comes back short ({@link JdbcIdempotencyStore#purgeExpired()}).
+     */
     final String purge;
 
     /** The database's time in epoch milliseconds. */
@@ -202,13 +205,39 @@ final class RecordStatements {
                         dialect, "UPDATE " + table + " SET lease_until = " + now + " + ?" + fenced);
         release = LockWait.bounded(dialect, "DELETE FROM " + table + fenced);
         delete = LockWait.bounded(dialect, "DELETE FROM " + table + " WHERE idem_key = ?");
+        String expired = "(lease_until IS NULL OR lease_until <= " + now + ")";
         purge =
                 LockWait.bounded(
                         dialect,
-                        "DELETE FROM "
-                                + table
-                                + " WHERE lease_until IS NULL OR lease_until <= "
-                                + now);
+                        switch (dialect) {
+                            // Locks only the rows it deletes, and skips a row another transaction
+                            // holds (a completion inside a business transaction, C13): it is not
+                            // expired for long. ARRAY(...) runs the locking subselect once.
+                            case POSTGRESQL ->
+                                    "DELETE FROM "
+                                            + table
+                                            + " WHERE idem_key = ANY(ARRAY(SELECT idem_key FROM "
+                                            + table
+                                            + " WHERE "
+                                            + expired
+                                            + " LIMIT ? FOR UPDATE SKIP LOCKED)) AND "
+                                            + expired;
+                            // Walks the lease_until index from its start, so that InnoDB's
+                            // next-key locks cover one batch of expired rows, never the live ones
+                            // beyond.
+                            case MARIADB ->
+                                    "DELETE FROM "
+                                            + table
+                                            + " WHERE "
+                                            + expired
+                                            + " ORDER BY lease_until LIMIT ?";
+                            case H2 ->
+                                    "DELETE FROM "
+                                            + table
+                                            + " WHERE "
+                                            + expired
+                                            + " FETCH FIRST ? ROWS ONLY";
+                        });
         String liveCount = "state = 'ATTEMPTS' AND attempts IS NOT NULL AND lease_until > " + now;
         countUp =
                 LockWait.bounded(

@@ -7,20 +7,31 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.zip.CRC32;
 
 /**
  * The start of a JDBC store (C12): which database the data source reaches, refused unless it is one
- * the store contract suite proves; and whether the table is there with every column, created on
- * request ({@code idemkit.jdbc.create-table}) and otherwise failing with the DDL to run. The DDL of
- * each dialect is a resource beside this class ({@code postgresql.sql}, {@code h2.sql}, {@code
- * mariadb.sql}), written for the default table name so that Flyway or Liquibase can run it as is.
+ * the store contract suite proves; and whether the table is there with every column and its key
+ * unique, created on request ({@code idemkit.jdbc.create-table}) and otherwise failing with the DDL
+ * to run. The DDL of each dialect is a resource beside this class ({@code postgresql.sql}, {@code
+ * h2.sql}, {@code mariadb.sql}), written for the default table name so that Flyway or Liquibase can
+ * run it as is.
  */
 final class TableSchema {
+
+    private static final String INDEX_SUFFIX = "_lease_until_idx";
+
+    /** The longest identifier every dialect takes: PostgreSQL's 63 (MariaDB 64). */
+    private static final int MAX_IDENTIFIER = 63;
 
     private TableSchema() {}
 
@@ -55,8 +66,8 @@ final class TableSchema {
      * @param dialect its dialect
      * @param settings the store's settings
      * @param statements the store's statements
-     * @throws IdempotencyStorageException with the DDL to run, if the table is missing or lacks a
-     *     column
+     * @throws IdempotencyStorageException with the DDL to run, if the table is missing, lacks a
+     *     column, or its {@code idem_key} is not unique on its own
      * @throws SQLException if the driver fails
      */
     static void check(
@@ -67,6 +78,7 @@ final class TableSchema {
             throws SQLException {
         SQLException missing = probe(connection, statements);
         if (missing == null) {
+            requireUniqueKey(connection, dialect, settings.table());
             return;
         }
         if (settings.createTable()) {
@@ -81,6 +93,7 @@ final class TableSchema {
                 missing = e;
             }
             if (missing == null) {
+                requireUniqueKey(connection, dialect, settings.table());
                 return;
             }
         }
@@ -112,9 +125,9 @@ final class TableSchema {
         }
         String named =
                 code.toString()
-                        .replace(JdbcStoreSettings.DEFAULT_TABLE + "_lease_until_idx", "\u0000")
+                        .replace(JdbcStoreSettings.DEFAULT_TABLE + INDEX_SUFFIX, "\u0000")
                         .replace(JdbcStoreSettings.DEFAULT_TABLE, table)
-                        .replace("\u0000", bare + "_lease_until_idx");
+                        .replace("\u0000", indexName(bare));
         List<String> statements = new ArrayList<>();
         for (String statement : named.split(";")) {
             if (!statement.isBlank()) {
@@ -122,6 +135,116 @@ final class TableSchema {
             }
         }
         return statements;
+    }
+
+    /**
+     * Refuses a table whose {@code idem_key} is not unique on its own (its primary key, or a unique
+     * index without a condition): without it MariaDB and H2 let two racing claims both insert the
+     * key, and both run the operation (C2: the claim must be atomic; C12).
+     */
+    private static void requireUniqueKey(Connection connection, JdbcDialect dialect, String table)
+            throws SQLException {
+        DatabaseMetaData meta = connection.getMetaData();
+        int dot = table.indexOf('.');
+        String qualifier = dot < 0 ? null : identifier(meta, table.substring(0, dot));
+        String name = identifier(meta, table.substring(dot + 1));
+        // MariaDB's schemas are its catalogs (databases); PostgreSQL and H2 resolve an unqualified
+        // name in the session's current schema, or further along its search path.
+        String catalog = null;
+        String schema = null;
+        if (dialect == JdbcDialect.MARIADB) {
+            catalog = qualifier != null ? qualifier : connection.getCatalog();
+        } else {
+            schema = qualifier != null ? qualifier : connection.getSchema();
+            if (qualifier == null && !exists(meta, schema, name)) {
+                schema = null; // found further along the search path: look in every schema
+            }
+        }
+        // Per schema (and index): a name looked up in every schema may name several tables.
+        Map<String, List<String>> primaryKeys = new HashMap<>();
+        try (ResultSet rows = meta.getPrimaryKeys(catalog, schema, name)) {
+            while (rows.next()) {
+                primaryKeys
+                        .computeIfAbsent(rows.getString("TABLE_SCHEM"), k -> new ArrayList<>())
+                        .add(rows.getString("COLUMN_NAME"));
+            }
+        }
+        Map<String, List<String>> uniqueIndexes = new HashMap<>();
+        try (ResultSet rows = meta.getIndexInfo(catalog, schema, name, true, true)) {
+            while (rows.next()) {
+                if (rows.getShort("TYPE") == DatabaseMetaData.tableIndexStatistic
+                        || rows.getBoolean("NON_UNIQUE")
+                        || rows.getString("FILTER_CONDITION") != null) {
+                    continue;
+                }
+                uniqueIndexes
+                        .computeIfAbsent(
+                                rows.getString("TABLE_SCHEM") + "." + rows.getString("INDEX_NAME"),
+                                k -> new ArrayList<>())
+                        .add(rows.getString("COLUMN_NAME"));
+            }
+        }
+        if (primaryKeys.values().stream().anyMatch(TableSchema::isKeyAlone)
+                || uniqueIndexes.values().stream().anyMatch(TableSchema::isKeyAlone)) {
+            return;
+        }
+        List<String> primaryKey =
+                primaryKeys.values().stream().findFirst().orElseGet(ArrayList::new);
+        throw new IdempotencyStorageException(
+                IdempotencyStorageException.Kind.REFUSED,
+                "The JDBC store's table "
+                        + table
+                        + " has no primary key (nor unique index) on the column idem_key alone:"
+                        + " two instances could then both claim one key and both run the"
+                        + " operation. Make idem_key the table's primary key ("
+                        + (primaryKey.isEmpty() ? "it has none" : "it is " + primaryKey)
+                        + "), as the DDL does:\n"
+                        + String.join(";\n", ddlStatements(dialect, table))
+                        + ";",
+                null);
+    }
+
+    private static boolean exists(DatabaseMetaData meta, String schema, String name)
+            throws SQLException {
+        try (ResultSet rows = meta.getTables(null, schema, name, null)) {
+            return rows.next();
+        }
+    }
+
+    private static boolean isKeyAlone(List<String> columns) {
+        return columns.size() == 1 && "idem_key".equalsIgnoreCase(columns.get(0));
+    }
+
+    /** An unquoted identifier as the database stores it in its catalog. */
+    private static String identifier(DatabaseMetaData meta, String name) throws SQLException {
+        if (meta.storesUpperCaseIdentifiers()) {
+            return name.toUpperCase(Locale.ROOT);
+        }
+        if (meta.storesLowerCaseIdentifiers()) {
+            return name.toLowerCase(Locale.ROOT);
+        }
+        return name;
+    }
+
+    /**
+     * The name of the index on {@code lease_until}: the table's name and {@value #INDEX_SUFFIX}
+     * while that fits in {@value #MAX_IDENTIFIER} characters (PostgreSQL's limit; MariaDB's is 64),
+     * else the table name's first characters, a checksum of the whole name (so that two long names
+     * that begin alike differ) and the suffix: short, and the same at every start.
+     *
+     * @param bare the table name without its schema
+     * @return the index name
+     */
+    static String indexName(String bare) {
+        String plain = bare + INDEX_SUFFIX;
+        if (plain.length() <= MAX_IDENTIFIER) {
+            return plain;
+        }
+        CRC32 crc = new CRC32();
+        crc.update(bare.getBytes(StandardCharsets.UTF_8));
+        String sum = String.format(Locale.ROOT, "%08x", crc.getValue());
+        int keep = MAX_IDENTIFIER - INDEX_SUFFIX.length() - sum.length() - 1;
+        return bare.substring(0, keep) + "_" + sum + INDEX_SUFFIX;
     }
 
     private static SQLException probe(Connection connection, RecordStatements statements) {

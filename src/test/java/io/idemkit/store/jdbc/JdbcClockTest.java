@@ -142,6 +142,60 @@ class JdbcClockTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void inTransactionCompletion_lateInALongTransaction_isStampedWhenItRuns(JdbcDialect dialect)
+            throws Exception {
+        // C13 stamps completed_at and the retention inside the business transaction: the clock
+        // must be the statement's, not one fixed for the transaction (H2's CURRENT_TIMESTAMP,
+        // fixed at its first use in the transaction; PostgreSQL's now(), at its start), or a
+        // transaction as long as the retention stores a result that is already expired.
+        String table = JdbcStoreContract.freshTable();
+        DataSource dataSource = Databases.of(dialect);
+        try (Connection business = dataSource.getConnection()) {
+            JdbcIdempotencyStore store =
+                    new JdbcIdempotencyStore(
+                            dataSource,
+                            EnlistedConnections.of(() -> business),
+                            new JdbcStoreSettings(table, true));
+            try {
+                String key = "e".repeat(64);
+                ClaimResult claim = store.claim(key, "f".repeat(64), 1, Duration.ofMinutes(1));
+                try (Statement s = business.createStatement()) {
+                    s.execute(
+                            "CREATE TABLE "
+                                    + table
+                                    + "_orders (id INTEGER PRIMARY KEY, created_at TIMESTAMP)");
+                    business.setAutoCommit(false);
+                    // The business work, which reads the database's clock too.
+                    s.execute(
+                            "INSERT INTO "
+                                    + table
+                                    + "_orders (id, created_at) VALUES (1, CURRENT_TIMESTAMP)");
+                }
+                Instant later = store.now().plusMillis(300);
+                org.awaitility.Awaitility.await().until(() -> store.now().isAfter(later));
+
+                assertThat(
+                                store.completeInTransaction(
+                                        key,
+                                        claim.token(),
+                                        new StoredResult(200, List.of(), new byte[] {1}),
+                                        Duration.ofHours(1)))
+                        .isTrue();
+                business.commit();
+
+                assertThat(store.find(key).orElseThrow().completedAt()).isAfter(later);
+            } finally {
+                business.setAutoCommit(true);
+                try (Statement s = business.createStatement()) {
+                    s.execute("DROP TABLE " + table);
+                    s.execute("DROP TABLE IF EXISTS " + table + "_orders");
+                }
+            }
+        }
+    }
+
     private static String timeZone(JdbcDialect dialect) {
         return switch (dialect) {
             case POSTGRESQL -> "SET TIME ZONE 'Pacific/Kiritimati'";

@@ -60,20 +60,32 @@ class PostgresCallerTransactionTest {
     }
 
     @Test
-    void claimOfAKeyThatIsThere_duringTheCallersTransaction_leavesItUsable() throws SQLException {
-        String key = "a".repeat(64);
-        store.claim(key, FP, 1, Duration.ofMinutes(1));
+    void claimsDuringTheCallersTransaction_commitOnTheirOwn_andLeaveItUsable() throws SQLException {
+        // The claim never runs in the caller's transaction (C12): a claim made while it is open
+        // is visible to every other session at once and outlives its rollback, and a claim that
+        // meets a key already there leaves it usable. A claim run inside the caller's transaction
+        // would be invisible until its commit and gone with its rollback.
+        String there = "a".repeat(64);
+        String fresh = "b".repeat(64);
+        store.claim(there, FP, 1, Duration.ofMinutes(1));
+        ClaimResult won;
         try (Connection caller = dataSource.getConnection()) {
             caller.setAutoCommit(false);
             insertOrder(caller, 1);
 
-            ClaimResult again = store.claim(key, FP, 1, Duration.ofMinutes(1));
+            ClaimResult again = store.claim(there, FP, 1, Duration.ofMinutes(1));
+            won = store.claim(fresh, FP, 1, Duration.ofMinutes(1));
 
             assertThat(again.status()).isEqualTo(ClaimStatus.ALREADY_CLAIMED);
+            assertThat(won.status()).isEqualTo(ClaimStatus.NEW);
+            assertThat(claimTokenSeenByAnotherSession(fresh))
+                    .as("committed before the caller's transaction ends")
+                    .isEqualTo(won.token().value());
             insertOrder(caller, 2);
-            caller.commit();
+            caller.rollback();
         }
-        assertThat(orders()).isEqualTo(2);
+        assertThat(orders()).isZero();
+        assertThat(store.find(fresh).orElseThrow().token()).isEqualTo(won.token());
     }
 
     @Test
@@ -208,6 +220,18 @@ class PostgresCallerTransactionTest {
                 caller.prepareStatement("INSERT INTO " + business + " (id) VALUES (?)")) {
             ps.setInt(1, id);
             ps.executeUpdate();
+        }
+    }
+
+    private String claimTokenSeenByAnotherSession(String key) throws SQLException {
+        try (Connection other = dataSource.getConnection();
+                PreparedStatement ps =
+                        other.prepareStatement(
+                                "SELECT claim_token FROM " + table + " WHERE idem_key = ?")) {
+            ps.setString(1, key);
+            try (ResultSet rows = ps.executeQuery()) {
+                return rows.next() ? rows.getString(1) : null;
+            }
         }
     }
 

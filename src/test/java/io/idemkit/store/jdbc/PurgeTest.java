@@ -5,14 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoredResult;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -67,6 +71,91 @@ class PurgeTest {
         } finally {
             execute(dataSource, "DROP TABLE " + table);
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void purgeOfMoreRowsThanABatch_deletesThemAll_inStatementsOfOneBatchEach(JdbcDialect dialect)
+            throws SQLException {
+        // One unbounded DELETE would hold the locks of every row it scans until it ends (InnoDB's
+        // next-key locks), blocking claims and renewals: the purge deletes a batch a statement.
+        DataSource dataSource = Databases.of(dialect);
+        CountingDataSource counting = new CountingDataSource(dataSource);
+        String table = JdbcStoreContract.freshTable();
+        JdbcIdempotencyStore store =
+                new JdbcIdempotencyStore(counting.dataSource(), new JdbcStoreSettings(table, true));
+        try {
+            store.start();
+            int expired = 2 * JdbcIdempotencyStore.PURGE_BATCH + 1;
+            plantExpired(dataSource, table, 0, expired);
+            String live = "e".repeat(64);
+            store.claim(live, FP, 1, Duration.ofMinutes(5));
+            counting.reset();
+
+            long purged = store.purgeExpired();
+
+            assertThat(purged).isEqualTo(expired);
+            assertThat(counting.executed()).as("statements").isEqualTo(3);
+            assertThat(rows(dataSource, table)).isEqualTo(1);
+            assertThat(store.find(live)).isPresent();
+        } finally {
+            execute(dataSource, "DROP TABLE " + table);
+        }
+    }
+
+    @Test
+    void purgeOnPostgres_skipsARowAnotherTransactionHolds_andDeletesTheRest() throws Exception {
+        // A late completion inside a business transaction (C13) holds its expired row until the
+        // commit: the purge must not wait for it, with the locks of the rows it already took.
+        DataSource dataSource = Databases.postgres();
+        String table = JdbcStoreContract.freshTable();
+        JdbcIdempotencyStore store =
+                new JdbcIdempotencyStore(dataSource, new JdbcStoreSettings(table, true));
+        store.start();
+        plantExpired(dataSource, table, 0, 3);
+        CompletableFuture<Long> purge = null;
+        try (Connection holder = dataSource.getConnection()) {
+            holder.setAutoCommit(false);
+            try (Statement s = holder.createStatement()) {
+                s.executeUpdate(
+                        "UPDATE " + table + " SET state = state WHERE idem_key = '" + key(1) + "'");
+            }
+            try {
+                purge = CompletableFuture.supplyAsync(store::purgeExpired);
+
+                assertThat(purge.get(10, TimeUnit.SECONDS)).isEqualTo(2);
+            } finally {
+                holder.rollback();
+            }
+            assertThat(store.purgeExpired()).isEqualTo(1);
+            assertThat(rows(dataSource, table)).isZero();
+        } finally {
+            if (purge != null) {
+                purge.exceptionally(e -> 0L).get(30, TimeUnit.SECONDS);
+            }
+            execute(dataSource, "DROP TABLE " + table);
+        }
+    }
+
+    /** Rows {@code from} to {@code to - 1}, each a claim whose lease ended at the epoch's start. */
+    private static void plantExpired(DataSource dataSource, String table, int from, int to)
+            throws SQLException {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps =
+                        c.prepareStatement(
+                                "INSERT INTO "
+                                        + table
+                                        + " (idem_key, state, lease_until) VALUES (?, 'CLAIMED', 1)")) {
+            for (int i = from; i < to; i++) {
+                ps.setString(1, key(i));
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    private static String key(int i) {
+        return String.format("%064x", i);
     }
 
     private static int rows(DataSource dataSource, String table) throws SQLException {

@@ -3,6 +3,7 @@ package io.idemkit.store.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.idemkit.IdempotencyStorageException;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -74,6 +75,124 @@ class TableSchemaTest {
         } finally {
             execute(dialect, "DROP TABLE " + table);
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void tableWithoutAPrimaryKeyOnTheKey_isRefusedNamingTableAndColumn_evenWithCreateTable(
+            JdbcDialect dialect) throws SQLException {
+        // Every column is there, but idem_key is not unique: two claims could both insert a key.
+        String table = JdbcStoreContract.freshTable();
+        execute(dialect, withoutPrimaryKey(dialect, table));
+        try {
+            JdbcIdempotencyStore store =
+                    new JdbcIdempotencyStore(
+                            Databases.of(dialect), new JdbcStoreSettings(table, true));
+
+            assertThatThrownBy(store::start)
+                    .isInstanceOf(IdempotencyStorageException.class)
+                    .hasMessageContaining("table " + table + " has no primary key")
+                    .hasMessageContaining("on the column idem_key alone")
+                    .hasMessageContaining("CREATE TABLE IF NOT EXISTS " + table + " (")
+                    .extracting(e -> ((IdempotencyStorageException) e).kind())
+                    .isEqualTo(IdempotencyStorageException.Kind.REFUSED);
+        } finally {
+            execute(dialect, "DROP TABLE " + table);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void tableWithAUniqueIndexOnTheKeyInsteadOfAPrimaryKey_starts(JdbcDialect dialect)
+            throws SQLException {
+        String table = JdbcStoreContract.freshTable();
+        execute(dialect, withoutPrimaryKey(dialect, table));
+        execute(dialect, "CREATE UNIQUE INDEX " + table + "_key ON " + table + " (idem_key)");
+        try {
+            new JdbcIdempotencyStore(Databases.of(dialect), new JdbcStoreSettings(table, false))
+                    .start();
+        } finally {
+            execute(dialect, "DROP TABLE " + table);
+        }
+    }
+
+    @Test
+    void tableFoundFurtherAlongPostgresSearchPath_isCheckedThere_andStarts() throws SQLException {
+        String schema = JdbcStoreContract.freshTable() + "_s";
+        String table = JdbcStoreContract.freshTable();
+        execute(JdbcDialect.POSTGRESQL, "CREATE SCHEMA " + schema);
+        try (HikariDataSource searching =
+                Databases.pool(JdbcDialect.POSTGRESQL, "SET search_path TO public, " + schema)) {
+            for (String ddl :
+                    TableSchema.ddlStatements(JdbcDialect.POSTGRESQL, schema + "." + table)) {
+                execute(JdbcDialect.POSTGRESQL, ddl);
+            }
+
+            new JdbcIdempotencyStore(searching, new JdbcStoreSettings(table, false)).start();
+        } finally {
+            execute(JdbcDialect.POSTGRESQL, "DROP SCHEMA " + schema + " CASCADE");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void tableWhosePrimaryKeyAlsoHasAnotherColumn_isRefused(JdbcDialect dialect)
+            throws SQLException {
+        String table = JdbcStoreContract.freshTable();
+        execute(
+                dialect,
+                withoutPrimaryKey(dialect, table)
+                        .replaceFirst("\\)$", ", PRIMARY KEY (idem_key, claimed_at))")
+                        .replace("claimed_at          BIGINT", "claimed_at BIGINT NOT NULL"));
+        try {
+            JdbcIdempotencyStore store =
+                    new JdbcIdempotencyStore(
+                            Databases.of(dialect), new JdbcStoreSettings(table, false));
+
+            assertThatThrownBy(store::start)
+                    .isInstanceOf(IdempotencyStorageException.class)
+                    .hasMessageContaining("table " + table + " has no primary key");
+        } finally {
+            execute(dialect, "DROP TABLE " + table);
+        }
+    }
+
+    /** The dialect's own CREATE TABLE with every column, less its primary key. */
+    private static String withoutPrimaryKey(JdbcDialect dialect, String table) {
+        String create = TableSchema.ddlStatements(dialect, table).get(0);
+        assertThat(create).contains(" NOT NULL PRIMARY KEY");
+        return create.replace(" NOT NULL PRIMARY KEY", " NOT NULL").replace(" ENGINE=InnoDB", "");
+    }
+
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void tableNameOfTheLongestLength_getsAnIndexNameTheDatabaseTakes(JdbcDialect dialect)
+            throws SQLException {
+        // 63 characters, the longest name the settings accept: with "_lease_until_idx" the index
+        // name would be 79, past MariaDB's 64.
+        String fresh = JdbcStoreContract.freshTable() + "_";
+        String table = fresh + "x".repeat(63 - fresh.length());
+        try {
+            new JdbcIdempotencyStore(Databases.of(dialect), new JdbcStoreSettings(table, true))
+                    .start();
+        } finally {
+            execute(dialect, "DROP TABLE IF EXISTS " + table);
+        }
+    }
+
+    @Test
+    void indexName_isTheTableNameAndSuffixWhileItFits_elseShortAndStable() {
+        assertThat(TableSchema.indexName("idemkit_records"))
+                .isEqualTo("idemkit_records_lease_until_idx");
+        String a = "a".repeat(50) + "_one";
+        String b = "a".repeat(50) + "_two";
+
+        assertThat(TableSchema.indexName(a))
+                .hasSize(63)
+                .startsWith("a".repeat(38) + "_")
+                .endsWith("_lease_until_idx")
+                .isEqualTo(TableSchema.indexName(a))
+                .isNotEqualTo(TableSchema.indexName(b));
     }
 
     @Test
