@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The demo as a newcomer meets it (README.md, src/demo/README.md): runs the README's command for
 # one runtime in the foreground, as a user would, waits until the demo answers, checks what the
-# README says it does, stops it the way the README says (Ctrl-C), and fails if a port it used is
-# still listening or a process of it is still running afterwards.
+# README says it does, stops it as a terminal's Ctrl-C or a service manager would (a signal to the
+# command's process group), and fails if a port it used is still listening or a process of it is
+# still running afterwards.
 #
 # Usage: src/demo/smoke.sh liberty|payara|wildfly
 #   liberty  mvn -Pdemo package                 http://localhost:9080
@@ -16,8 +17,8 @@
 # Idempotency-Replayed: true and the same body, and GET lists one charge; a malformed body answers
 # 400 application/problem+json.
 set -euo pipefail
-# Job control: the background Maven gets a process group of its own, which is what a terminal's
-# Ctrl-C signals, and keeps SIGINT (a non-interactive shell would start it with SIGINT ignored).
+# Job control: the background Maven gets a process group of its own, as a terminal gives the
+# command it runs, so that one signal reaches Maven and the server it runs in the foreground.
 set -m
 cd "$(dirname "$0")/../.."
 
@@ -106,17 +107,20 @@ case "$(header Content-Type)" in
 esac
 grep -q '"status":400' "$BODY" || fail "malformed body: not a problem: $(cat "$BODY")"
 
-# Ctrl-C, as the README says: SIGINT to the foreground process group.
-kill -INT -- -"$GROUP"
+# SIGTERM to the process group: what Ctrl-C does in a terminal (SIGINT) and a service manager does
+# (SIGTERM), both answered by each JVM's shutdown, which stops the server cleanly. Not SIGINT
+# itself: a process started in the background of a non-interactive shell (as a CI runner may start
+# this script) inherits SIGINT ignored, and a JVM then never sees it.
+kill -TERM -- -"$GROUP"
 for ((i = 0; i < 120; i++)); do
     pgrep -g "$GROUP" > /dev/null || break
     sleep 1
 done
 if pgrep -g "$GROUP" > /dev/null; then
     left=$(pgrep -g "$GROUP" -a | cut -c1-160)
-    fail "still running 120 s after Ctrl-C: $left"
+    fail "still running 120 s after SIGTERM: $left"
 fi
 wait "$MVN" 2> /dev/null || true
 busy=$(listening)
 [ -z "$busy" ] || fail "port(s) $busy still listening after the demo stopped"
-echo "demo on $RUNTIME: 201, replayed, 400 problem+json; stopped by Ctrl-C, nothing left listening"
+echo "demo on $RUNTIME: 201, replayed, 400 problem+json; stopped by SIGTERM, nothing left running"
