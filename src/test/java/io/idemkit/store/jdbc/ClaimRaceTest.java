@@ -2,6 +2,7 @@ package io.idemkit.store.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idemkit.IdempotencyStorageException;
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimStatus;
 import java.sql.Connection;
@@ -124,8 +125,7 @@ class ClaimRaceTest {
                                 () -> {
                                     for (String key : keys) {
                                         barrier.await(30, TimeUnit.SECONDS);
-                                        ClaimResult claim =
-                                                store.claim(key, FP, 1, Duration.ofMinutes(5));
+                                        ClaimResult claim = claimThroughContention(store, key);
                                         results.computeIfAbsent(
                                                         key,
                                                         k ->
@@ -144,6 +144,24 @@ class ClaimRaceTest {
             pool.shutdownNow();
         }
         return results;
+    }
+
+    /**
+     * A claim, asked again while the store reports contention, as the engine does (C4.6): on a
+     * loaded machine sixteen inserts of one key can wait past the store's lock bound (MariaDB), and
+     * the store then answers CONTENDED rather than guess; the answer that follows is the one this
+     * test counts.
+     */
+    private static ClaimResult claimThroughContention(JdbcIdempotencyStore store, String key) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return store.claim(key, FP, 1, Duration.ofMinutes(5));
+            } catch (IdempotencyStorageException e) {
+                if (e.kind() != IdempotencyStorageException.Kind.CONTENDED || attempt == 20) {
+                    throw e;
+                }
+            }
+        }
     }
 
     private static long statuses(List<ClaimResult> claims, ClaimStatus status) {
