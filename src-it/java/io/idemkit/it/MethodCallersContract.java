@@ -66,6 +66,23 @@ abstract class MethodCallersContract {
         assertThat(runOf(bob)).isEqualTo(runOf(alice) + 1);
     }
 
+    @Test
+    void anonymousCallers_areNeverGivenAnAuthenticatedCallersBooking() {
+        Reply alice = book("tenant-A");
+        Reply anonymous = http.postJson(openPath(), "");
+
+        assertThat(anonymous.text()).doesNotContain("tenant-A");
+        assertThat(alice.text()).contains("tenant-A");
+    }
+
+    String openPath() {
+        return "api/open/bookings?flight=" + flight + "&seat=12A";
+    }
+
+    Reply bookAnonymously() {
+        return http.postJson(openPath(), "");
+    }
+
     private Reply book(String user) {
         String credentials =
                 Base64.getEncoder()

@@ -1,9 +1,13 @@
 package io.idemkit.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idemkit.it.HttpCalls.Reply;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -13,6 +17,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
 class MethodCallersIT extends MethodCallersContract {
+
+    @Test
+    void anonymousCallersWithTheSameArguments_shareOneKeySpace() {
+        Reply first = bookAnonymously();
+        Reply second = bookAnonymously();
+
+        assertThat(first.status()).as(first.text()).isEqualTo(200);
+        assertThat(second.text()).isEqualTo(first.text());
+    }
 
     @Deployment(testable = false)
     static WebArchive application() {

@@ -1,9 +1,13 @@
 package io.idemkit.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idemkit.it.HttpCalls.Reply;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -13,6 +17,18 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
 class MethodCallersPrincipalIT extends MethodCallersContract {
+
+    /**
+     * Each runtime names its anonymous caller's principal (Liberty gives none to CDI, WildFly
+     * "anonymous", Payara "ANONYMOUS"): none of them is an identity to scope by (C5).
+     */
+    @Test
+    void anAnonymousCaller_isRefused_notScopedByTheRuntimesAnonymousName() {
+        Reply anonymous = bookAnonymously();
+
+        assertThat(anonymous.status()).as(anonymous.text()).isEqualTo(409);
+        assertThat(anonymous.text()).isEqualTo("IdempotencyScopeUnavailableException");
+    }
 
     @Deployment(testable = false)
     static WebArchive application() {

@@ -11,10 +11,11 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 /**
- * A plain resource, not itself idempotent, behind authentication (the WAR's web.xml), that calls
- * the idempotent bean: the request's caller reaches the bean only through CDI.
+ * A plain resource, not itself idempotent, that calls the idempotent bean: the request's caller
+ * reaches the bean only through CDI. Under {@code secure/} the WAR's web.xml asks for
+ * authentication; under {@code open/} anyone may call.
  */
-@Path("secure/bookings")
+@Path("{access: secure|open}/bookings")
 @RequestScoped
 public class BookingResource {
 

@@ -48,4 +48,11 @@ class AuthenticatedNameTest {
         // Liberty spells it in capitals; a user may be called anything else.
         assertThat(AuthenticatedName.of(named("unauthenticated"))).contains("unauthenticated");
     }
+
+    @Test
+    void wildflysAndPayarasAnonymousPrincipals_areAnonymous() {
+        assertThat(AuthenticatedName.of(named("anonymous"))).isEmpty();
+        assertThat(AuthenticatedName.of(named("ANONYMOUS"))).isEmpty();
+        assertThat(AuthenticatedName.of(named("Anonymous"))).contains("Anonymous");
+    }
 }
