@@ -52,18 +52,6 @@ final class ClaimSteps {
     /** What the first step found: our own inserted claim, the row that is there, or nothing. */
     private record Look(IdempotencyRecord inserted, RecordRows.Row row) {}
 
-    ClaimResult claim(Connection c, String key, String fingerprint, int version, long leaseMillis)
-            throws SQLException {
-        try {
-            return claimOnce(c, key, fingerprint, version, leaseMillis);
-        } catch (SQLException e) {
-            if (!SqlFailures.isContention(e)) {
-                throw e;
-            }
-            return asCommitted(c, key, e);
-        }
-    }
-
     /**
      * The answer to a claim that another transaction kept from its row past the store's bound
      * ({@link LockWait}), most often a completion inside a business transaction (C13): the row as
@@ -71,9 +59,11 @@ final class ClaimSteps {
      * ClaimStatus#ALREADY_CLAIMED}, even when its lease lapsed: the holder may be completing it),
      * and a live result is final; anything else (no committed row, an unreadable one, a lapsed
      * result) is contention, which the engine waits out as it waits for a claim.
+     *
+     * @param c a connection other than the one the claim failed on
+     * @throws SQLException {@code contention} when the committed row gives no answer
      */
-    private ClaimResult asCommitted(Connection c, String key, SQLException contention)
-            throws SQLException {
+    ClaimResult asCommitted(Connection c, String key, SQLException contention) throws SQLException {
         Optional<RecordRows.Row> row = select(c, key);
         Optional<IdempotencyRecord> committed = row.flatMap(RecordRows.Row::record);
         if (committed.isPresent()) {
@@ -97,8 +87,12 @@ final class ClaimSteps {
         }
     }
 
-    private ClaimResult claimOnce(
-            Connection c, String key, String fingerprint, int version, long leaseMillis)
+    /**
+     * @throws SQLException the database's; one that {@link SqlFailures#isContention} is answered
+     *     with {@link #asCommitted}, on another connection: a pool may discard the one a lock
+     *     timeout failed on (HikariCP does for H2's, an {@code SQLTimeoutException})
+     */
+    ClaimResult claim(Connection c, String key, String fingerprint, int version, long leaseMillis)
             throws SQLException {
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
             ClaimToken token = ClaimToken.random();

@@ -165,12 +165,25 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         StoreArguments.requireFingerprint(fingerprint);
         StoreArguments.requireFingerprintVersion(fingerprintVersion);
         StoreArguments.requireTtl(leaseTtl, "leaseTtl");
-        return call(
-                "claim",
-                key,
-                (c, s) ->
-                        s.claims()
-                                .claim(c, key, fingerprint, fingerprintVersion, millis(leaseTtl)));
+        try {
+            return call(
+                    "claim",
+                    key,
+                    (c, s) ->
+                            s.claims()
+                                    .claim(
+                                            c,
+                                            key,
+                                            fingerprint,
+                                            fingerprintVersion,
+                                            millis(leaseTtl)));
+        } catch (IdempotencyStorageException e) {
+            if (e.kind() != IdempotencyStorageException.Kind.CONTENDED
+                    || !(e.getCause() instanceof SQLException contention)) {
+                throw e;
+            }
+            return call("claim", key, (c, s) -> s.claims().asCommitted(c, key, contention));
+        }
     }
 
     /**

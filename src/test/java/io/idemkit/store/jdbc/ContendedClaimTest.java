@@ -37,11 +37,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A claim that meets a record's row held by another transaction, on a real PostgreSQL and MariaDB
- * (C12, C13): the completion inside a business transaction locks the row until the commit, and a
- * duplicate's claim must neither hang on it nor be taken for an outage. The store bounds its lock
- * wait ({@link LockWait}); a claim that runs into the bound answers "in progress" from the row as
- * committed, and a contended claim never runs the operation unprotected, even under {@code
- * on-storage-error=fail-open} (C4.6).
+ * and on H2 (C12, C13): the completion inside a business transaction locks the row until the
+ * commit, and a duplicate's claim must neither hang on it nor be taken for an outage. The store
+ * bounds its lock wait ({@link LockWait}); a claim that runs into the bound answers "in progress"
+ * from the row as committed, and a contended claim never runs the operation unprotected, even under
+ * {@code on-storage-error=fail-open} (C4.6).
  */
 class ContendedClaimTest {
 
@@ -73,9 +73,7 @@ class ContendedClaimTest {
     }
 
     @ParameterizedTest
-    @EnumSource(
-            value = JdbcDialect.class,
-            names = {"POSTGRESQL", "MARIADB"})
+    @EnumSource(JdbcDialect.class)
     void duplicateClaim_whileACompletionHoldsTheRow_answersInProgressWithinTheBound(
             JdbcDialect dialect) throws Exception {
         Connection open = openTransaction(dialect);
@@ -100,9 +98,7 @@ class ContendedClaimTest {
     }
 
     @ParameterizedTest
-    @EnumSource(
-            value = JdbcDialect.class,
-            names = {"POSTGRESQL", "MARIADB"})
+    @EnumSource(JdbcDialect.class)
     void duplicateClaim_ofALapsedLeaseWhoseRowIsHeld_answersInProgressAndTakesNothingOver(
             JdbcDialect dialect) throws Exception {
         Connection open = openTransaction(dialect);
@@ -122,9 +118,7 @@ class ContendedClaimTest {
     }
 
     @ParameterizedTest
-    @EnumSource(
-            value = JdbcDialect.class,
-            names = {"POSTGRESQL", "MARIADB"})
+    @EnumSource(JdbcDialect.class)
     void contendedClaim_underFailOpen_isInProgress_neverRunsUnprotected(JdbcDialect dialect)
             throws Exception {
         // A row another transaction inserted and has not committed: the claim waits on it, runs
