@@ -220,8 +220,9 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /**
      * {@inheritDoc} The completion's one statement on a connection of the JTA data source, which
      * the caller's transaction enlists; never committed here. Waiters see it at the commit, on
-     * their next poll. A connection in auto-commit mode is in no transaction: refused ({@code
-     * REFUSED}) before anything is written ({@link ResultWrite#completeInTransactionOn}).
+     * their next poll. A connection in no transaction, or at an isolation level at which the lease
+     * heartbeat would fail the completion, is refused ({@code REFUSED}) before anything is written
+     * ({@link BusinessTransaction}).
      */
     @Override
     public boolean completeInTransaction(
@@ -237,6 +238,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         }
         Started s = ready();
         try (Connection c = transactional.getConnection()) {
+            BusinessTransaction.requireUsable(c, s.sql().dialect);
             return ResultWrite.completeInTransactionOn(
                     c, s.sql(), s.packetLimit(), key, token, result, completedTtl);
         } catch (SQLException e) {

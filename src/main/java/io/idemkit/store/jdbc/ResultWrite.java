@@ -84,9 +84,7 @@ final class ResultWrite {
     /**
      * The same completion on a connection enlisted in the application's transaction (C13), so that
      * the record commits or rolls back with the business writes; its lock wait is the
-     * application's. Whether {@code c} is really enlisted cannot be asked portably: Open Liberty
-     * reports auto-commit on the connections of a JTA data source inside a global transaction, so
-     * only the deployment's check (the store's own data source is refused here) guards it.
+     * application's. {@link BusinessTransaction} has checked that {@code c} is in a transaction.
      *
      * @return whether the claim was still held with {@code token} and is now completed
      * @throws IdempotencyStorageException {@code REFUSED}, with nothing sent, if the result may not

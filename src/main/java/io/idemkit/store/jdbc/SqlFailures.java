@@ -43,10 +43,11 @@ final class SqlFailures {
      * @param e a driver's failure
      * @return whether another transaction held what the statement needed: a lock wait past the
      *     store's bound ({@link LockWait}: PostgreSQL 55P03, MariaDB 1205, H2 50200 or 90131), a
-     *     deadlock (40P01, MariaDB 1213) or a serialization failure (40001). The database is up,
-     *     nothing was written, and the key is busy: contention is never an outage (C4.6). H2
-     *     reports a row lock its insert or update waited for past {@code LOCK_TIMEOUT} as 90131
-     *     ("concurrent update"), not as its lock timeout 50200, which only table locks give.
+     *     deadlock (40P01, MariaDB 1213) or a serialization failure (40001; MariaDB 1020 under
+     *     {@code innodb_snapshot_isolation}). The database is up, nothing was written, and the key
+     *     is busy: contention is never an outage (C4.6). H2 reports a row lock its insert or update
+     *     waited for past {@code LOCK_TIMEOUT} as 90131 ("concurrent update"), not as its lock
+     *     timeout 50200, which only table locks give.
      */
     static boolean isContention(SQLException e) {
         String state = e.getSQLState();
@@ -56,6 +57,7 @@ final class SqlFailures {
                 || "55P03".equals(state)
                 || code == 1205
                 || code == 1213
+                || code == 1020
                 || code == 50200
                 || code == 90131;
     }

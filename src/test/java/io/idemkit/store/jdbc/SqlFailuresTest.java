@@ -22,6 +22,7 @@ class SqlFailuresTest {
         "55P03, 0, CONTENDED", // PostgreSQL lock_not_available (lock_timeout)
         "HY000, 1205, CONTENDED", // MariaDB lock wait timeout
         "40001, 1213, CONTENDED", // MariaDB deadlock
+        "HY000, 1020, CONTENDED", // MariaDB "record has changed" (innodb_snapshot_isolation)
         "HYT00, 50200, CONTENDED", // H2 lock timeout (a table lock)
         "90131, 90131, CONTENDED", // H2 row lock timeout ("concurrent update")
         "08006, 0, UNREACHABLE",
