@@ -86,17 +86,29 @@ final class IdempotencyFilter
     private final Endpoint endpoint;
     private final EndpointKeys keys;
     private final Supplier<HttpSurface> surfaces;
+    private final LateRequestFilters lateFilters;
     private volatile OperationPolicy policy;
 
-    IdempotencyFilter(Endpoint endpoint, Supplier<HttpSurface> surfaces) {
+    /**
+     * @param lateFilters the application's request filters that run after this one (C6.10)
+     */
+    IdempotencyFilter(
+            Endpoint endpoint, Supplier<HttpSurface> surfaces, LateRequestFilters lateFilters) {
         this.endpoint = endpoint;
         this.keys = new EndpointKeys(endpoint);
         this.surfaces = surfaces;
+        this.lateFilters = lateFilters;
     }
 
     @Override
     public void filter(ContainerRequestContext request) throws IOException {
         HttpSurface surface = surfaces.get();
+        if (lateFilters.refuses(surface.config())) {
+            // Fail closed before anything is read or claimed: no answer of ours may reach a caller
+            // the application's later filters have not checked (C6.10).
+            request.abortWith(surface.problems().filterOrder());
+            return;
+        }
         HttpKeyPolicy keyPolicy = keys.policy(surface.config());
         ReadBody body = null;
         if (keyPolicy.keyExtractor().isPresent()) {
