@@ -52,7 +52,9 @@ final class IdempotencyFilter
 
     /**
      * Request filters run in ascending priority: this one runs after authentication and
-     * authorization, so that the principal is known and a refused caller claims nothing.
+     * authorization, so that the principal is known and a refused caller claims nothing. An
+     * application filter without {@code @Priority} runs after it (USER), and never sees a duplicate
+     * this one answers: {@link LateRequestFilters} names such filters (C6.10).
      */
     static final int REQUEST_PRIORITY = Priorities.AUTHORIZATION + 100;
 
