@@ -66,8 +66,8 @@ final class LateRequestFilters {
             try {
                 requestFilters(configuration, application, filters);
             } catch (RuntimeException e) {
-                // An injected view the runtime cannot resolve outside a request (RESTEasy's
-                // proxy); the other view has the providers there.
+                // An injected view a runtime may not resolve outside a request; the other view
+                // still counts.
                 LOG.log(
                         Level.DEBUG,
                         "idemkit could not read one view of the JAX-RS configuration ({0})",
@@ -77,6 +77,7 @@ final class LateRequestFilters {
         List<Late> late = new ArrayList<>();
         filters.forEach(
                 (type, priority) -> {
+                    // Equal priorities have no defined order: such a filter may run after ours.
                     if (priority >= IdempotencyFilter.REQUEST_PRIORITY) {
                         late.add(new Late(type.getName(), priority));
                     }
