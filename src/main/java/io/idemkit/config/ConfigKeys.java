@@ -128,6 +128,17 @@ public final class ConfigKeys {
     public static final String HTTP_HEARTBEAT_DEFAULT = "false";
 
     /**
+     * The application's JAX-RS request filters, by class name, comma-separated, that are known to
+     * run after idemkit's request filter and to neither authenticate nor authorize (an access log,
+     * CORS): idemkit then neither warns about them nor, under {@code scope-mode=strict}, refuses
+     * requests for them (contract C6.10).
+     */
+    public static final String HTTP_FILTERS_AFTER_IDEMKIT = PREFIX + "http.filters-after-idemkit";
+
+    /** Default of {@link #HTTP_FILTERS_AFTER_IDEMKIT}: none. */
+    public static final String HTTP_FILTERS_AFTER_IDEMKIT_DEFAULT = "";
+
+    /**
      * The most entries the in-memory store holds; past it, completed records are evicted, and a new
      * key is refused only when claims in progress fill the store (contract C10.1 to C10.3).
      */

@@ -208,6 +208,11 @@ public final class ConfigReader {
                         ConfigKeys.COMPLETION,
                         ConfigKeys.COMPLETION_DEFAULT,
                         CompletionMode::parse);
+        Set<String> filtersAfterIdemkit =
+                values.value(
+                        ConfigKeys.HTTP_FILTERS_AFTER_IDEMKIT,
+                        ConfigKeys.HTTP_FILTERS_AFTER_IDEMKIT_DEFAULT,
+                        ConfigReader::classNames);
         values.throwIfBroken();
         return new IdemkitConfig(
                 store,
@@ -229,7 +234,26 @@ public final class ConfigReader {
                 new MessagePolicy(keyProperty, maxAttempts, fingerprintBody),
                 transactionTimeout,
                 derivedKeys,
-                new HttpKeyPolicy(keyHeader, fingerprintHeaders, keyExtractor));
+                new HttpKeyPolicy(keyHeader, fingerprintHeaders, keyExtractor),
+                filtersAfterIdemkit);
+    }
+
+    /**
+     * Comma-separated fully qualified class names, such as {@code com.example.AccessLog$Filter}.
+     */
+    private static Set<String> classNames(String text) {
+        Set<String> names = new LinkedHashSet<>();
+        for (String raw : text.split(",", -1)) {
+            String name = raw.strip();
+            if (name.isEmpty()) {
+                continue;
+            }
+            if (!name.matches("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*")) {
+                throw new IllegalArgumentException("'" + name + "' is not a class name");
+            }
+            names.add(name);
+        }
+        return names;
     }
 
     private Set<String> headers(String key, String defaultText) {

@@ -31,6 +31,8 @@ import java.util.Set;
  * @param derivedKeys what the deployment does about method keys derived from all the arguments
  * @param keyDefaults where JAX-RS requests' keys come from, and which headers are fingerprinted,
  *     unless a method says otherwise
+ * @param httpFiltersAfterIdemkit the class names of the application's request filters acknowledged
+ *     to run after idemkit's, and to neither authenticate nor authorize (C6.10)
  */
 public record IdemkitConfig(
         StoreKind store,
@@ -51,7 +53,8 @@ public record IdemkitConfig(
         MessagePolicy messageDefaults,
         Duration messageTransactionTimeout,
         DerivedKeyMode derivedKeys,
-        HttpKeyPolicy keyDefaults) {
+        HttpKeyPolicy keyDefaults,
+        Set<String> httpFiltersAfterIdemkit) {
 
     /** Validates and copies the components. */
     public IdemkitConfig {
@@ -67,5 +70,6 @@ public record IdemkitConfig(
         Objects.requireNonNull(messageTransactionTimeout, "messageTransactionTimeout");
         Objects.requireNonNull(derivedKeys, "derivedKeys");
         Objects.requireNonNull(keyDefaults, "keyDefaults");
+        httpFiltersAfterIdemkit = Set.copyOf(httpFiltersAfterIdemkit);
     }
 }

@@ -7,13 +7,17 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.container.DynamicFeature;
 import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.Configuration;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.FeatureContext;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.ext.WriterInterceptor;
 import jakarta.ws.rs.sse.SseEventSink;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -31,6 +35,15 @@ public final class IdempotencyFeature implements DynamicFeature {
     private static final System.Logger LOG = System.getLogger(IdempotencyFeature.class.getName());
 
     private final Supplier<HttpSurface> surface = new LazySurface();
+
+    /**
+     * The application's configuration, where the runtime injects it: Jersey lists the application's
+     * providers only here, not in a dynamic feature's {@code FeatureContext}.
+     */
+    @Context private Configuration application;
+
+    /** Found on the first annotated method: the providers are all registered by then (C6.10). */
+    private volatile LateRequestFilters lateFilters;
 
     @Override
     public void configure(ResourceInfo resource, FeatureContext context) {
@@ -54,12 +67,42 @@ public final class IdempotencyFeature implements DynamicFeature {
                             + " replayed. Remove the annotation.");
             return;
         }
+        LateRequestFilters late = lateFilters(type, context);
         context.register(
-                new IdempotencyFilter(endpoint, surface),
+                new IdempotencyFilter(endpoint, surface, late),
                 Map.of(
                         ContainerRequestFilter.class, IdempotencyFilter.REQUEST_PRIORITY,
                         ContainerResponseFilter.class, IdempotencyFilter.RESPONSE_PRIORITY,
                         WriterInterceptor.class, IdempotencyFilter.WRITER_PRIORITY));
+        try {
+            // Judge now, so that the warning comes at deployment, where CDI is up already (it
+            // is on Open Liberty, WildFly and Payara); else the first request judges.
+            late.refuses(surface.get().config());
+        } catch (RuntimeException e) {
+            LOG.log(
+                    Level.DEBUG,
+                    "idemkit judges the filter order on the first request: CDI is not ready ({0})",
+                    e.getClass().getName());
+        }
+    }
+
+    private LateRequestFilters lateFilters(Class<?> resourceClass, FeatureContext context) {
+        LateRequestFilters late = lateFilters;
+        if (late == null) {
+            synchronized (this) {
+                late = lateFilters;
+                if (late == null) {
+                    List<Configuration> views = new ArrayList<>();
+                    views.add(context.getConfiguration());
+                    if (application != null) {
+                        views.add(application);
+                    }
+                    late = LateRequestFilters.scan(views, resourceClass.getClassLoader());
+                    lateFilters = late;
+                }
+            }
+        }
+        return late;
     }
 
     /** The method's annotation, also when it sits on the overridden method of a supertype. */

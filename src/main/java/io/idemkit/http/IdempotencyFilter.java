@@ -52,7 +52,9 @@ final class IdempotencyFilter
 
     /**
      * Request filters run in ascending priority: this one runs after authentication and
-     * authorization, so that the principal is known and a refused caller claims nothing.
+     * authorization, so that the principal is known and a refused caller claims nothing. An
+     * application filter without {@code @Priority} runs after it (USER), and never sees a duplicate
+     * this one answers: {@link LateRequestFilters} names such filters (C6.10).
      */
     static final int REQUEST_PRIORITY = Priorities.AUTHORIZATION + 100;
 
@@ -86,17 +88,29 @@ final class IdempotencyFilter
     private final Endpoint endpoint;
     private final EndpointKeys keys;
     private final Supplier<HttpSurface> surfaces;
+    private final LateRequestFilters lateFilters;
     private volatile OperationPolicy policy;
 
-    IdempotencyFilter(Endpoint endpoint, Supplier<HttpSurface> surfaces) {
+    /**
+     * @param lateFilters the application's request filters that run after this one (C6.10)
+     */
+    IdempotencyFilter(
+            Endpoint endpoint, Supplier<HttpSurface> surfaces, LateRequestFilters lateFilters) {
         this.endpoint = endpoint;
         this.keys = new EndpointKeys(endpoint);
         this.surfaces = surfaces;
+        this.lateFilters = lateFilters;
     }
 
     @Override
     public void filter(ContainerRequestContext request) throws IOException {
         HttpSurface surface = surfaces.get();
+        if (lateFilters.refuses(surface.config())) {
+            // Fail closed before anything is read or claimed: no answer of ours may reach a caller
+            // the application's later filters have not checked (C6.10).
+            request.abortWith(surface.problems().filterOrder());
+            return;
+        }
         HttpKeyPolicy keyPolicy = keys.policy(surface.config());
         ReadBody body = null;
         if (keyPolicy.keyExtractor().isPresent()) {

@@ -113,6 +113,22 @@ public final class ProblemResponses {
     }
 
     /**
+     * Application request filters run after idemkit's, under {@code scope-mode=strict} (C6.10). The
+     * body names no filter: the server log does.
+     */
+    Response filterOrder() {
+        return problem(
+                        500,
+                        "urn:idemkit:filter-order",
+                        "Idempotency filter misconfigured",
+                        "Request filters of this application run after the idempotency filter,"
+                                + " so a duplicate request could be answered before they check it;"
+                                + " the request was refused. This is a server-side configuration"
+                                + " problem: the server log names the filters.")
+                .build();
+    }
+
+    /**
      * The method surface's unstorable result (C7.2, C7.5): a server-side fault with no HTTP-surface
      * counterpart. The operation ran; the key stays claimed until its lease runs out.
      */

@@ -96,6 +96,7 @@ class ConfigReaderTest {
         assertThat(c.memorySweepInterval()).isEqualTo(Duration.ofSeconds(60));
         assertThat(c.messageDefaults()).isEqualTo(new MessagePolicy("IdempotencyKey", 3, false));
         assertThat(c.messageTransactionTimeout()).isEqualTo(Duration.ofSeconds(120));
+        assertThat(c.httpFiltersAfterIdemkit()).isEmpty();
         MongoStoreSettings m = mongo(Map.of());
         assertThat(m.uri()).isNull();
         assertThat(m.database()).isEqualTo("idemkit");
@@ -215,6 +216,31 @@ class ConfigReaderTest {
                                         "idemkit.memory.max-bytes", "2048"))
                                 .memoryMaxBytes())
                 .isEqualTo(2048);
+    }
+
+    /** The acknowledged late request filters are class names (C6.10). */
+    @Test
+    void filtersAfterIdemkitThatAreNotClassNames_failTheDeployment() {
+        assertThatThrownBy(
+                        () ->
+                                read(
+                                        Map.of(
+                                                "idemkit.http.filters-after-idemkit",
+                                                "com.example.AccessLog, com.example.Cors.class/")))
+                .isInstanceOfSatisfying(
+                        InvalidConfigurationException.class,
+                        e ->
+                                assertThat(e.problems())
+                                        .containsExactly(
+                                                "Invalid idemkit.http.filters-after-idemkit="
+                                                        + "com.example.AccessLog,"
+                                                        + " com.example.Cors.class/:"
+                                                        + " 'com.example.Cors.class/' is not a"
+                                                        + " class name"));
+        assertThat(
+                        read(Map.of("idemkit.http.filters-after-idemkit", " a.B$C ,, d.E "))
+                                .httpFiltersAfterIdemkit())
+                .containsExactlyInAnyOrder("a.B$C", "d.E");
     }
 
     @Test

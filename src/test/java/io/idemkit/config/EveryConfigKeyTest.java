@@ -127,6 +127,12 @@ class EveryConfigKeyTest {
                             ConfigKeys.HTTP_HEARTBEAT,
                             new KeyCase("true", r -> r.engine().httpHeartbeat(), true)),
                     Map.entry(
+                            ConfigKeys.HTTP_FILTERS_AFTER_IDEMKIT,
+                            new KeyCase(
+                                    "com.example.AccessLog, com.example.Cors$Filter",
+                                    r -> r.engine().httpFiltersAfterIdemkit(),
+                                    Set.of("com.example.AccessLog", "com.example.Cors$Filter"))),
+                    Map.entry(
                             ConfigKeys.MEMORY_MAX_SIZE,
                             new KeyCase("5", r -> r.engine().memoryMaxSize(), 5)),
                     Map.entry(

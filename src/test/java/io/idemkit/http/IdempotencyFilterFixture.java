@@ -62,6 +62,9 @@ abstract class IdempotencyFilterFixture {
                     outage.store(), event -> {}, new LeaseHeartbeat(false), Ticker.system());
     final AtomicInteger runs = new AtomicInteger();
 
+    /** The application's request filters that run after idemkit's; none unless a test says. */
+    LateRequestFilters lateFilters = LateRequestFilters.none();
+
     /** The key extractor beans of the application, by class name. */
     final Map<String, IdempotencyKeyExtractor> extractors = new HashMap<>();
 
@@ -119,7 +122,7 @@ abstract class IdempotencyFilterFixture {
                         scope,
                         policies,
                         new SingleInstance<>(UnendedExecutions::new));
-        return new JaxRsPipeline<>(new IdempotencyFilter(endpoint(), () -> surface));
+        return new JaxRsPipeline<>(new IdempotencyFilter(endpoint(), () -> surface, lateFilters));
     }
 
     /** The resource method's policy; the configured defaults unless a test says otherwise. */

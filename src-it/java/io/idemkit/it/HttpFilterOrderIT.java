@@ -1,0 +1,113 @@
+package io.idemkit.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idemkit.it.HttpCalls.Reply;
+import io.idemkit.it.filterorder.ApiKeyFilter;
+import io.idemkit.it.filterorder.FilterOrderApplication;
+import java.io.IOException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.EmptyAsset;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * An application whose API-key filter has no {@code @Priority}, so that it runs after idemkit's
+ * request filter (C6.10), under {@code idemkit.scope-mode=strict}: the deployment names the filter
+ * in a warning, and idemkit answers nothing, so a caller without the API key who sends a victim's
+ * key gets neither the victim's result nor a 422 that tells it the key exists.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+@EnabledIfSystemProperty(
+        named = "idemkit.it.runtime",
+        matches = "liberty",
+        disabledReason =
+                "proven on Open Liberty only so far: not yet run on WildFly, nor on Payara, whose"
+                        + " Jersey lists the application's providers in the injected Configuration"
+                        + " only")
+class HttpFilterOrderIT {
+
+    private static final String BODY = "{\"to\": \"acct-9\", \"amount\": 42}";
+
+    @Deployment(testable = false)
+    static WebArchive application() {
+        WebArchive war =
+                ShrinkWrap.create(WebArchive.class, "http-filter-order.war")
+                        .addPackage(FilterOrderApplication.class.getPackage())
+                        .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml")
+                        .addAsResource(
+                                new StringAsset(
+                                        "idemkit.store=memory\n" + "idemkit.scope-mode=strict\n"),
+                                "META-INF/microprofile-config.properties");
+        return LibraryJar.addTo(war);
+    }
+
+    @ArquillianResource URL base;
+
+    private HttpCalls http;
+    private String key;
+
+    @BeforeEach
+    void openClient() throws Exception {
+        http = new HttpCalls(base.toURI());
+        key = "T-" + UUID.randomUUID();
+    }
+
+    @Test
+    void strictWithALateAuthenticationFilter_answersNobody_andTheFilterIsNamed()
+            throws IOException {
+        Reply victim = post(BODY, ApiKeyFilter.HEADER, ApiKeyFilter.KEY);
+        Reply sameBody = post(BODY);
+        Reply otherBody = post("{\"to\": \"acct-1\", \"amount\": 1}");
+
+        assertThat(victim.status()).as(victim.text()).isEqualTo(500);
+        for (Reply attacker : new Reply[] {sameBody, otherBody}) {
+            assertThat(attacker.status()).as(attacker.text()).isEqualTo(500);
+            assertThat(attacker.text())
+                    .contains("urn:idemkit:filter-order")
+                    .doesNotContain("transfer")
+                    .doesNotContain(ApiKeyFilter.class.getSimpleName());
+            assertThat(attacker.has("Idempotency-Replayed")).isFalse();
+        }
+        Reply runs = http.get("api/transfers/runs", ApiKeyFilter.HEADER, ApiKeyFilter.KEY);
+        assertThat(runs.text()).isEqualTo("0");
+        assertThat(http.get("api/transfers/runs").status()).isEqualTo(401);
+        assertThat(serverLog(ApiKeyFilter.class.getName() + " (priority 5000)")).isPositive();
+        // The runtime's own request filters are not the application's (RESTEasy's SSE one).
+        assertThat(serverLog("SseEventSinkInterceptor (priority")).isZero();
+    }
+
+    private Reply post(String body, String... headers) {
+        String[] all = new String[headers.length + 2];
+        all[0] = "Idempotency-Key";
+        all[1] = key;
+        System.arraycopy(headers, 0, all, 2, headers.length);
+        return http.postJson("api/transfers", body, all);
+    }
+
+    private static long serverLog(String marker) throws IOException {
+        Path log =
+                Path.of(
+                        System.getProperty("liberty.wlp.home", "target/liberty/wlp"),
+                        "usr/servers",
+                        System.getProperty("liberty.server.name", "idemkit-it"),
+                        "logs/messages.log");
+        try (var lines = Files.lines(log, StandardCharsets.UTF_8)) {
+            return lines.filter(l -> l.contains(marker)).count();
+        }
+    }
+}
