@@ -120,7 +120,9 @@ public final class ScopeResolver {
     /**
      * The scope of a call by a caller (C5): the configured source's value; without a source, the
      * caller's name when it is authenticated, so that one user never receives another's result by
-     * reusing its key or its arguments; otherwise the single-tenant scope.
+     * reusing its key or its arguments; otherwise the single-tenant scope. The scope is the
+     * caller's name as it is, as the Python reference computes it, so a user named {@value
+     * #SINGLE_TENANT_SCOPE} would share the anonymous callers' key space: such a call is refused.
      *
      * @param caller yields the authenticated caller's name, empty for an anonymous caller; if it
      *     throws, the caller counts as anonymous (there is no source to fail closed for)
@@ -138,7 +140,17 @@ public final class ScopeResolver {
             callerUnknown(e);
             name = Optional.empty();
         }
-        return name == null || name.isEmpty() ? resolve() : name.get();
+        if (name == null || name.isEmpty()) {
+            return resolve();
+        }
+        if (name.get().equals(SINGLE_TENANT_SCOPE)) {
+            throw new IdempotencyScopeUnavailableException(
+                    "The caller's name is the scope idemkit gives anonymous callers ("
+                            + SINGLE_TENANT_SCOPE
+                            + "); the call was refused rather than run in their key space. Rename"
+                            + " the user, or configure a scope source.");
+        }
+        return name.get();
     }
 
     /**

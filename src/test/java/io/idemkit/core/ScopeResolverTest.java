@@ -126,6 +126,18 @@ class ScopeResolverTest {
     }
 
     @Test
+    void withoutASource_aCallerNamedAsTheAnonymousScope_isRefused_notMergedWithAnonymousCallers() {
+        ScopeResolver resolver = ScopeResolver.singleTenant(ScopeMode.SINGLE_TENANT, clock);
+
+        assertThatThrownBy(
+                        () ->
+                                resolver.resolveFor(
+                                        () -> Optional.of(ScopeResolver.SINGLE_TENANT_SCOPE)))
+                .isInstanceOf(IdempotencyScopeUnavailableException.class)
+                .hasMessageContaining("anonymous callers");
+    }
+
+    @Test
     void withoutASource_theCallerGivenAtConstructionScopesResolveCaller_butNotResolve() {
         ScopeResolver resolver =
                 ScopeResolver.singleTenant(
