@@ -21,7 +21,6 @@ import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -32,13 +31,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason =
-                "proven on Open Liberty only so far: not yet run on WildFly, nor on Payara, whose"
-                        + " Jersey lists the application's providers in the injected Configuration"
-                        + " only")
 class HttpFilterOrderIT {
 
     private static final String BODY = "{\"to\": \"acct-9\", \"amount\": 42}";
@@ -100,12 +92,15 @@ class HttpFilterOrderIT {
     }
 
     private static long serverLog(String marker) throws IOException {
+        String runtimeLog = System.getProperty("idemkit.it.server-log");
         Path log =
-                Path.of(
-                        System.getProperty("liberty.wlp.home", "target/liberty/wlp"),
-                        "usr/servers",
-                        System.getProperty("liberty.server.name", "idemkit-it"),
-                        "logs/messages.log");
+                runtimeLog != null
+                        ? Path.of(runtimeLog)
+                        : Path.of(
+                                System.getProperty("liberty.wlp.home", "target/liberty/wlp"),
+                                "usr/servers",
+                                System.getProperty("liberty.server.name", "idemkit-it"),
+                                "logs/messages.log");
         try (var lines = Files.lines(log, StandardCharsets.UTF_8)) {
             return lines.filter(l -> l.contains(marker)).count();
         }

@@ -28,7 +28,6 @@ import io.idemkit.store.mongo.MongoStoreSettings;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
-import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
 import jakarta.enterprise.inject.spi.AnnotatedMethod;
@@ -40,6 +39,7 @@ import jakarta.enterprise.inject.spi.DefinitionException;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
+import jakarta.enterprise.inject.spi.ProcessBean;
 import jakarta.enterprise.inject.spi.WithAnnotations;
 import jakarta.interceptor.Interceptor;
 import java.lang.System.Logger.Level;
@@ -84,6 +84,15 @@ public class IdemkitExtension implements Extension {
             new ConcurrentHashMap<>();
     private volatile IdemkitConfig config;
     private volatile MongoStoreSettings mongoSettings;
+
+    /**
+     * The application's {@link IdempotencyScopeProvider} beans, as the container discovered them.
+     * Not asked of the library's {@code BeanManager}: on Payara each jar of {@code WEB-INF/lib} is
+     * a bean archive of its own, which does not see the beans of {@code WEB-INF/classes}, so such a
+     * lookup found no provider there, and the application's tenants shared one key space.
+     */
+    private final Set<Bean<?>> scopeProviders = ConcurrentHashMap.newKeySet();
+
     private volatile StoreChoice storeChoice;
     private volatile JdbcIdempotencyStore jdbcStore;
     private volatile IdempotencyStore startedStore;
@@ -233,6 +242,23 @@ public class IdemkitExtension implements Extension {
      * the check's store needs the configuration. The container's order among observers of equal
      * priority is unspecified (OpenWebBeans notified TomEE's kind of extension first).
      */
+    /** Notes every enabled bean that is an {@link IdempotencyScopeProvider}, in any archive. */
+    void collectScopeProviders(@Observes ProcessBean<?> event) {
+        if (event.getBean().getTypes().contains(IdempotencyScopeProvider.class)) {
+            scopeProviders.add(event.getBean());
+        }
+    }
+
+    /**
+     * @return the application's one {@link IdempotencyScopeProvider} bean, if it has one (the
+     *     deployment fails when it has more)
+     */
+    Optional<Bean<?>> scopeProvider() {
+        return scopeProviders.size() == 1
+                ? Optional.of(scopeProviders.iterator().next())
+                : Optional.empty();
+    }
+
     void validateDeployment(
             @Observes @Priority(Interceptor.Priority.LIBRARY_BEFORE)
                     AfterDeploymentValidation event,
@@ -248,8 +274,7 @@ public class IdemkitExtension implements Extension {
             e.problems().forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
             return;
         }
-        Set<Bean<?>> providers =
-                beans.getBeans(IdempotencyScopeProvider.class, Any.Literal.INSTANCE);
+        Set<Bean<?>> providers = Set.copyOf(scopeProviders);
         if (providers.size() > 1) {
             event.addDeploymentProblem(
                     new DeploymentException(

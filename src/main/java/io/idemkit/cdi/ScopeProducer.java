@@ -6,11 +6,15 @@ import io.idemkit.config.ScopeSource;
 import io.idemkit.core.AuthenticatedName;
 import io.idemkit.core.ScopeResolver;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.spi.CreationalContext;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Singleton;
 import java.security.Principal;
 import java.time.Clock;
+import java.util.Optional;
 
 /**
  * Produces the scope resolver: the application's {@link IdempotencyScopeProvider} bean, the
@@ -25,7 +29,8 @@ public class ScopeProducer {
     @Singleton
     ScopeResolver scope(
             IdemkitConfig config,
-            Instance<IdempotencyScopeProvider> providers,
+            IdemkitExtension extension,
+            BeanManager beans,
             Instance<Principal> principal) {
         Principal caller = callerOf(principal);
         if (config.scopeSource() == ScopeSource.PRINCIPAL) {
@@ -35,20 +40,33 @@ public class ScopeProducer {
                     config.scopeMode(),
                     Clock.systemUTC());
         }
-        if (providers.isResolvable()) {
+        Optional<Bean<?>> provider = extension.scopeProvider();
+        if (provider.isPresent()) {
+            Bean<?> bean = provider.get();
             return ScopeResolver.of(
-                    () -> {
-                        try (Instance.Handle<IdempotencyScopeProvider> handle =
-                                providers.getHandle()) {
-                            return handle.get().currentScope();
-                        }
-                    },
+                    () -> currentScope(beans, bean),
                     "the IdempotencyScopeProvider bean",
                     config.scopeMode(),
                     Clock.systemUTC());
         }
         return ScopeResolver.singleTenant(
                 () -> AuthenticatedName.of(caller), config.scopeMode(), Clock.systemUTC());
+    }
+
+    /**
+     * Asks the application's provider bean, found by the extension in whichever bean archive it is
+     * (a lookup by type from the library's archive misses it on Payara); a {@code @Dependent}
+     * provider is destroyed after the call.
+     */
+    private static Optional<String> currentScope(BeanManager beans, Bean<?> bean) {
+        CreationalContext<?> context = beans.createCreationalContext(bean);
+        try {
+            return ((IdempotencyScopeProvider)
+                            beans.getReference(bean, IdempotencyScopeProvider.class, context))
+                    .currentScope();
+        } finally {
+            context.release();
+        }
     }
 
     /**
