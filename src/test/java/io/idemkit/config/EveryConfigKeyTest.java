@@ -127,6 +127,9 @@ class EveryConfigKeyTest {
                             ConfigKeys.HTTP_HEARTBEAT,
                             new KeyCase("true", r -> r.engine().httpHeartbeat(), true)),
                     Map.entry(
+                            ConfigKeys.MAX_WAITERS_PER_KEY,
+                            new KeyCase("8", r -> r.engine().maxWaitersPerKey(), 8)),
+                    Map.entry(
                             ConfigKeys.MEMORY_MAX_SIZE,
                             new KeyCase("5", r -> r.engine().memoryMaxSize(), 5)),
                     Map.entry(
