@@ -169,7 +169,7 @@ final class AdminEndpoint implements ContainerRequestFilter {
     }
 
     private Response lookup(ContainerRequestContext request) {
-        if (!isJson(request.getMediaType())) {
+        if (!isJson(request)) {
             return problem(
                     415,
                     "urn:idemkit:admin-unsupported-media-type",
@@ -221,8 +221,17 @@ final class AdminEndpoint implements ContainerRequestFilter {
         return found(record, true);
     }
 
-    /** Only {@code application/json} itself, with any parameters ({@code charset=utf-8}). */
-    private static boolean isJson(MediaType type) {
+    /**
+     * Only {@code application/json} itself, with any parameters ({@code charset=utf-8}); a
+     * Content-Type the runtime cannot parse is not JSON either (and is not echoed).
+     */
+    private static boolean isJson(ContainerRequestContext request) {
+        MediaType type;
+        try {
+            type = request.getMediaType();
+        } catch (RuntimeException unparsable) {
+            return false;
+        }
         return type != null
                 && type.getType().equalsIgnoreCase("application")
                 && type.getSubtype().equalsIgnoreCase("json");

@@ -348,7 +348,10 @@ class AdminEndpointTest {
 
         for (String type :
                 new String[] {
-                    "text/plain", "application/x-www-form-urlencoded", "application/problem+json"
+                    "text/plain",
+                    "application/x-www-form-urlencoded",
+                    "application/problem+json",
+                    "order-7 \"json\""
                 }) {
             Served served =
                     call(
