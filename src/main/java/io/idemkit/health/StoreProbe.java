@@ -16,7 +16,7 @@ import java.util.Objects;
  *
  * <p>The report says only the kind of failure: a driver's message can name hosts, users and
  * databases, and {@code /health/ready} is often open to anyone who can reach the server. The
- * message goes to this class's logger at {@code DEBUG} ({@code FINE}).
+ * message goes to this class's logger at {@code DEBUG} ({@code FINE}) (C4.11).
  */
 public final class StoreProbe {
 

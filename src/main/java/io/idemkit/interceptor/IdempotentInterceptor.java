@@ -278,7 +278,7 @@ public class IdempotentInterceptor {
             return codec.decode(result.body(), plan.resultType());
         } catch (RuntimeException e) {
             // The class only: a codec's message may quote the stored result, which is application
-            // data; the exception itself goes to DEBUG.
+            // data; the exception itself goes to DEBUG (C4.11).
             LOG.log(
                     Level.WARNING,
                     "idemkit cannot rebuild a stored result of "

@@ -375,7 +375,7 @@ final class MessageDelivery {
 
     /**
      * A failed run: its exception's class, which the warning and the event name, and its message,
-     * which only a DEBUG line shows, since the bean's message may hold application data.
+     * which only a DEBUG line shows, since the bean's message may hold application data (C4.11).
      */
     private record Failure(String className, String detail) {
 
