@@ -15,8 +15,10 @@ import java.util.Objects;
  * @param effectiveKey the effective key of the message (a hash of its key, the scope and the
  *     operation), as the admin API and the logs name it
  * @param attempts how many times the bean ran for this message
- * @param lastFailure the last failure this server saw for the message ({@code class: message}), or
- *     a sentence saying that it happened elsewhere (another server, or before a restart)
+ * @param lastFailure the class name of the last failure this server saw for the message (as {@code
+ *     java.lang.IllegalStateException}), or a sentence saying that it happened elsewhere (another
+ *     server, or before a restart). Never the exception's message, which may hold application data:
+ *     the library logs that at {@code DEBUG} ({@code FINE}) only
  * @param message the message, for forwarding
  */
 public record IdempotencyMessageExhausted(

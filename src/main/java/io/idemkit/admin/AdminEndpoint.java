@@ -40,8 +40,9 @@ import java.util.function.Supplier;
  *   <li>{@code DELETE records/{effectiveKey}} — erases it: 204, or 404 when there is none;
  *   <li>{@code POST records/lookup} — the record of an operation by its raw parts, from a JSON
  *       body: {@code key}, {@code scope}, and either {@code method} and {@code path} (HTTP) or
- *       {@code beanClass} and {@code methodSignature} (a method call). The raw key travels in the
- *       body, never in a URL that access logs keep;
+ *       {@code beanClass} and {@code methodSignature} (a method call), sent as {@code
+ *       application/json} (415 otherwise). The raw key travels in the body, never in a URL that
+ *       access logs keep;
  *   <li>{@code POST purge-expired} — deletes expired records now: {@code {"deleted": n}}.
  * </ul>
  *
@@ -49,7 +50,8 @@ import java.util.function.Supplier;
  * (or an anonymous one, see {@link AuthenticatedName}), 403 without the role, and 403 for everyone
  * when no role is configured. That check comes before anything else, so an unauthorized caller
  * learns nothing, not even which paths exist. Errors are {@code application/problem+json};
- * responses are never cached.
+ * responses are never cached. A delete, and a read that returns a stored body, are logged at INFO
+ * with the caller's name and the effective key, never the body.
  *
  * <p>A pre-matching filter, registered only by {@link AdminFeature}; requests outside the prefix
  * pass through untouched. Thread-safe.
@@ -133,8 +135,7 @@ final class AdminEndpoint implements ContainerRequestFilter {
                                             request.getUriInfo()
                                                     .getQueryParameters()
                                                     .getFirst("body"));
-                    return found(
-                            body ? admin.get().findWithBody(key) : admin.get().find(key), body);
+                    return read(key, body, request.getSecurityContext());
                 }
                 if (method.equals(HttpMethod.DELETE)) {
                     return delete(key, request.getSecurityContext());
@@ -168,6 +169,13 @@ final class AdminEndpoint implements ContainerRequestFilter {
     }
 
     private Response lookup(ContainerRequestContext request) {
+        if (!isJson(request)) {
+            return problem(
+                    415,
+                    "urn:idemkit:admin-unsupported-media-type",
+                    "Unsupported media type",
+                    "A lookup is a JSON object sent as application/json.");
+        }
         JsonObject body = readJson(request.getEntityStream());
         String key = text(body, "key");
         String scope = text(body, "scope");
@@ -190,9 +198,43 @@ final class AdminEndpoint implements ContainerRequestFilter {
                             + " or beanClass and methodSignature (a method call).");
         }
         boolean withBody = body.getBoolean("body", false);
-        return found(
-                withBody ? admin.get().findWithBody(effectiveKey) : admin.get().find(effectiveKey),
-                withBody);
+        return read(effectiveKey, withBody, request.getSecurityContext());
+    }
+
+    /**
+     * The record of {@code key}, with its body if asked. A body that is sent is audited as a delete
+     * is: who, which effective key, at INFO (the record's time is the log's); never the body.
+     */
+    private Response read(String key, boolean withBody, SecurityContext security) {
+        if (!withBody) {
+            return found(admin.get().find(key), false);
+        }
+        Optional<RecordInfo> record = admin.get().findWithBody(key);
+        if (record.isPresent() && record.get().body() != null) {
+            LOG.log(
+                    Level.INFO,
+                    "idemkit admin API: "
+                            + security.getUserPrincipal().getName()
+                            + " read the body of the record "
+                            + record.get().effectiveKey());
+        }
+        return found(record, true);
+    }
+
+    /**
+     * Only {@code application/json} itself, with any parameters ({@code charset=utf-8}); a
+     * Content-Type the runtime cannot parse is not JSON either (and is not echoed).
+     */
+    private static boolean isJson(ContainerRequestContext request) {
+        MediaType type;
+        try {
+            type = request.getMediaType();
+        } catch (RuntimeException unparsable) {
+            return false;
+        }
+        return type != null
+                && type.getType().equalsIgnoreCase("application")
+                && type.getSubtype().equalsIgnoreCase("json");
     }
 
     private Response delete(String key, SecurityContext security) {

@@ -1,6 +1,7 @@
 package io.idemkit.cdi;
 
 import io.idemkit.IdempotencyEvent;
+import io.idemkit.config.IdemkitConfig;
 import io.idemkit.core.IdempotencyEngine;
 import io.idemkit.core.LeaseHeartbeat;
 import io.idemkit.core.StoreDecorator;
@@ -26,6 +27,7 @@ public class EngineProducer {
     @Produces
     @Singleton
     IdempotencyEngine engine(
+            IdemkitConfig config,
             IdempotencyStore store,
             LeaseHeartbeat heartbeat,
             Event<IdempotencyEvent> events,
@@ -39,7 +41,8 @@ public class EngineProducer {
         // Observers are fixed once the container runs: with none, firing an event per operation
         // would only allocate.
         Consumer<IdempotencyEvent> sink = isObserved(beans) ? events::fire : event -> {};
-        return new IdempotencyEngine(used, sink, heartbeat, Ticker.system());
+        return new IdempotencyEngine(
+                used, sink, heartbeat, Ticker.system(), config.maxWaitersPerKey());
     }
 
     private static boolean isObserved(BeanManager beans) {

@@ -43,6 +43,16 @@ public final class ConfigKeys {
     /** Default of {@link #WAIT_TIMEOUT}. */
     public static final String WAIT_TIMEOUT_DEFAULT = "10s";
 
+    /**
+     * The most threads that may wait on one key for an in-flight call at once (a whole number, at
+     * least 1); a duplicate past it is answered "in progress" at once, as a wait that timed out is
+     * (C4.3), never run.
+     */
+    public static final String MAX_WAITERS_PER_KEY = PREFIX + "max-waiters-per-key";
+
+    /** Default of {@link #MAX_WAITERS_PER_KEY}: far above real duplicates, far below a pool. */
+    public static final String MAX_WAITERS_PER_KEY_DEFAULT = "64";
+
     /** What a store failure at admission does: {@code fail-closed} or {@code fail-open}. */
     public static final String ON_STORAGE_ERROR = PREFIX + "on-storage-error";
 

@@ -145,6 +145,11 @@ public final class ConfigReader {
                             + maxBody
                             + "), or a result of that size could not be kept");
         }
+        int maxWaitersPerKey =
+                values.wholeNumber(
+                        ConfigKeys.MAX_WAITERS_PER_KEY,
+                        ConfigKeys.MAX_WAITERS_PER_KEY_DEFAULT,
+                        Integer.MAX_VALUE);
         Duration sweep =
                 values.positive(
                         ConfigKeys.MEMORY_SWEEP_INTERVAL, ConfigKeys.MEMORY_SWEEP_INTERVAL_DEFAULT);
@@ -228,6 +233,7 @@ public final class ConfigReader {
                 neverStored,
                 interrupt,
                 httpHeartbeat,
+                maxWaitersPerKey,
                 memoryMaxSize,
                 memoryMaxBytes,
                 sweep,

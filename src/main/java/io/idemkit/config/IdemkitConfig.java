@@ -22,6 +22,7 @@ import java.util.Set;
  * @param headersNeverStored lower-case names of the response headers never stored
  * @param heartbeatInterrupt whether a lost lease interrupts the operation's thread
  * @param httpHeartbeat whether the HTTP surface renews long requests' leases
+ * @param maxWaitersPerKey the most threads that may wait on one key for an in-flight call at once
  * @param memoryMaxSize the in-memory store's capacity, in entries
  * @param memoryMaxBytes the in-memory store's byte budget
  * @param memorySweepInterval how often the in-memory store purges expired records
@@ -47,6 +48,7 @@ public record IdemkitConfig(
         Set<String> headersNeverStored,
         boolean heartbeatInterrupt,
         boolean httpHeartbeat,
+        int maxWaitersPerKey,
         int memoryMaxSize,
         long memoryMaxBytes,
         Duration memorySweepInterval,

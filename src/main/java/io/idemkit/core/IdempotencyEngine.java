@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -35,12 +36,18 @@ public final class IdempotencyEngine implements AutoCloseable {
 
     private static final long MAX_CONTENDED_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
+    private static final long WAITERS_WARNING_NANOS = TimeUnit.MINUTES.toNanos(1);
+
     private final IdempotencyStore store;
     private final EventEmitter events;
     private final LeaseHeartbeat heartbeat;
     private final Ticker ticker;
+    private final KeyWaiters waiters;
+    private final AtomicReference<Long> lastWaitersWarning = new AtomicReference<>();
 
     /**
+     * An engine that lets at most {@value KeyWaiters#DEFAULT_LIMIT} threads wait on one key.
+     *
      * @param store where records live
      * @param events receives the one event of every operation
      * @param heartbeat renews long operations' leases
@@ -51,10 +58,30 @@ public final class IdempotencyEngine implements AutoCloseable {
             Consumer<IdempotencyEvent> events,
             LeaseHeartbeat heartbeat,
             Ticker ticker) {
+        this(store, events, heartbeat, ticker, KeyWaiters.DEFAULT_LIMIT);
+    }
+
+    /**
+     * @param store where records live
+     * @param events receives the one event of every operation
+     * @param heartbeat renews long operations' leases
+     * @param ticker measures waits and latency
+     * @param maxWaitersPerKey the most threads that may wait on one key for an in-flight call at
+     *     once, at least 1 ({@code idemkit.max-waiters-per-key}); a duplicate past it is answered
+     *     "in progress" at once, as a wait that timed out is (C4.3)
+     * @throws IllegalArgumentException if {@code maxWaitersPerKey} is below 1
+     */
+    public IdempotencyEngine(
+            IdempotencyStore store,
+            Consumer<IdempotencyEvent> events,
+            LeaseHeartbeat heartbeat,
+            Ticker ticker,
+            int maxWaitersPerKey) {
         this.store = Objects.requireNonNull(store, "store");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat");
         this.events = new EventEmitter(events, store.name(), ticker);
+        this.waiters = new KeyWaiters(maxWaitersPerKey);
     }
 
     /**
@@ -74,7 +101,8 @@ public final class IdempotencyEngine implements AutoCloseable {
      * @throws IdempotencyPayloadMismatchException if the key was used with another fingerprint
      * @throws IdempotencyInProgressException if an in-flight call did not complete in time, or the
      *     store stayed {@link IdempotencyStorageException.Kind#CONTENDED contended} until then
-     *     (never run unprotected, C4.6)
+     *     (never run unprotected, C4.6), or as many threads as the engine allows wait on the key
+     *     already (answered at once, as a wait that timed out)
      * @throws IdempotencyStorageException if the store failed under fail-closed
      */
     public Admission admit(Operation operation) {
@@ -82,6 +110,7 @@ public final class IdempotencyEngine implements AutoCloseable {
         long started = ticker.nanos();
         long deadline = started + operation.policy().waitTimeout().toNanos();
         long waitStarted = -1;
+        boolean counted = false;
         try {
             long contendedPause = FIRST_CONTENDED_PAUSE_NANOS;
             while (true) {
@@ -103,6 +132,7 @@ public final class IdempotencyEngine implements AutoCloseable {
                     if (remaining <= 0) {
                         throw inProgress(operation, null, waitStarted, started);
                     }
+                    counted = counted || countWaiter(operation, null, started);
                     waitStarted = waitBegun(operation, waitStarted, started);
                     TimeUnit.NANOSECONDS.sleep(Math.min(contendedPause, remaining));
                     contendedPause = Math.min(contendedPause * 2, MAX_CONTENDED_PAUSE_NANOS);
@@ -131,6 +161,7 @@ public final class IdempotencyEngine implements AutoCloseable {
                         if (remaining <= 0) {
                             throw inProgress(operation, record, waitStarted, started);
                         }
+                        counted = counted || countWaiter(operation, record, started);
                         waitStarted = waitBegun(operation, waitStarted, started);
                         Optional<IdempotencyRecord> completed =
                                 store.awaitCompletion(
@@ -152,7 +183,46 @@ public final class IdempotencyEngine implements AutoCloseable {
             throw e;
         } catch (RuntimeException e) {
             return storageFailure(operation, e, started);
+        } finally {
+            if (counted) {
+                waiters.leave(operation.effectiveKey());
+            }
         }
+    }
+
+    /**
+     * Counts this thread in as a waiter on the operation's key, or, when the key has as many as the
+     * engine allows, answers as a wait that timed out would: in progress (C4.3), never a run.
+     *
+     * @param record the claim in flight, or {@code null} when the store was contended
+     * @return {@code true}: the thread is counted, and must be counted out when admission ends
+     * @throws IdempotencyInProgressException if the key has as many waiters as allowed
+     */
+    private boolean countWaiter(Operation operation, IdempotencyRecord record, long started) {
+        if (waiters.enter(operation.effectiveKey())) {
+            return true;
+        }
+        warnOfWaiters(operation);
+        throw inProgress(operation, record, -1, started);
+    }
+
+    /** At most once a minute: a flood of one key is worth a look, but not a line per request. */
+    private void warnOfWaiters(Operation operation) {
+        long now = ticker.nanos();
+        Long last = lastWaitersWarning.get();
+        if ((last != null && now - last < WAITERS_WARNING_NANOS)
+                || !lastWaitersWarning.compareAndSet(last, now)) {
+            return;
+        }
+        LOG.log(
+                Level.WARNING,
+                "idemkit answered 'in progress' without waiting to a duplicate of effective key "
+                        + operation.effectiveKey()
+                        + ": "
+                        + waiters.limit()
+                        + " threads wait on that key already (idemkit.max-waiters-per-key). Many"
+                        + " concurrent requests with one key are a misbehaving client or a flood;"
+                        + " this warning repeats at most once a minute.");
     }
 
     /**

@@ -1,8 +1,11 @@
 package io.idemkit.health;
 
+import io.idemkit.IdempotencyStorageException;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.spi.StoreHealth;
+import java.lang.System.Logger.Level;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -10,8 +13,14 @@ import java.util.Objects;
  * Asks a store whether it can serve claims now, through {@link IdempotencyStore#health()}, and
  * turns a store that cannot be reached into a report: a store outage is reported, never thrown.
  * Knows nothing of MicroProfile. Thread-safe.
+ *
+ * <p>The report says only the kind of failure: a driver's message can name hosts, users and
+ * databases, and {@code /health/ready} is often open to anyone who can reach the server. The
+ * message goes to this class's logger at {@code DEBUG} ({@code FINE}) (C4.11).
  */
 public final class StoreProbe {
+
+    private static final System.Logger LOG = System.getLogger(StoreProbe.class.getName());
 
     private StoreProbe() {}
 
@@ -29,8 +38,21 @@ public final class StoreProbe {
             details.putAll(health.details());
             return new StoreHealth(health.up(), details);
         } catch (RuntimeException e) {
-            // Store messages never carry a key or a payload (C3, C4.9).
-            return StoreHealth.down(details, String.valueOf(e.getMessage()));
+            LOG.log(Level.DEBUG, () -> "idemkit's " + store.name() + " store is not ready", e);
+            return StoreHealth.down(details, error(e));
         }
+    }
+
+    /**
+     * @param e why the store could not answer
+     * @return the report's text: the kind of failure and where to read more, never the message
+     */
+    private static String error(RuntimeException e) {
+        String kind = IdempotencyStorageException.kindOf(e).name().toLowerCase(Locale.ROOT);
+        return "The store cannot serve claims ("
+                + kind
+                + "). Its message is logged at DEBUG (FINE) by "
+                + StoreProbe.class.getName()
+                + "; check that the store is reachable.";
     }
 }

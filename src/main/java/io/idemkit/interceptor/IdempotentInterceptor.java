@@ -277,8 +277,17 @@ public class IdempotentInterceptor {
         try {
             return codec.decode(result.body(), plan.resultType());
         } catch (RuntimeException e) {
+            // The class only: a codec's message may quote the stored result, which is application
+            // data; the exception itself goes to DEBUG (C4.11).
             LOG.log(
                     Level.WARNING,
+                    "idemkit cannot rebuild a stored result of "
+                            + plan.description()
+                            + " ("
+                            + e.getClass().getName()
+                            + "; the codec's exception is logged at DEBUG).");
+            LOG.log(
+                    Level.DEBUG,
                     "idemkit cannot rebuild a stored result of " + plan.description(),
                     e);
             throw new IdempotencyStorageException(

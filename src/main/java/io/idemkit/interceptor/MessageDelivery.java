@@ -84,7 +84,7 @@ final class MessageDelivery {
     private final BiFunction<Class<?>, Method, MessagePolicy> policies;
     private final Consumer<IdempotencyMessageExhausted> exhausted;
     private final Map<MethodPlan, MessagePolicy> resolved = new ConcurrentHashMap<>();
-    private final Map<String, String> lastFailures =
+    private final Map<String, Failure> lastFailures =
             Collections.synchronizedMap(new RecentFailures());
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
@@ -203,7 +203,7 @@ final class MessageDelivery {
         try (LeaseHeartbeat.Beat beat = execution.keepAlive()) {
             invocation.proceed();
         } catch (Throwable t) {
-            lastFailures.put(operation.effectiveKey(), describe(t));
+            lastFailures.put(operation.effectiveKey(), Failure.of(t));
             execution.release();
             throw t;
         }
@@ -218,11 +218,14 @@ final class MessageDelivery {
             Operation operation,
             Execution execution,
             long attempts) {
+        Failure seen = lastFailures.get(operation.effectiveKey());
+        // The class only: a message may hold application data, which the event and the warning
+        // never carry; it is logged at DEBUG (FINE) below, for whoever turns that on.
         String lastFailure =
-                lastFailures.getOrDefault(
-                        operation.effectiveKey(),
-                        "not seen by this server: the last attempt failed on another server, or"
-                                + " before a restart");
+                seen != null
+                        ? seen.className()
+                        : "not seen by this server: the last attempt failed on another server, or"
+                                + " before a restart";
         try {
             exhausted.accept(
                     new IdempotencyMessageExhausted(
@@ -246,6 +249,17 @@ final class MessageDelivery {
                         + ", last failure: "
                         + lastFailure
                         + "); it is acknowledged and will not run again.");
+        if (seen != null) {
+            LOG.log(
+                    Level.DEBUG,
+                    () ->
+                            "idemkit gave up a message to "
+                                    + plan.description()
+                                    + " (effective key "
+                                    + operation.effectiveKey()
+                                    + "); its last failure: "
+                                    + seen.detail());
+        }
         lastFailures.remove(operation.effectiveKey());
         finishAfterCommit(execution, EXHAUSTED_MARKER, plan);
         return null;
@@ -359,17 +373,30 @@ final class MessageDelivery {
         }
     }
 
-    private static String describe(Throwable t) {
-        String text = t.getClass().getName() + ": " + t.getMessage();
-        return text.length() <= 500 ? text : text.substring(0, 500) + "...";
+    /**
+     * A failed run: its exception's class, which the warning and the event name, and its message,
+     * which only a DEBUG line shows, since the bean's message may hold application data (C4.11).
+     */
+    private record Failure(String className, String detail) {
+
+        private static final int MAX_DETAIL_CHARS = 500;
+
+        static Failure of(Throwable t) {
+            String text = t.getClass().getName() + ": " + t.getMessage();
+            return new Failure(
+                    t.getClass().getName(),
+                    text.length() <= MAX_DETAIL_CHARS
+                            ? text
+                            : text.substring(0, MAX_DETAIL_CHARS) + "...");
+        }
     }
 
     /** The last failure of each message key that this server saw, the most recent thousand. */
-    private static final class RecentFailures extends LinkedHashMap<String, String> {
+    private static final class RecentFailures extends LinkedHashMap<String, Failure> {
         private static final long serialVersionUID = 1L;
 
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, Failure> eldest) {
             return size() > REMEMBERED_FAILURES;
         }
     }

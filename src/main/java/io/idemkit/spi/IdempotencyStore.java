@@ -196,7 +196,8 @@ public interface IdempotencyStore extends AutoCloseable {
      *
      * @return whether the store can serve claims, with what it measured
      * @throws IdempotencyStorageException if the store cannot be reached (reported as down, with
-     *     the exception's message)
+     *     the exception's kind; its message, which may name hosts or users, is logged at {@code
+     *     DEBUG} only)
      */
     default StoreHealth health() {
         find(StoreArguments.UNUSED_KEY);

@@ -16,6 +16,7 @@ import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.spi.StoredResult;
 import io.idemkit.store.memory.InMemoryIdempotencyStore;
 import io.idemkit.testkit.ManualClock;
+import io.idemkit.testsupport.CapturedLog;
 import io.idemkit.testsupport.FakeRequest;
 import io.idemkit.testsupport.FakeSecurityContext;
 import io.idemkit.testsupport.JaxRsPipeline.Served;
@@ -31,6 +32,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -327,9 +329,89 @@ class AdminEndpointTest {
 
     @Test
     void lookupWithoutABody_400() {
-        Served served = call(endpoint(), as(OPERATOR, "POST", PREFIX + "records/lookup"));
+        Served served = call(endpoint(), as(OPERATOR, "POST", PREFIX + "records/lookup").json(""));
 
         assertProblem(served, 400, "urn:idemkit:admin-bad-request");
+    }
+
+    @Test
+    void lookupNotSentAsJson_415_andItsBodyIsNotRead() {
+        completed("order-7");
+        String lookup =
+                "{\"key\":\"order-7\",\"scope\":\""
+                        + ScopeResolver.SINGLE_TENANT_SCOPE
+                        + "\",\"method\":\"POST\",\"path\":\""
+                        + PATH
+                        + "\"}";
+        byte[] bytes = lookup.getBytes(StandardCharsets.UTF_8);
+        AdminEndpoint endpoint = endpoint();
+
+        for (String type :
+                new String[] {
+                    "text/plain",
+                    "application/x-www-form-urlencoded",
+                    "application/problem+json",
+                    "order-7 \"json\""
+                }) {
+            Served served =
+                    call(
+                            endpoint,
+                            as(OPERATOR, "POST", PREFIX + "records/lookup").body(bytes, type));
+
+            assertProblem(served, 415, "urn:idemkit:admin-unsupported-media-type");
+            assertThat(served.text()).doesNotContain("order-7");
+        }
+        FakeRequest untyped = as(OPERATOR, "POST", PREFIX + "records/lookup");
+        assertProblem(call(endpoint, untyped), 415, "urn:idemkit:admin-unsupported-media-type");
+        Served withCharset =
+                call(
+                        endpoint,
+                        as(OPERATOR, "POST", PREFIX + "records/lookup")
+                                .body(bytes, "application/json; charset=UTF-8"));
+        assertThat(withCharset.status()).isEqualTo(200);
+    }
+
+    @Test
+    void readsOfABody_areAuditedAsDeletesAre_withTheCallerAndTheEffectiveKey_neverTheBody() {
+        String effectiveKey = completed("order-7");
+        AdminEndpoint endpoint = endpoint();
+        String lookup =
+                Json.createObjectBuilder()
+                        .add("key", "order-7")
+                        .add("scope", ScopeResolver.SINGLE_TENANT_SCOPE)
+                        .add("method", "POST")
+                        .add("path", PATH)
+                        .add("body", true)
+                        .build()
+                        .toString();
+        String base64 = Base64.getEncoder().encodeToString(BODY);
+
+        try (CapturedLog log = CapturedLog.of(AdminEndpoint.class)) {
+            call(endpoint, as(OPERATOR, "GET", PREFIX + "records/" + effectiveKey));
+            call(
+                    endpoint,
+                    as(OPERATOR, "POST", PREFIX + "records/lookup")
+                            .json(lookup.replace(",\"body\":true", "")));
+            assertThat(log.messages(Level.INFO)).as("a read without the body").isEmpty();
+
+            call(endpoint, as(OPERATOR, "GET", PREFIX + "records/" + effectiveKey + "?body=true"));
+            call(endpoint, as(OPERATOR, "POST", PREFIX + "records/lookup").json(lookup));
+            call(endpoint, as(OPERATOR, "GET", PREFIX + "records/" + UNKNOWN + "?body=true"));
+            call(endpoint, as(OPERATOR, "DELETE", PREFIX + "records/" + effectiveKey));
+
+            assertThat(log.messages(Level.INFO))
+                    .containsExactly(
+                            "idemkit admin API: ops-admin read the body of the record "
+                                    + effectiveKey,
+                            "idemkit admin API: ops-admin read the body of the record "
+                                    + effectiveKey,
+                            "idemkit admin API: ops-admin deleted the record " + effectiveKey)
+                    .noneMatch(
+                            m ->
+                                    m.contains("order-7")
+                                            || m.contains("\"id\"")
+                                            || m.contains(base64));
+        }
     }
 
     @Test

@@ -91,6 +91,7 @@ class ConfigReaderTest {
                 .contains("set-cookie", "authorization", "www-authenticate", "vary")
                 .contains("connection", "transfer-encoding", "upgrade");
         assertThat(c.heartbeatInterrupt()).isTrue();
+        assertThat(c.maxWaitersPerKey()).isEqualTo(64);
         assertThat(c.memoryMaxSize()).isEqualTo(10_000);
         assertThat(c.memoryMaxBytes()).isEqualTo(64L * 1024 * 1024);
         assertThat(c.memorySweepInterval()).isEqualTo(Duration.ofSeconds(60));
@@ -255,6 +256,7 @@ class ConfigReaderTest {
                                                 "idemkit.require-key", "yes",
                                                 "idemkit.max-body-bytes", "99999999",
                                                 "idemkit.memory.max-size", "0",
+                                                "idemkit.max-waiters-per-key", "0",
                                                 "idemkit.headers.stored", "Location, bad header",
                                                 "idemkit.mongo.write-concern", "w2",
                                                 "idemkit.mongo.database", "a$b")))
@@ -274,6 +276,8 @@ class ConfigReaderTest {
                                                 "Invalid idemkit.max-body-bytes=99999999: must be"
                                                         + " a whole number from 1 to 15728640",
                                                 "Invalid idemkit.memory.max-size=0: must be a"
+                                                        + " whole number from 1 to 2147483647",
+                                                "Invalid idemkit.max-waiters-per-key=0: must be a"
                                                         + " whole number from 1 to 2147483647",
                                                 "Invalid idemkit.headers.stored=Location, bad"
                                                         + " header: 'bad header' is not a header"

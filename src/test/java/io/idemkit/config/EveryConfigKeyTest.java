@@ -133,6 +133,9 @@ class EveryConfigKeyTest {
                                     r -> r.engine().httpFiltersAfterIdemkit(),
                                     Set.of("com.example.AccessLog", "com.example.Cors$Filter"))),
                     Map.entry(
+                            ConfigKeys.MAX_WAITERS_PER_KEY,
+                            new KeyCase("8", r -> r.engine().maxWaitersPerKey(), 8)),
+                    Map.entry(
                             ConfigKeys.MEMORY_MAX_SIZE,
                             new KeyCase("5", r -> r.engine().memoryMaxSize(), 5)),
                     Map.entry(

@@ -89,7 +89,8 @@ class StoreReadinessCheckTest {
         assertThat(data).containsEntry("store", "mongodb");
         assertThat((Long) data.get("clockOffsetMillis")).isBetween(-1_000L, 1_000L);
         assertThat(down.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
-        assertThat((String) down.getData().orElseThrow().get("error")).contains("MongoDB");
+        assertThat((String) down.getData().orElseThrow().get("error"))
+                .contains("cannot serve claims");
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.idemkit.Idempotent;
 import io.idemkit.cdi.TestDeployment;
 import io.idemkit.interceptor.MethodEnvironmentTest.DownStore;
 import io.idemkit.interceptor.MethodEnvironmentTest.FakeTransactions;
+import io.idemkit.testsupport.CapturedLog;
 import io.idemkit.testsupport.TestMessages;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -24,6 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -156,12 +158,41 @@ class MessageSurfaceTest {
         assertThat(ExhaustedLog.events).hasSize(1);
         IdempotencyMessageExhausted exhausted = ExhaustedLog.events.get(0);
         assertThat(exhausted.attempts()).isEqualTo(3);
-        assertThat(exhausted.lastFailure())
-                .isEqualTo("java.lang.IllegalStateException: handler failed");
+        assertThat(exhausted.lastFailure()).isEqualTo("java.lang.IllegalStateException");
         assertThat(exhausted.message()).isSameAs(message);
         assertThat(exhausted.operation()).isEqualTo(Orders.class.getName() + ".onMessage()");
         // The give-up is stored: the fifth delivery replays it.
         assertThat(Beans.decisions()).endsWith(Decision.NEW, Decision.REPLAYED);
+    }
+
+    @Test
+    void exhausted_namesTheFailuresClassOnly_andItsMessageIsLoggedAtFineOnly() {
+        deployment.set("idemkit.message.max-attempts", "2");
+        start();
+        Message message = TestMessages.message().property("IdempotencyKey", "secret").build();
+        Orders.failuresLeft.set(Integer.MAX_VALUE);
+        Orders.failure = "card 4111111111111111 of alice@example.com declined";
+
+        try (CapturedLog log = CapturedLog.withFine(MessageDelivery.class)) {
+            for (int i = 0; i < 2; i++) {
+                assertThatThrownBy(() -> orders.onMessage(message));
+            }
+            orders.onMessage(message);
+
+            assertThat(ExhaustedLog.events).hasSize(1);
+            assertThat(ExhaustedLog.events.get(0).lastFailure())
+                    .isEqualTo("java.lang.IllegalStateException");
+            assertThat(log.warnings())
+                    .anySatisfy(
+                            w ->
+                                    assertThat(w)
+                                            .contains("gave up")
+                                            .contains("java.lang.IllegalStateException"))
+                    .noneSatisfy(w -> assertThat(w).contains("4111111111111111"));
+            assertThat(log.messages(Level.INFO)).noneMatch(m -> m.contains("4111111111111111"));
+            assertThat(log.texts(Level.FINE))
+                    .anySatisfy(t -> assertThat(t).contains("4111111111111111"));
+        }
     }
 
     @Test
@@ -371,8 +402,10 @@ class MessageSurfaceTest {
         static volatile CountDownLatch gate = new CountDownLatch(0);
         static volatile CountDownLatch entered = new CountDownLatch(0);
         static volatile boolean rollbackOnly;
+        static volatile String failure = "handler failed";
 
         static void reset() {
+            failure = "handler failed";
             runs.set(0);
             failuresLeft.set(0);
             gate = new CountDownLatch(0);
@@ -392,7 +425,7 @@ class MessageSurfaceTest {
                 Thread.currentThread().interrupt();
             }
             if (failuresLeft.getAndDecrement() > 0) {
-                throw new IllegalStateException("handler failed");
+                throw new IllegalStateException(failure);
             }
             if (rollbackOnly) {
                 FakeTransactions.status = Status.STATUS_MARKED_ROLLBACK;

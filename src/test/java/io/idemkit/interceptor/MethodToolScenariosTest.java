@@ -16,11 +16,13 @@ import io.idemkit.core.hash.LengthPrefixedSha256;
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.spi.StoredResult;
+import io.idemkit.testsupport.CapturedLog;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -151,6 +153,39 @@ class MethodToolScenariosTest {
                 .hasMessageContaining("cannot be rebuilt");
         assertThat(gadgetRan).isFalse();
         assertThat(executions).hasValue(0);
+    }
+
+    /**
+     * A stored result that cannot be rebuilt is application data: the codec's message may quote it,
+     * so the WARNING names the failure's class only, and the codec's exception is at DEBUG.
+     */
+    @Test
+    void storedResultThatCannotBeRebuilt_warnsWithoutTheCodecsMessage() {
+        String key = key("act", "unreadable");
+        ClaimResult claim = store.claim(key, emptyFingerprint(), 1, Duration.ofSeconds(30));
+        store.complete(
+                key,
+                claim.token(),
+                new StoredResult(
+                        200,
+                        List.of(),
+                        "{\"card\":\"4111111111111111\"".getBytes(StandardCharsets.UTF_8)),
+                Duration.ofHours(1));
+
+        try (CapturedLog log = CapturedLog.withFine(IdempotentInterceptor.class)) {
+            assertThatThrownBy(() -> tools.act("unreadable"))
+                    .isInstanceOf(IdempotencyStorageException.class);
+
+            assertThat(log.warnings())
+                    .singleElement()
+                    .satisfies(
+                            w ->
+                                    assertThat(w)
+                                            .contains("cannot rebuild a stored result")
+                                            .doesNotContain("/ thrown:")
+                                            .doesNotContain("4111111111111111"));
+            assertThat(log.texts(java.util.logging.Level.FINE)).isNotEmpty();
+        }
     }
 
     private static String emptyFingerprint() {

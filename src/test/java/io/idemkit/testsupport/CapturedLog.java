@@ -29,9 +29,28 @@ public final class CapturedLog implements AutoCloseable {
                 public void close() {}
             };
 
-    private CapturedLog(String name) {
+    private final Level levelBefore;
+
+    private CapturedLog(String name, Level level) {
         this.logger = Logger.getLogger(name);
+        this.levelBefore = logger.getLevel();
+        if (level != null) {
+            logger.setLevel(level);
+        }
         logger.addHandler(handler);
+    }
+
+    private CapturedLog(String name) {
+        this(name, null);
+    }
+
+    /**
+     * @param type a class whose logger to listen to, down to {@code FINE} ({@code System.Logger}'s
+     *     {@code DEBUG}), which the logger is set to until {@link #close()}
+     * @return the capture, started
+     */
+    public static CapturedLog withFine(Class<?> type) {
+        return new CapturedLog(type.getName(), Level.FINE);
     }
 
     /**
@@ -56,8 +75,17 @@ public final class CapturedLog implements AutoCloseable {
      *     warning leaves out
      */
     public List<String> warnings() {
+        return texts(Level.WARNING);
+    }
+
+    /**
+     * @param level the level
+     * @return the records at exactly that level so far, in order, as text: the message, and the
+     *     thrown exception if there is one ({@code message / thrown: exception})
+     */
+    public List<String> texts(Level level) {
         return records.stream()
-                .filter(r -> r.getLevel() == Level.WARNING)
+                .filter(r -> r.getLevel() == level)
                 .map(
                         r ->
                                 r.getMessage()
@@ -86,5 +114,6 @@ public final class CapturedLog implements AutoCloseable {
     @Override
     public void close() {
         logger.removeHandler(handler);
+        logger.setLevel(levelBefore);
     }
 }
