@@ -40,7 +40,9 @@ import javax.sql.DataSource;
  * <p>No statement waits for a row lock longer than {@link LockWait#BOUND}; a claim that meets its
  * record held longer (a completion inside a business transaction, C13) answers from the row as
  * committed, and contention is {@link IdempotencyStorageException.Kind#CONTENDED}, never an outage
- * ({@link SqlFailures}).
+ * ({@link SqlFailures}). On MariaDB those statements run at {@code READ COMMITTED}, set for each
+ * statement, so that a range scan (the purge's) takes no gap locks that would hold up new claims
+ * ({@link ReadCommitted}).
  *
  * <h2>Time</h2>
  *
@@ -125,7 +127,13 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             if (started == null) {
                 try (Connection c = AutoCommit.on(dataSource.getConnection())) {
                     JdbcDialect dialect = TableSchema.dialect(c);
-                    RecordStatements sql = new RecordStatements(dialect, settings.table());
+                    RecordStatements sql =
+                            new RecordStatements(
+                                    dialect,
+                                    settings.table(),
+                                    dialect == JdbcDialect.MARIADB
+                                            ? ReadCommitted.variable(c.getMetaData())
+                                            : ReadCommitted.VARIABLE);
                     TableSchema.check(c, dialect, settings, sql);
                     started =
                             new Started(

@@ -2,6 +2,8 @@ package io.idemkit.store.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idemkit.spi.ClaimResult;
+import io.idemkit.spi.ClaimStatus;
 import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoredResult;
 import java.sql.Connection;
@@ -13,6 +15,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.awaitility.Awaitility;
@@ -133,6 +138,55 @@ class PurgeTest {
             if (purge != null) {
                 purge.exceptionally(e -> 0L).get(30, TimeUnit.SECONDS);
             }
+            execute(dataSource, "DROP TABLE " + table);
+        }
+    }
+
+    @Test
+    void purgeOnMariaDb_heldOpen_takesNoGapLock_thatWouldHoldUpTheClaimOfANewKey()
+            throws Exception {
+        // Under InnoDB's default REPEATABLE READ the purge's range scan locks the gap between the
+        // last expired row and the first live one in the lease_until index, where a new claim's
+        // lease lands: the claim waited for the purge, and past the lock bound failed as
+        // contention. The store runs its statements at READ COMMITTED, which takes no gap locks.
+        // The purge's own statement, as the store sends it, is held open in a transaction here to
+        // make a slow purge of a large table.
+        DataSource dataSource = Databases.mariaDb();
+        String table = JdbcStoreContract.freshTable();
+        JdbcIdempotencyStore store =
+                new JdbcIdempotencyStore(dataSource, new JdbcStoreSettings(table, true));
+        ExecutorService claims = Executors.newSingleThreadExecutor();
+        try {
+            store.start();
+            plantExpired(dataSource, table, 0, 3);
+            String kept = "e".repeat(64);
+            store.complete(
+                    kept,
+                    store.claim(kept, FP, 1, Duration.ofMinutes(1)).token(),
+                    new StoredResult(200, List.of(), new byte[0]),
+                    Duration.ofHours(1));
+            RecordStatements sql = new RecordStatements(JdbcDialect.MARIADB, table);
+            try (Connection purge = dataSource.getConnection()) {
+                purge.setAutoCommit(false);
+                try {
+                    try (PreparedStatement ps = purge.prepareStatement(sql.purge)) {
+                        ps.setInt(1, JdbcIdempotencyStore.PURGE_BATCH);
+                        assertThat(ps.executeUpdate()).isEqualTo(3);
+                    }
+
+                    Future<ClaimResult> claim =
+                            claims.submit(
+                                    () ->
+                                            store.claim(
+                                                    "a".repeat(64), FP, 1, Duration.ofMinutes(1)));
+
+                    assertThat(claim.get(10, TimeUnit.SECONDS).status()).isEqualTo(ClaimStatus.NEW);
+                } finally {
+                    purge.rollback();
+                }
+            }
+        } finally {
+            claims.shutdownNow();
             execute(dataSource, "DROP TABLE " + table);
         }
     }
