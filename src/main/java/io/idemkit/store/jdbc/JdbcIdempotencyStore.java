@@ -368,16 +368,17 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /**
      * Deletes every row whose {@code lease_until} has passed by the database's clock: completed
      * records past their retention, claims whose lease ran out, and expired attempt counts. There
-     * is no TTL index in a relational database: schedule this (the admin API's purge, or a timer of
-     * the application) as often as the table's growth asks. Never deletes a live record. Safe to
-     * run at any time, from any number of instances. The index on {@code lease_until} keeps it
-     * cheap.
+     * is no TTL index in a relational database: schedule this ({@code idemkit.jdbc.purge-interval}
+     * and {@link PurgeSchedule}, the admin API's purge, or a timer of the application) as often as
+     * the table's growth asks. Never deletes a live record. Safe to run at any time, from any
+     * number of instances. The index on {@code lease_until} keeps it cheap.
      *
      * <p>In batches of at most {@value #PURGE_BATCH} rows, each a statement that commits on its
      * own, until a batch comes back short: one unbounded {@code DELETE} would hold the locks of
-     * every row it scans (InnoDB's next-key locks under {@code REPEATABLE READ}) until it ends,
-     * blocking claims and renewals meanwhile. On PostgreSQL a batch skips the rows another
-     * transaction holds ({@code SKIP LOCKED}).
+     * every row it deletes until it ends, blocking renewals and completions of those rows
+     * meanwhile. On PostgreSQL a batch skips the rows another transaction holds ({@code SKIP
+     * LOCKED}); on MariaDB it runs at {@code READ COMMITTED}, so that it locks no gap a new claim
+     * inserts into ({@link ReadCommitted}).
      */
     @Override
     public long purgeExpired() {
