@@ -41,8 +41,15 @@ final class ReadCommitted {
      *     or newer, else {@value #OLD_VARIABLE}
      */
     static String variable(DatabaseMetaData meta) throws SQLException {
-        int major = meta.getDatabaseMajorVersion();
-        int minor = meta.getDatabaseMinorVersion();
+        return variable(meta.getDatabaseMajorVersion(), meta.getDatabaseMinorVersion());
+    }
+
+    /**
+     * @param major the server's major version
+     * @param minor its minor version
+     * @return {@value #VARIABLE} from 11.1 on, else {@value #OLD_VARIABLE}
+     */
+    static String variable(int major, int minor) {
         return major > 11 || (major == 11 && minor >= 1) ? VARIABLE : OLD_VARIABLE;
     }
 
