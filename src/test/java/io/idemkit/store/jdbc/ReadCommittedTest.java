@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,29 @@ class ReadCommittedTest {
         assertThat(ReadCommitted.variable(11, 1)).isEqualTo("transaction_isolation");
         assertThat(ReadCommitted.variable(11, 4)).isEqualTo("transaction_isolation");
         assertThat(ReadCommitted.variable(12, 0)).isEqualTo("transaction_isolation");
+    }
+
+    @Test
+    void onMariaDb_everyWriteOfTheStoresOwnRunsAtReadCommitted_butTheCompletionInTheTransaction() {
+        // C13: the completion inside the business transaction runs at the application's level.
+        RecordStatements sql = new RecordStatements(JdbcDialect.MARIADB, "t");
+        String readCommitted = "transaction_isolation = 'READ-COMMITTED' FOR ";
+
+        assertThat(
+                        List.of(
+                                sql.insertOrSelectClaim,
+                                sql.overwritePinned,
+                                sql.overwritePinnedIfLapsed,
+                                sql.complete,
+                                sql.renew,
+                                sql.release,
+                                sql.delete,
+                                sql.purge,
+                                sql.countUp,
+                                sql.countRestart,
+                                sql.countInsert))
+                .allSatisfy(statement -> assertThat(statement).contains(readCommitted));
+        assertThat(sql.completeInTransaction).doesNotContain("SET STATEMENT");
     }
 
     @Test
