@@ -1,5 +1,6 @@
 package io.idemkit.store.jdbc;
 
+import io.idemkit.IdempotencyStorageException;
 import io.idemkit.spi.IdempotencyStore;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -21,7 +22,9 @@ import java.util.concurrent.TimeUnit;
  * behind. A run that fails (the database is down) logs one WARNING that names the exception's class
  * (the driver's message, which may name hosts or users, only at DEBUG) and the next run tries
  * again. Several instances purging at once is safe: each batch is one statement that never deletes
- * a live row, and on PostgreSQL skips the rows another transaction holds.
+ * a live row, and on PostgreSQL skips the rows another transaction holds; elsewhere a batch waits
+ * for them {@link LockWait#BOUND} at most, and a run that waited longer (contention, most often
+ * another instance's purge) logs at INFO only.
  *
  * <p>Thread-safe.
  */
@@ -98,17 +101,36 @@ public final class PurgeSchedule implements AutoCloseable {
         try {
             long purged = store.purgeExpired();
             LOG.log(Level.DEBUG, () -> "idemkit purged " + purged + " expired JDBC store rows");
-        } catch (RuntimeException e) {
+        } catch (IdempotencyStorageException e) {
             // Caught, or the executor would never run the task again.
-            LOG.log(
-                    Level.WARNING,
-                    "idemkit's scheduled purge of the JDBC store failed ("
-                            + e.getClass().getName()
-                            + "); expired rows stay until the next run, in "
-                            + interval
-                            + ". Is the database reachable?");
-            LOG.log(Level.DEBUG, "idemkit's scheduled purge failed", e);
+            if (e.kind() == IdempotencyStorageException.Kind.CONTENDED) {
+                // Another transaction held rows of a batch past the lock bound: most often another
+                // instance's purge of the same rows. Nothing to act on; the next run goes on.
+                LOG.log(
+                        Level.INFO,
+                        "idemkit's scheduled purge of the JDBC store met rows another transaction"
+                                + " held (another instance purging?); the next run, in "
+                                + interval
+                                + ", goes on");
+            } else {
+                warn(e);
+            }
+        } catch (RuntimeException e) {
+            warn(e);
         }
+    }
+
+    private void warn(RuntimeException e) {
+        String kind = e instanceof IdempotencyStorageException storage ? " " + storage.kind() : "";
+        LOG.log(
+                Level.WARNING,
+                "idemkit's scheduled purge of the JDBC store failed ("
+                        + e.getClass().getName()
+                        + kind
+                        + "); expired rows stay until the next run, in "
+                        + interval
+                        + ". Is the database reachable, and its table there?");
+        LOG.log(Level.DEBUG, "idemkit's scheduled purge failed", e);
     }
 
     /**
