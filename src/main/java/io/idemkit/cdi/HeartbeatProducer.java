@@ -9,8 +9,6 @@ import jakarta.inject.Singleton;
 import java.lang.System.Logger.Level;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
 
 /**
  * Produces the lease heartbeat of long method calls (contract C4.7). It beats on the container's
@@ -21,17 +19,14 @@ import javax.naming.NamingException;
 @ApplicationScoped
 public class HeartbeatProducer {
 
-    /** Where Jakarta EE binds the default managed scheduled executor. */
-    static final String MANAGED_SCHEDULER = "java:comp/DefaultManagedScheduledExecutorService";
-
     private static final System.Logger LOG = System.getLogger(HeartbeatProducer.class.getName());
 
     @Produces
     @Singleton
     LeaseHeartbeat heartbeat(IdemkitConfig config) {
-        Optional<ScheduledExecutorService> managed = managedScheduler();
+        Optional<ScheduledExecutorService> managed = ManagedScheduler.lookUp();
         if (managed.isPresent()) {
-            LOG.log(Level.DEBUG, "idemkit heartbeats on " + MANAGED_SCHEDULER);
+            LOG.log(Level.DEBUG, "idemkit heartbeats on " + ManagedScheduler.JNDI_NAME);
             return new LeaseHeartbeat(config.heartbeatInterrupt(), managed.get());
         }
         LOG.log(Level.DEBUG, "idemkit heartbeats on a daemon thread of its own");
@@ -40,17 +35,5 @@ public class HeartbeatProducer {
 
     void close(@Disposes LeaseHeartbeat heartbeat) {
         heartbeat.close();
-    }
-
-    private static Optional<ScheduledExecutorService> managedScheduler() {
-        try {
-            Object found = new InitialContext().lookup(MANAGED_SCHEDULER);
-            return found instanceof ScheduledExecutorService scheduler
-                    ? Optional.of(scheduler)
-                    : Optional.empty();
-        } catch (NamingException | RuntimeException e) {
-            // No JNDI, or no Jakarta Concurrency: the library's own thread serves.
-            return Optional.empty();
-        }
     }
 }

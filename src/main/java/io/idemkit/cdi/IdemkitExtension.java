@@ -95,6 +95,7 @@ public class IdemkitExtension implements Extension {
 
     private volatile StoreChoice storeChoice;
     private volatile JdbcIdempotencyStore jdbcStore;
+    private volatile Duration jdbcPurgeInterval = Duration.ZERO;
     private volatile IdempotencyStore startedStore;
 
     <T> void checkAnnotations(
@@ -359,6 +360,7 @@ public class IdemkitExtension implements Extension {
                 event.addDeploymentProblem(new DeploymentException(opened.problem()));
             }
             jdbcStore = opened.store();
+            jdbcPurgeInterval = jdbc.purgeInterval();
         }
         idempotentMethods.clear();
         mongoSettings = mongo;
@@ -434,6 +436,13 @@ public class IdemkitExtension implements Extension {
      */
     JdbcIdempotencyStore jdbcStore() {
         return validated(jdbcStore);
+    }
+
+    /**
+     * @return {@code idemkit.jdbc.purge-interval} as validated at deployment; zero when off
+     */
+    Duration jdbcPurgeInterval() {
+        return jdbcPurgeInterval;
     }
 
     private static <T> T validated(T value) {

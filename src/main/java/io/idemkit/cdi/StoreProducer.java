@@ -6,9 +6,11 @@ import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.StoreKind;
 import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.store.jdbc.PurgeSchedule;
 import io.idemkit.store.memory.InMemoryIdempotencyStore;
 import io.idemkit.store.mongo.MongoIdempotencyStore;
 import io.idemkit.store.mongo.MongoStoreSettings;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Instance;
@@ -29,7 +31,9 @@ import org.eclipse.microprofile.config.ConfigProvider;
  *   <li>otherwise (or with {@code idemkit.store=memory}) the in-memory store, with a warning;
  *   <li>with {@code idemkit.store=jdbc}, the JDBC store the extension opened and checked at
  *       deployment, on the data source {@code idemkit.jdbc.datasource} names or the application's
- *       one {@code DataSource} bean, which the store never closes.
+ *       one {@code DataSource} bean, which the store never closes; with {@code
+ *       idemkit.jdbc.purge-interval} set, its expired rows are purged on a schedule, stopped when
+ *       the application stops ({@link JdbcPurgeScheduling}).
  * </ul>
  *
  * An application that brings its own store declares it as an enabled alternative
@@ -40,6 +44,9 @@ public class StoreProducer {
 
     private static final System.Logger LOG = System.getLogger(StoreProducer.class.getName());
     private static final Set<String> DEVELOPMENT_PROFILES = Set.of("dev", "test");
+
+    /** The JDBC store's scheduled purge ({@code idemkit.jdbc.purge-interval}), while it runs. */
+    private volatile PurgeSchedule purge;
 
     @Produces
     @ApplicationScoped
@@ -65,7 +72,9 @@ public class StoreProducer {
             }
             case JDBC -> {
                 LOG.log(Level.INFO, "idemkit uses the JDBC store");
-                return extension.jdbcStore();
+                IdempotencyStore jdbc = extension.jdbcStore();
+                purge = JdbcPurgeScheduling.start(jdbc, extension.jdbcPurgeInterval()).orElse(null);
+                return jdbc;
             }
             case MEMORY -> {
                 if (choice.severalMongoBeans() && !choice.configuredMemory()) {
@@ -88,7 +97,18 @@ public class StoreProducer {
     }
 
     void close(@Disposes IdempotencyStore store) {
+        stopPurge();
         store.close();
+    }
+
+    /** Stops the JDBC store's scheduled purge, so that a stopped application leaves no thread. */
+    @PreDestroy
+    void stopPurge() {
+        PurgeSchedule running = purge;
+        purge = null;
+        if (running != null) {
+            running.close();
+        }
     }
 
     private static void warnAboutMemory(IdemkitConfig config) {

@@ -310,6 +310,15 @@ public final class ConfigKeys {
     /** Default of {@link #JDBC_CREATE_TABLE}. */
     public static final String JDBC_CREATE_TABLE_DEFAULT = "false";
 
+    /**
+     * How often the library purges the JDBC store's expired rows on its own (a duration; zero, the
+     * default, for never: the application schedules the purge, or does not).
+     */
+    public static final String JDBC_PURGE_INTERVAL = PREFIX + "jdbc.purge-interval";
+
+    /** Default of {@link #JDBC_PURGE_INTERVAL}: off. */
+    public static final String JDBC_PURGE_INTERVAL_DEFAULT = "0s";
+
     /** Whether the admin HTTP API is served ({@code true} or {@code false}); off by default. */
     public static final String ADMIN_ENABLED = PREFIX + "admin.enabled";
 

@@ -2,6 +2,7 @@ package io.idemkit.cdi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.idemkit.IdempotencyKey;
 import io.idemkit.Idempotent;
@@ -184,6 +185,51 @@ class JdbcWiringTest {
                 .isInstanceOf(DeploymentException.class)
                 .hasMessageContaining(
                         "Invalid idemkit.jdbc.table=idem; DROP: must be a table name");
+    }
+
+    @Test
+    void aPurgeInterval_purgesExpiredRowsWithNoCall_andTheApplicationsStopEndsIt()
+            throws SQLException {
+        deployment
+                .set("idemkit.store", "jdbc")
+                .set("idemkit.jdbc.create-table", "true")
+                .set("idemkit.jdbc.purge-interval", "50ms");
+        IdempotencyStore store =
+                deployment.start(AppDataSource.class).select(IdempotencyStore.class).get();
+        store.claim("e".repeat(64), "fp", 1, Duration.ofMillis(1));
+        store.claim("l".repeat(64), "fp", 1, Duration.ofHours(1));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> rows("idemkit_records") == 1);
+        assertThat(purgeThreads()).as("no managed executor here: its own thread").isPositive();
+
+        deployment.close();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> purgeThreads() == 0);
+    }
+
+    @Test
+    void aNegativePurgeInterval_failsTheDeploymentInTheHouseFormat() {
+        deployment.set("idemkit.store", "jdbc").set("idemkit.jdbc.purge-interval", "-5s");
+
+        assertThatThrownBy(() -> deployment.start(AppDataSource.class))
+                .isInstanceOf(DeploymentException.class)
+                .hasMessageContaining(
+                        "Invalid idemkit.jdbc.purge-interval=-5s: must not be negative");
+    }
+
+    private static int rows(String table) throws SQLException {
+        try (Connection c = AppDataSource.dataSource.getConnection();
+                Statement s = c.createStatement();
+                ResultSet rows = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+            rows.next();
+            return rows.getInt(1);
+        }
+    }
+
+    private static long purgeThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().equals("idemkit-jdbc-purge"))
+                .count();
     }
 
     /** An application's data source, as a CDI bean. */

@@ -244,6 +244,10 @@ class EveryConfigKeyTest {
                             ConfigKeys.JDBC_CREATE_TABLE,
                             new KeyCase("true", r -> r.jdbc().createTable(), true)),
                     Map.entry(
+                            ConfigKeys.JDBC_PURGE_INTERVAL,
+                            new KeyCase(
+                                    "5m", r -> r.jdbc().purgeInterval(), Duration.ofMinutes(5))),
+                    Map.entry(
                             ConfigKeys.ADMIN_ENABLED,
                             new KeyCase("true", r -> r.admin().enabled(), true)),
                     Map.entry(

@@ -40,7 +40,9 @@ import javax.sql.DataSource;
  * <p>No statement waits for a row lock longer than {@link LockWait#BOUND}; a claim that meets its
  * record held longer (a completion inside a business transaction, C13) answers from the row as
  * committed, and contention is {@link IdempotencyStorageException.Kind#CONTENDED}, never an outage
- * ({@link SqlFailures}).
+ * ({@link SqlFailures}). On MariaDB those statements run at {@code READ COMMITTED}, set for each
+ * statement, so that a range scan (the purge's) takes no gap locks that would hold up new claims
+ * ({@link ReadCommitted}).
  *
  * <h2>Time</h2>
  *
@@ -125,7 +127,13 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             if (started == null) {
                 try (Connection c = AutoCommit.on(dataSource.getConnection())) {
                     JdbcDialect dialect = TableSchema.dialect(c);
-                    RecordStatements sql = new RecordStatements(dialect, settings.table());
+                    RecordStatements sql =
+                            new RecordStatements(
+                                    dialect,
+                                    settings.table(),
+                                    dialect == JdbcDialect.MARIADB
+                                            ? ReadCommitted.variable(c.getMetaData())
+                                            : ReadCommitted.VARIABLE);
                     TableSchema.check(c, dialect, settings, sql);
                     started =
                             new Started(
@@ -362,16 +370,17 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /**
      * Deletes every row whose {@code lease_until} has passed by the database's clock: completed
      * records past their retention, claims whose lease ran out, and expired attempt counts. There
-     * is no TTL index in a relational database: schedule this (the admin API's purge, or a timer of
-     * the application) as often as the table's growth asks. Never deletes a live record. Safe to
-     * run at any time, from any number of instances. The index on {@code lease_until} keeps it
-     * cheap.
+     * is no TTL index in a relational database: schedule this ({@code idemkit.jdbc.purge-interval}
+     * and {@link PurgeSchedule}, the admin API's purge, or a timer of the application) as often as
+     * the table's growth asks. Never deletes a live record. Safe to run at any time, from any
+     * number of instances. The index on {@code lease_until} keeps it cheap.
      *
      * <p>In batches of at most {@value #PURGE_BATCH} rows, each a statement that commits on its
      * own, until a batch comes back short: one unbounded {@code DELETE} would hold the locks of
-     * every row it scans (InnoDB's next-key locks under {@code REPEATABLE READ}) until it ends,
-     * blocking claims and renewals meanwhile. On PostgreSQL a batch skips the rows another
-     * transaction holds ({@code SKIP LOCKED}).
+     * every row it deletes until it ends, blocking renewals and completions of those rows
+     * meanwhile. On PostgreSQL a batch skips the rows another transaction holds ({@code SKIP
+     * LOCKED}); on MariaDB it runs at {@code READ COMMITTED}, so that it locks no gap a new claim
+     * inserts into ({@link ReadCommitted}).
      */
     @Override
     public long purgeExpired() {

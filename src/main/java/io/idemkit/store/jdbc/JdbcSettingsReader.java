@@ -2,6 +2,7 @@ package io.idemkit.store.jdbc;
 
 import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.ConfigValues;
+import java.time.Duration;
 
 /**
  * Reads the {@code idemkit.jdbc.*} keys into {@link JdbcStoreSettings}, whose own checks speak the
@@ -36,6 +37,12 @@ public final class JdbcSettingsReader {
                             settings,
                             transactional,
                             JdbcStoreSettings::withTransactionDataSourceName);
+        }
+        Duration purge =
+                values.notNegative(
+                        ConfigKeys.JDBC_PURGE_INTERVAL, ConfigKeys.JDBC_PURGE_INTERVAL_DEFAULT);
+        if (purge != null) {
+            settings = values.apply(settings, purge, JdbcStoreSettings::withPurgeInterval);
         }
         return settings.withCreateTable(
                 values.bool(ConfigKeys.JDBC_CREATE_TABLE, ConfigKeys.JDBC_CREATE_TABLE_DEFAULT));

@@ -1,5 +1,6 @@
 package io.idemkit.store.jdbc;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -18,12 +19,16 @@ import java.util.regex.Pattern;
  * @param transactionDataSourceName the JNDI name of the application's JTA data source on the same
  *     database ({@code idemkit.jdbc.transaction-datasource}), on which records complete inside the
  *     business transaction (C13); {@code null} when none is configured
+ * @param purgeInterval how often the library purges expired rows on its own ({@code
+ *     idemkit.jdbc.purge-interval}, {@link PurgeSchedule}); {@link Duration#ZERO}, the default, for
+ *     never; the store itself ignores it
  */
 public record JdbcStoreSettings(
         String dataSourceName,
         String table,
         boolean createTable,
-        String transactionDataSourceName) {
+        String transactionDataSourceName,
+        Duration purgeInterval) {
 
     /** The default table name: {@value}. */
     public static final String DEFAULT_TABLE = "idemkit_records";
@@ -41,9 +46,11 @@ public record JdbcStoreSettings(
      * @param createTable whether the store creates a missing table
      * @param transactionDataSourceName the JNDI name of the business JTA data source, or {@code
      *     null}
-     * @throws IllegalArgumentException if the table name is not a plain SQL identifier, a name is
-     *     blank, or both data sources have one name (C13: the store's data source is not enlisted,
-     *     so a completion on it would commit apart from the business writes)
+     * @param purgeInterval how often the library purges expired rows, zero for never
+     * @throws IllegalArgumentException if the table name is not a plain SQL identifier, the purge
+     *     interval is negative or under 1 ms but zero, a name is blank, or both data sources have
+     *     one name (C13: the store's data source is not enlisted, so a completion on it would
+     *     commit apart from the business writes)
      */
     public JdbcStoreSettings {
         if (transactionDataSourceName != null && transactionDataSourceName.isBlank()) {
@@ -66,6 +73,14 @@ public record JdbcStoreSettings(
                             + " on it would commit on its own, apart from the business writes"
                             + " (C13); name the JTA data source of the business writes");
         }
+        Objects.requireNonNull(purgeInterval, "purgeInterval");
+        if (purgeInterval.isNegative()
+                || (!purgeInterval.isZero() && purgeInterval.toMillis() == 0)) {
+            throw new IllegalArgumentException(
+                    "Invalid idemkit.jdbc.purge-interval="
+                            + purgeInterval
+                            + ": must be zero (off) or at least 1ms");
+        }
         Objects.requireNonNull(table, "table");
         if (!TABLE.matcher(table).matches()) {
             throw new IllegalArgumentException(
@@ -81,13 +96,13 @@ public record JdbcStoreSettings(
     }
 
     /**
-     * Settings without a data source name.
+     * Settings without a data source name, nor a purge schedule.
      *
      * @param table the table of records, optionally schema-qualified
      * @param createTable whether the store creates a missing table
      */
     public JdbcStoreSettings(String table, boolean createTable) {
-        this(null, table, createTable, null);
+        this(null, table, createTable, null, Duration.ZERO);
     }
 
     /**
@@ -102,7 +117,8 @@ public record JdbcStoreSettings(
      * @return these settings with another data source name
      */
     public JdbcStoreSettings withDataSourceName(String name) {
-        return new JdbcStoreSettings(name, table, createTable, transactionDataSourceName);
+        return new JdbcStoreSettings(
+                name, table, createTable, transactionDataSourceName, purgeInterval);
     }
 
     /**
@@ -111,7 +127,7 @@ public record JdbcStoreSettings(
      */
     public JdbcStoreSettings withTable(String newTable) {
         return new JdbcStoreSettings(
-                dataSourceName, newTable, createTable, transactionDataSourceName);
+                dataSourceName, newTable, createTable, transactionDataSourceName, purgeInterval);
     }
 
     /**
@@ -119,7 +135,8 @@ public record JdbcStoreSettings(
      * @return these settings with another create-table choice
      */
     public JdbcStoreSettings withCreateTable(boolean create) {
-        return new JdbcStoreSettings(dataSourceName, table, create, transactionDataSourceName);
+        return new JdbcStoreSettings(
+                dataSourceName, table, create, transactionDataSourceName, purgeInterval);
     }
 
     /**
@@ -127,6 +144,15 @@ public record JdbcStoreSettings(
      * @return these settings with another transaction data source name
      */
     public JdbcStoreSettings withTransactionDataSourceName(String name) {
-        return new JdbcStoreSettings(dataSourceName, table, createTable, name);
+        return new JdbcStoreSettings(dataSourceName, table, createTable, name, purgeInterval);
+    }
+
+    /**
+     * @param interval how often the library purges expired rows, zero for never
+     * @return these settings with another purge interval
+     */
+    public JdbcStoreSettings withPurgeInterval(Duration interval) {
+        return new JdbcStoreSettings(
+                dataSourceName, table, createTable, transactionDataSourceName, interval);
     }
 }

@@ -23,10 +23,11 @@ import java.time.Duration;
  *       statement. The driver sends both in one round trip, and the server runs them in one
  *       transaction, to which the setting is local; inside an explicit transaction of the store
  *       (the attempt count) it lasts until that transaction ends.
- *   <li>MariaDB: {@code SET STATEMENT innodb_lock_wait_timeout = …, lock_wait_timeout = … FOR
- *       <statement>}: row locks and metadata locks (a migration's {@code ALTER TABLE}), as {@code
- *       lock_timeout} bounds every lock on PostgreSQL; whole seconds, and 1 is the smallest the
- *       server takes.
+ *   <li>MariaDB: {@code SET STATEMENT innodb_lock_wait_timeout = …, lock_wait_timeout = …,
+ *       transaction_isolation = 'READ-COMMITTED' FOR <statement>}: row locks and metadata locks (a
+ *       migration's {@code ALTER TABLE}), as {@code lock_timeout} bounds every lock on PostgreSQL;
+ *       whole seconds, and 1 is the smallest the server takes. The same clause runs the statement
+ *       at {@code READ COMMITTED} ({@link ReadCommitted}), so that it takes no gap locks.
  *   <li>H2: its own {@code LOCK_TIMEOUT} (1 s unless the URL sets another).
  * </ul>
  *
@@ -47,10 +48,13 @@ final class LockWait {
 
     /**
      * @param dialect the database
+     * @param isolationVariable on MariaDB, the name of its isolation variable ({@link
+     *     ReadCommitted#variable}); ignored elsewhere
      * @param sql a statement that may wait for a row lock
-     * @return the statement with its wait bounded, to run with {@link #query} or {@link #update}
+     * @return the statement with its wait bounded (on MariaDB, also at {@code READ COMMITTED}), to
+     *     run with {@link #query} or {@link #update}
      */
-    static String bounded(JdbcDialect dialect, String sql) {
+    static String bounded(JdbcDialect dialect, String isolationVariable, String sql) {
         return switch (dialect) {
             case POSTGRESQL ->
                     "SELECT set_config('lock_timeout', '" + BOUND.toMillis() + "ms', true); " + sql;
@@ -59,6 +63,8 @@ final class LockWait {
                             + SECONDS
                             + ", lock_wait_timeout = "
                             + SECONDS
+                            + ", "
+                            + ReadCommitted.setting(isolationVariable)
                             + " FOR "
                             + sql;
             case H2 -> sql;

@@ -92,13 +92,33 @@ final class RecordStatements {
 
     /**
      * The dialect. Every statement above that writes waits for a row lock {@link LockWait#BOUND} at
-     * most (but {@link #completeInTransaction}): run it with {@link LockWait#query} or {@link
-     * LockWait#update}.
+     * most (but {@link #completeInTransaction}), and on MariaDB runs at {@code READ COMMITTED}
+     * ({@link ReadCommitted}): run it with {@link LockWait#query} or {@link LockWait#update}.
      */
     final JdbcDialect dialect;
 
+    /** On MariaDB, the name of its isolation variable ({@link ReadCommitted#variable}). */
+    private final String isolationVariable;
+
+    /**
+     * The statements on a MariaDB of 11.1 or newer, PostgreSQL or H2.
+     *
+     * @param dialect the database
+     * @param table the table of records
+     */
     RecordStatements(JdbcDialect dialect, String table) {
+        this(dialect, table, ReadCommitted.VARIABLE);
+    }
+
+    /**
+     * @param dialect the database
+     * @param table the table of records
+     * @param isolationVariable on MariaDB, the name of its isolation variable ({@link
+     *     ReadCommitted#variable}); ignored elsewhere
+     */
+    RecordStatements(JdbcDialect dialect, String table, String isolationVariable) {
         this.dialect = dialect;
+        this.isolationVariable = isolationVariable;
         String now = dialect.nowMillis();
         this.now = "SELECT " + now + " AS now_ms";
         String live = String.format(LIVE, now);
@@ -124,8 +144,7 @@ final class RecordStatements {
         if (dialect == JdbcDialect.POSTGRESQL) {
             insertClaim = null;
             insertOrSelectClaim =
-                    LockWait.bounded(
-                            dialect,
+                    bounded(
                             "WITH clock AS (SELECT "
                                     + now
                                     + " AS now_ms), ins AS ("
@@ -147,8 +166,7 @@ final class RecordStatements {
         } else if (dialect == JdbcDialect.MARIADB) {
             insertClaim = null;
             insertOrSelectClaim =
-                    LockWait.bounded(
-                            dialect,
+                    bounded(
                             insert
                                     + " VALUES (?, 'CLAIMED', ?, ?, ?, "
                                     + now
@@ -183,11 +201,9 @@ final class RecordStatements {
                         + dialect.nullSafeEquals("state")
                         + " AND "
                         + dialect.nullSafeEquals("claim_token");
-        overwritePinned = LockWait.bounded(dialect, overwrite);
+        overwritePinned = bounded(overwrite);
         overwritePinnedIfLapsed =
-                LockWait.bounded(
-                        dialect,
-                        overwrite + " AND (lease_until IS NULL OR lease_until <= " + now + ")");
+                bounded(overwrite + " AND (lease_until IS NULL OR lease_until <= " + now + ")");
         String fenced = " WHERE idem_key = ? AND state = 'CLAIMED' AND claim_token = ?";
         completeInTransaction =
                 "UPDATE "
@@ -199,16 +215,13 @@ final class RecordStatements {
                         + " + ?, response_status = ?,"
                         + " response_headers = ?, response_body = ?"
                         + fenced;
-        complete = LockWait.bounded(dialect, completeInTransaction);
-        renew =
-                LockWait.bounded(
-                        dialect, "UPDATE " + table + " SET lease_until = " + now + " + ?" + fenced);
-        release = LockWait.bounded(dialect, "DELETE FROM " + table + fenced);
-        delete = LockWait.bounded(dialect, "DELETE FROM " + table + " WHERE idem_key = ?");
+        complete = bounded(completeInTransaction);
+        renew = bounded("UPDATE " + table + " SET lease_until = " + now + " + ?" + fenced);
+        release = bounded("DELETE FROM " + table + fenced);
+        delete = bounded("DELETE FROM " + table + " WHERE idem_key = ?");
         String expired = "(lease_until IS NULL OR lease_until <= " + now + ")";
         purge =
-                LockWait.bounded(
-                        dialect,
+                bounded(
                         switch (dialect) {
                             // Locks only the rows it deletes, and skips a row another transaction
                             // holds (a completion inside a business transaction, C13): it is not
@@ -240,8 +253,7 @@ final class RecordStatements {
                         });
         String liveCount = "state = 'ATTEMPTS' AND attempts IS NOT NULL AND lease_until > " + now;
         countUp =
-                LockWait.bounded(
-                        dialect,
+                bounded(
                         "UPDATE "
                                 + table
                                 + " SET attempts = attempts + 1, lease_until = "
@@ -250,8 +262,7 @@ final class RecordStatements {
                                 + liveCount);
         selectCount = "SELECT attempts FROM " + table + " WHERE idem_key = ?";
         countRestart =
-                LockWait.bounded(
-                        dialect,
+                bounded(
                         "UPDATE "
                                 + table
                                 + " SET state = 'ATTEMPTS', attempts = 1, lease_until = "
@@ -270,12 +281,15 @@ final class RecordStatements {
                         + now
                         + " + ?)";
         countInsert =
-                LockWait.bounded(
-                        dialect,
+                bounded(
                         dialect == JdbcDialect.POSTGRESQL
                                 ? insertCount + " ON CONFLICT (idem_key) DO NOTHING"
                                 : insertCount);
         probe = "SELECT " + RecordRows.COLUMNS + " FROM " + table + " WHERE 1 = 0";
+    }
+
+    private String bounded(String sql) {
+        return LockWait.bounded(dialect, isolationVariable, sql);
     }
 
     private static String qualified(String alias) {

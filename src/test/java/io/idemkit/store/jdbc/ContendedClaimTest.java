@@ -168,12 +168,12 @@ class ContendedClaimTest {
     @EnumSource(
             value = JdbcDialect.class,
             names = {"POSTGRESQL", "MARIADB"})
-    void theBound_staysOnTheStatement_notOnThePooledSession(JdbcDialect dialect)
+    void theBoundAndTheIsolation_stayOnTheStatement_notOnThePooledSession(JdbcDialect dialect)
             throws SQLException {
         dataSource = Databases.of(dialect);
         table = JdbcStoreContract.freshTable();
         try (Connection session = dataSource.getConnection()) {
-            String before = lockTimeout(dialect, session);
+            String before = sessionSettings(dialect, session);
             JdbcIdempotencyStore store =
                     new JdbcIdempotencyStore(
                             EnlistedConnections.of(() -> session),
@@ -182,18 +182,20 @@ class ContendedClaimTest {
             store.renew(KEY, claim.token(), Duration.ofMinutes(1));
             store.complete(KEY, claim.token(), RESULT, Duration.ofHours(1));
             store.countAttempt("a".repeat(64), Duration.ofHours(1));
+            store.purgeExpired();
 
-            assertThat(lockTimeout(dialect, session)).isEqualTo(before);
+            assertThat(sessionSettings(dialect, session)).isEqualTo(before);
         }
     }
 
-    private static String lockTimeout(JdbcDialect dialect, Connection c) throws SQLException {
+    private static String sessionSettings(JdbcDialect dialect, Connection c) throws SQLException {
         try (Statement s = c.createStatement();
                 java.sql.ResultSet rows =
                         s.executeQuery(
                                 dialect == JdbcDialect.POSTGRESQL
                                         ? "SHOW lock_timeout"
-                                        : "SELECT @@SESSION.innodb_lock_wait_timeout")) {
+                                        : "SELECT CONCAT(@@SESSION.innodb_lock_wait_timeout,"
+                                                + " ' ', @@SESSION.transaction_isolation)")) {
             rows.next();
             return rows.getString(1);
         }

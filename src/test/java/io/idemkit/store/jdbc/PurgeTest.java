@@ -1,7 +1,11 @@
 package io.idemkit.store.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idemkit.IdempotencyStorageException;
+import io.idemkit.spi.ClaimResult;
+import io.idemkit.spi.ClaimStatus;
 import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoredResult;
 import java.sql.Connection;
@@ -13,12 +17,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import javax.sql.DataSource;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The purge the application schedules (C12: a relational database has no TTL index): it deletes
@@ -133,6 +142,88 @@ class PurgeTest {
             if (purge != null) {
                 purge.exceptionally(e -> 0L).get(30, TimeUnit.SECONDS);
             }
+            execute(dataSource, "DROP TABLE " + table);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {ReadCommitted.VARIABLE, ReadCommitted.OLD_VARIABLE})
+    void purgeOnMariaDb_heldOpen_takesNoGapLock_thatWouldHoldUpTheClaimOfANewKey(
+            String isolationVariable) throws Exception {
+        // Under InnoDB's default REPEATABLE READ the purge's range scan locks the gap between the
+        // last expired row and the first live one in the lease_until index, where a new claim's
+        // lease lands: the claim waited for the purge, and past the lock bound failed as
+        // contention. The store runs its statements at READ COMMITTED, which takes no gap locks.
+        // The purge's own statement, as the store sends it, is held open in a transaction here to
+        // make a slow purge of a large table. Also with the variable's name before MariaDB 11.1,
+        // which this 11.4 server still takes.
+        ClaimResult claim =
+                claimOfANewKeyWhileThePurgeIsHeldOpen(
+                        table ->
+                                new RecordStatements(JdbcDialect.MARIADB, table, isolationVariable)
+                                        .purge);
+
+        assertThat(claim.status()).isEqualTo(ClaimStatus.NEW);
+    }
+
+    @Test
+    void purgeOnMariaDb_heldOpenAtRepeatableRead_holdsUpTheClaim_theControl() {
+        // Without the isolation clause, the same scenario runs into the lock bound: the test above
+        // proves something on this server.
+        String clause = ", " + ReadCommitted.setting(ReadCommitted.VARIABLE);
+
+        assertThatThrownBy(
+                        () ->
+                                claimOfANewKeyWhileThePurgeIsHeldOpen(
+                                        table ->
+                                                new RecordStatements(JdbcDialect.MARIADB, table)
+                                                        .purge.replace(clause, "")))
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOfSatisfying(
+                        IdempotencyStorageException.class,
+                        e ->
+                                assertThat(e.kind())
+                                        .isEqualTo(IdempotencyStorageException.Kind.CONTENDED));
+    }
+
+    /**
+     * On MariaDB: three expired rows and a result kept for an hour; the purge statement {@code
+     * purgeOf} gives for the table, run in a transaction left open; and meanwhile the claim of a
+     * new key, whose lease lands between the expired rows and the kept one.
+     */
+    private static ClaimResult claimOfANewKeyWhileThePurgeIsHeldOpen(
+            Function<String, String> purgeOf) throws Exception {
+        DataSource dataSource = Databases.mariaDb();
+        String table = JdbcStoreContract.freshTable();
+        JdbcIdempotencyStore store =
+                new JdbcIdempotencyStore(dataSource, new JdbcStoreSettings(table, true));
+        ExecutorService claims = Executors.newSingleThreadExecutor();
+        try {
+            store.start();
+            plantExpired(dataSource, table, 0, 3);
+            String kept = "e".repeat(64);
+            store.complete(
+                    kept,
+                    store.claim(kept, FP, 1, Duration.ofMinutes(1)).token(),
+                    new StoredResult(200, List.of(), new byte[0]),
+                    Duration.ofHours(1));
+            try (Connection purge = dataSource.getConnection()) {
+                purge.setAutoCommit(false);
+                try {
+                    try (PreparedStatement ps = purge.prepareStatement(purgeOf.apply(table))) {
+                        ps.setInt(1, JdbcIdempotencyStore.PURGE_BATCH);
+                        assertThat(ps.executeUpdate()).isEqualTo(3);
+                    }
+                    return claims.submit(
+                                    () -> store.claim("a".repeat(64), FP, 1, Duration.ofMinutes(1)))
+                            .get(10, TimeUnit.SECONDS);
+                } finally {
+                    purge.rollback();
+                }
+            }
+        } finally {
+            claims.shutdownNow();
             execute(dataSource, "DROP TABLE " + table);
         }
     }

@@ -1,0 +1,67 @@
+package io.idemkit.cdi;
+
+import io.idemkit.config.ConfigKeys;
+import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.store.jdbc.PurgeSchedule;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * Starts the JDBC store's scheduled purge when {@code idemkit.jdbc.purge-interval} asks for one
+ * (C12): on the runtime's default managed scheduled executor where there is one ({@link
+ * ManagedScheduler}), else on a daemon thread of the library's own. A runtime whose executor
+ * refuses the schedule gets the library's own thread too: an optional API never fails the
+ * deployment. INFO says which one runs it. The caller closes the schedule when the application
+ * stops.
+ */
+final class JdbcPurgeScheduling {
+
+    private static final System.Logger LOG = System.getLogger(JdbcPurgeScheduling.class.getName());
+
+    private JdbcPurgeScheduling() {}
+
+    /**
+     * @param store the JDBC store
+     * @param interval {@code idemkit.jdbc.purge-interval}, zero for off
+     * @return the running schedule, or empty when it is off
+     */
+    static Optional<PurgeSchedule> start(IdempotencyStore store, Duration interval) {
+        if (interval.isZero()) {
+            return Optional.empty();
+        }
+        Optional<ScheduledExecutorService> managed = ManagedScheduler.lookUp();
+        if (managed.isPresent()) {
+            try {
+                PurgeSchedule schedule = PurgeSchedule.on(managed.get(), store, interval);
+                LOG.log(
+                        Level.INFO,
+                        "idemkit purges the JDBC store's expired rows every "
+                                + interval
+                                + " ("
+                                + ConfigKeys.JDBC_PURGE_INTERVAL
+                                + ") on "
+                                + ManagedScheduler.JNDI_NAME);
+                return Optional.of(schedule);
+            } catch (RuntimeException e) {
+                LOG.log(
+                        Level.INFO,
+                        "idemkit cannot schedule its JDBC store purge on "
+                                + ManagedScheduler.JNDI_NAME
+                                + " ("
+                                + e.getClass().getName()
+                                + "); it uses a thread of its own");
+            }
+        }
+        PurgeSchedule schedule = PurgeSchedule.onOwnThread(store, interval);
+        LOG.log(
+                Level.INFO,
+                "idemkit purges the JDBC store's expired rows every "
+                        + interval
+                        + " ("
+                        + ConfigKeys.JDBC_PURGE_INTERVAL
+                        + ") on a daemon thread of its own");
+        return Optional.of(schedule);
+    }
+}
