@@ -11,6 +11,11 @@ import java.util.Objects;
  * queue on a transacted JMS context commits with the acknowledgement, or rolls back with it (and
  * the next delivery fires the event again). Fired once per committed exhaustion.
  *
+ * <p>Fired too, with {@code attempts} 0, for a message acknowledged without running because its key
+ * was used before with another body ({@code idemkit.message.fingerprint=body}): another producer of
+ * the destination may have sent the key first, and the message should reach a dead-letter queue
+ * rather than vanish. Its {@code lastFailure} then starts with {@code payload mismatch}.
+ *
  * @param operation the bean class and method, as {@code com.example.OrdersBean.onMessage()}
  * @param effectiveKey the effective key of the message (a hash of its key, the scope and the
  *     operation), as the admin API and the logs name it

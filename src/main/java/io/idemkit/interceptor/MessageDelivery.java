@@ -67,6 +67,10 @@ final class MessageDelivery {
     /** The fingerprint of every message when the body is not fingerprinted: the reference's. */
     static final String KEY_ONLY_FINGERPRINT = "idemkit-queue-v1";
 
+    /** The {@link IdempotencyMessageExhausted#lastFailure()} of a message refused as a mismatch. */
+    static final String MISMATCH_FAILURE =
+            "payload mismatch: its key was used before with another body; not run";
+
     /** What a completed message stores: the record itself says "done". */
     static final byte[] DONE_MARKER = IdempotentInterceptor.VOID_MARKER;
 
@@ -168,16 +172,7 @@ final class MessageDelivery {
         try {
             admission = engine.admit(operation);
         } catch (IdempotencyPayloadMismatchException e) {
-            // Redelivery cannot change the body: run nothing, acknowledge (the event says so).
-            LOG.log(
-                    Level.WARNING,
-                    "idemkit acknowledged a message to "
-                            + plan.description()
-                            + " without running it: its key was used before with another body"
-                            + " (effective key "
-                            + operation.effectiveKey()
-                            + ").");
-            return null;
+            return refuseMismatch(message, plan, operation);
         } catch (IdempotencyInProgressException e) {
             return redeliver(plan, "its first delivery is still running", e);
         } catch (IdempotencyStorageException e) {
@@ -262,6 +257,33 @@ final class MessageDelivery {
         }
         lastFailures.remove(operation.effectiveKey());
         finishAfterCommit(execution, EXHAUSTED_MARKER, plan);
+        return null;
+    }
+
+    /**
+     * A message whose key was used before with another body: redelivery cannot change its body, so
+     * it is acknowledged without running, and handed to the application's {@link
+     * IdempotencyMessageExhausted} observers (with no attempts), so that a dead-letter forward
+     * keeps it: the key may have been sent first by another producer of the destination, and the
+     * real message must not vanish in a log line (C11.3). An observer that throws asks for
+     * redelivery, as for an exhausted message.
+     */
+    private Object refuseMismatch(Message message, MethodPlan plan, Operation operation) {
+        exhausted.accept(
+                new IdempotencyMessageExhausted(
+                        plan.description(),
+                        operation.effectiveKey(),
+                        0,
+                        MISMATCH_FAILURE,
+                        message));
+        LOG.log(
+                Level.WARNING,
+                "idemkit acknowledged a message to "
+                        + plan.description()
+                        + " without running it: its key was used before with another body"
+                        + " (effective key "
+                        + operation.effectiveKey()
+                        + "); IdempotencyMessageExhausted observers received it.");
         return null;
     }
 

@@ -366,6 +366,25 @@ class MessageSurfaceTest {
     }
 
     @Test
+    void bodyFingerprint_aKeyReusedWithAnotherBody_reachesTheExhaustedObservers_notOnlyALog() {
+        deployment.set("idemkit.message.fingerprint", "body");
+        start();
+        orders.onMessage(
+                TestMessages.message().property("IdempotencyKey", "sq").text("first").build());
+        Message real = TestMessages.message().property("IdempotencyKey", "sq").text("real").build();
+
+        orders.onMessage(real);
+
+        assertThat(Orders.runs).hasValue(1);
+        assertThat(ExhaustedLog.events).hasSize(1);
+        IdempotencyMessageExhausted refused = ExhaustedLog.events.get(0);
+        assertThat(refused.message()).isSameAs(real);
+        assertThat(refused.attempts()).isZero();
+        assertThat(refused.lastFailure()).startsWith("payload mismatch");
+        assertThat(refused.operation()).isEqualTo(Orders.class.getName() + ".onMessage()");
+    }
+
+    @Test
     void withoutBodyFingerprint_aKeyReusedWithAnotherBody_isADuplicate() {
         start();
 

@@ -7,18 +7,26 @@ import io.idemkit.IdempotencyEvent.Decision;
 import io.idemkit.IdempotencyKey;
 import io.idemkit.Idempotent;
 import io.idemkit.cdi.TestDeployment;
+import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.IdempotencyRedactor;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.spi.StoredResult;
+import io.idemkit.store.memory.InMemoryIdempotencyStore;
+import io.idemkit.testsupport.ForwardingStore;
 import io.idemkit.testsupport.TestMessages;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Alternative;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.inject.Qualifier;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,6 +70,21 @@ class MethodRedactorTest {
         assertThat(replayed).isEqualTo(new Receipt(MASKED, 1));
         assertThat(Beans.decisions()).containsExactly(Decision.NEW, Decision.REPLAYED);
         assertThat(storedBody(weld)).contains(MASKED).doesNotContain(CARD);
+    }
+
+    @Test
+    void globalRedactor_noWriteTheStoreReceives_carriesTheCard() {
+        RecordingStore.writes.clear();
+        Payments payments = start(MaskCard.class, RecordingStore.class);
+
+        payments.charge("k1", CARD);
+        payments.charge("k1", CARD);
+        payments.charge("k2", CARD);
+
+        assertThat(RecordingStore.writes)
+                .as("every result the store was asked to keep")
+                .hasSize(2)
+                .allSatisfy(body -> assertThat(body).contains(MASKED).doesNotContain(CARD));
     }
 
     @Test
@@ -205,6 +228,31 @@ class MethodRedactorTest {
         String key = Beans.events.get(0).effectiveKey();
         StoredResult stored = store(weld).find(key).orElseThrow().result();
         return new String(stored.body(), StandardCharsets.UTF_8);
+    }
+
+    /** The memory store, noting the body of every result it is asked to keep, by any path. */
+    @Alternative
+    @Priority(100)
+    @ApplicationScoped
+    public static class RecordingStore extends ForwardingStore {
+        static final List<String> writes = new CopyOnWriteArrayList<>();
+
+        public RecordingStore() {
+            super(new InMemoryIdempotencyStore(Clock.systemUTC(), 10));
+        }
+
+        @Override
+        public boolean complete(String key, ClaimToken token, StoredResult result, Duration ttl) {
+            writes.add(new String(result.body(), StandardCharsets.UTF_8));
+            return super.complete(key, token, result, ttl);
+        }
+
+        @Override
+        public boolean completeInTransaction(
+                String key, ClaimToken token, StoredResult result, Duration ttl) {
+            writes.add(new String(result.body(), StandardCharsets.UTF_8));
+            return super.completeInTransaction(key, token, result, ttl);
+        }
     }
 
     /** A value with a card number. */

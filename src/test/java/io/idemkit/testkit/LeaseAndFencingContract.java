@@ -11,10 +11,8 @@ import io.idemkit.spi.RecordState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -195,7 +193,7 @@ abstract class LeaseAndFencingContract extends ClaimCompleteReleaseContract {
                                     return null;
                                 }));
             }
-            awaitAllReportingTheCause(runs);
+            RacingThreads.awaitAll(runs);
         } finally {
             pool.shutdownNow();
         }
@@ -203,36 +201,6 @@ abstract class LeaseAndFencingContract extends ClaimCompleteReleaseContract {
         assertThat(winners).hasSize(keys);
         assertThat(winners.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
         assertThat(losers.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(threads - 1));
-    }
-
-    /**
-     * Waits for every run and, if any failed, throws the failure that started it: one thread's
-     * exception breaks the barrier for all the others, and their {@code BrokenBarrierException}
-     * alone says nothing about what went wrong.
-     */
-    private static void awaitAllReportingTheCause(List<Future<?>> runs) throws Exception {
-        Throwable cause = null;
-        Throwable broken = null;
-        for (Future<?> run : runs) {
-            try {
-                run.get(5, TimeUnit.MINUTES);
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof BrokenBarrierException) {
-                    broken = broken == null ? e.getCause() : broken;
-                } else if (cause == null) {
-                    cause = e.getCause();
-                } else {
-                    cause.addSuppressed(e.getCause());
-                }
-            }
-        }
-        if (cause != null) {
-            throw new AssertionError("a racing claim failed", cause);
-        }
-        if (broken != null) {
-            throw new AssertionError(
-                    "the barrier broke with no thread failing (a 30 s wait?)", broken);
-        }
     }
 
     /**

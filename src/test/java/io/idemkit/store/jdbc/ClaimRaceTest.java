@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimStatus;
+import io.idemkit.testkit.RacingThreads;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -137,9 +138,7 @@ class ClaimRaceTest {
                                     return null;
                                 }));
             }
-            for (Future<?> run : runs) {
-                run.get(5, TimeUnit.MINUTES);
-            }
+            RacingThreads.awaitAll(runs);
         } finally {
             pool.shutdownNow();
         }

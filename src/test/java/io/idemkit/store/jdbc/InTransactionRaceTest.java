@@ -3,10 +3,12 @@ package io.idemkit.store.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.IdempotencyStorageException;
+import io.idemkit.core.LeaseHeartbeat;
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoredResult;
+import io.idemkit.testkit.RacingThreads;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -52,6 +54,35 @@ class InTransactionRaceTest {
     @EnumSource(JdbcDialect.class)
     void leasesRunningOutMidTransaction_leaveOneBusinessRowAndItsResultPerKey(JdbcDialect dialect)
             throws Exception {
+        race(dialect, null, new AtomicInteger());
+    }
+
+    /**
+     * The same race with the lease heartbeat on, as the interceptor runs it, and business
+     * transactions that read before they write: every claimer renews its lease every 7 ms on the
+     * store's own connection while its transaction is open, except one in two, whose heartbeat
+     * stalls (a long GC pause, say), so that takeovers still happen; each closes its beat before
+     * the completion. Renewals that commit on the record's row while business transactions are
+     * open, and renewals that meet a completion's row lock, must change nothing of the outcome.
+     */
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void withTheHeartbeatOn_andReadsBeforeWrites_oneBusinessRowAndItsResultPerKey(
+            JdbcDialect dialect) throws Exception {
+        LeaseHeartbeat heartbeat = new LeaseHeartbeat(false);
+        AtomicInteger renewals = new AtomicInteger();
+        try {
+            race(dialect, heartbeat, renewals);
+        } finally {
+            heartbeat.close();
+        }
+        assertThat(renewals.get())
+                .as("renewals while business transactions were open")
+                .isPositive();
+    }
+
+    private static void race(JdbcDialect dialect, LeaseHeartbeat heartbeat, AtomicInteger renewals)
+            throws Exception {
         DataSource dataSource = Databases.of(dialect);
         String table = JdbcStoreContract.freshTable();
         String business = table + "_orders";
@@ -82,20 +113,21 @@ class InTransactionRaceTest {
                                         for (String key : keys) {
                                             barrier.await(30, TimeUnit.SECONDS);
                                             runUntilCompleted(
-                                                    store,
-                                                    dataSource,
-                                                    current,
-                                                    business,
+                                                    new Run(
+                                                            store,
+                                                            dataSource,
+                                                            current,
+                                                            business,
+                                                            heartbeat,
+                                                            renewals,
+                                                            fenced),
                                                     key,
-                                                    thread,
-                                                    fenced);
+                                                    thread);
                                         }
                                         return null;
                                     }));
                 }
-                for (Future<?> run : runs) {
-                    run.get(5, TimeUnit.MINUTES);
-                }
+                RacingThreads.awaitAll(runs);
             } finally {
                 pool.shutdownNow();
             }
@@ -114,15 +146,23 @@ class InTransactionRaceTest {
         }
     }
 
-    private static void runUntilCompleted(
+    /** What every run of the race shares; {@code heartbeat} is {@code null} when it is off. */
+    private record Run(
             JdbcIdempotencyStore store,
             DataSource dataSource,
             ThreadLocal<Connection> current,
             String business,
-            String key,
-            int thread,
-            AtomicInteger fenced)
+            LeaseHeartbeat heartbeat,
+            AtomicInteger renewals,
+            AtomicInteger fenced) {}
+
+    private static void runUntilCompleted(Run run, String key, int thread)
             throws SQLException, InterruptedException {
+        JdbcIdempotencyStore store = run.store();
+        DataSource dataSource = run.dataSource();
+        ThreadLocal<Connection> current = run.current();
+        String business = run.business();
+        AtomicInteger fenced = run.fenced();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
             ClaimResult claim;
@@ -143,16 +183,36 @@ class InTransactionRaceTest {
                     try (Connection c = dataSource.getConnection()) {
                         c.setAutoCommit(false);
                         current.set(c);
-                        try (PreparedStatement ps =
-                                c.prepareStatement("INSERT INTO " + business + " VALUES (?, ?)")) {
-                            ps.setString(1, key);
-                            ps.setInt(2, thread);
-                            ps.executeUpdate();
+                        try (LeaseHeartbeat.Beat beat = beat(run, key, claim)) {
+                            if (run.heartbeat() != null) {
+                                businessRows(c, business, key); // a read before the write
+                            }
+                            try (PreparedStatement ps =
+                                    c.prepareStatement(
+                                            "INSERT INTO " + business + " VALUES (?, ?)")) {
+                                ps.setString(1, key);
+                                ps.setInt(2, thread);
+                                ps.executeUpdate();
+                            }
+                            Thread.sleep(ThreadLocalRandom.current().nextInt(41));
                         }
-                        Thread.sleep(ThreadLocalRandom.current().nextInt(41));
                         StoredResult result = new StoredResult(200, List.of(), body(thread));
-                        if (store.completeInTransaction(
-                                key, claim.token(), result, Duration.ofHours(1))) {
+                        boolean completed;
+                        try {
+                            completed =
+                                    store.completeInTransaction(
+                                            key, claim.token(), result, Duration.ofHours(1));
+                        } catch (IdempotencyStorageException e) {
+                            if (e.kind() != IdempotencyStorageException.Kind.CONTENDED) {
+                                throw e;
+                            }
+                            // A fenced completion waited past the bound on the row of the one
+                            // that won and has not committed yet (H2 on a loaded machine): the
+                            // interceptor rolls the transaction back, as for any store failure.
+                            c.rollback();
+                            continue;
+                        }
+                        if (completed) {
                             c.commit();
                             return;
                         }
@@ -167,16 +227,38 @@ class InTransactionRaceTest {
         throw new AssertionError(key + " was not completed within 60 s");
     }
 
+    /** A beat renewing the claim every 7 ms, or none: when the heartbeat is off or stalls. */
+    private static LeaseHeartbeat.Beat beat(Run run, String key, ClaimResult claim) {
+        if (run.heartbeat() == null || ThreadLocalRandom.current().nextBoolean()) {
+            return null;
+        }
+        return run.heartbeat()
+                .start(
+                        () -> {
+                            boolean renewed = run.store().renew(key, claim.token(), LEASE);
+                            run.renewals().incrementAndGet();
+                            return renewed;
+                        },
+                        Duration.ofMillis(7),
+                        () -> {},
+                        false);
+    }
+
     private static byte[] body(int thread) {
         return ByteBuffer.allocate(4).putInt(thread).array();
     }
 
     private static List<Integer> businessRows(DataSource dataSource, String business, String key)
             throws SQLException {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps =
-                        c.prepareStatement(
-                                "SELECT thread FROM " + business + " WHERE idem_key = ?")) {
+        try (Connection c = dataSource.getConnection()) {
+            return businessRows(c, business, key);
+        }
+    }
+
+    private static List<Integer> businessRows(Connection c, String business, String key)
+            throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT thread FROM " + business + " WHERE idem_key = ?")) {
             ps.setString(1, key);
             List<Integer> threads = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {

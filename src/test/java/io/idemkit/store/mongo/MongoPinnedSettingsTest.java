@@ -93,6 +93,8 @@ class MongoPinnedSettingsTest {
             store.claim(key(), FINGERPRINT, VERSION, LONG);
 
             assertThat(sent.writes())
+                    .as("the claim's write was seen (allSatisfy holds on none)")
+                    .isNotEmpty()
                     .allSatisfy(
                             write ->
                                     assertThat(write.getDocument("writeConcern").getInt32("w"))

@@ -1,13 +1,12 @@
 package io.idemkit.store.mongo;
 
 import net.jqwik.api.lifecycle.AddLifecycleHook;
-import org.testcontainers.junit.jupiter.Testcontainers;
 
 /**
  * The store contract suite on a MongoDB 4.4 replica set, the oldest supported version. Skipped
  * without Docker.
  */
-@Testcontainers(disabledWithoutDocker = true)
+@RequiresDocker
 @AddLifecycleHook(RealMongo.DockerRequired.class)
 class MongoTestcontainers44StoreContractTest extends RealMongoStoreContract {
     @Override

@@ -1,10 +1,9 @@
 package io.idemkit.store.mongo;
 
 import net.jqwik.api.lifecycle.AddLifecycleHook;
-import org.testcontainers.junit.jupiter.Testcontainers;
 
 /** The store contract suite on a MongoDB 8.0 replica set. Skipped without Docker. */
-@Testcontainers(disabledWithoutDocker = true)
+@RequiresDocker
 @AddLifecycleHook(RealMongo.DockerRequired.class)
 class MongoTestcontainers80StoreContractTest extends RealMongoStoreContract {
     @Override

@@ -15,7 +15,6 @@ import org.bson.BsonDocument;
 import org.bson.BsonString;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.testcontainers.junit.jupiter.Testcontainers;
 
 /**
  * A transient failure during the probe, on a real MongoDB 8.0 started with test commands enabled:
@@ -24,7 +23,7 @@ import org.testcontainers.junit.jupiter.Testcontainers;
  * the next use probes again and takes the pipeline path (C9). The client does not retry writes, so
  * that the failure reaches the store. Skipped without Docker.
  */
-@Testcontainers(disabledWithoutDocker = true)
+@RequiresDocker
 class MongoTestcontainersProbeFailpointTest {
 
     private static final String APP = "idemkit-probe-failpoint";

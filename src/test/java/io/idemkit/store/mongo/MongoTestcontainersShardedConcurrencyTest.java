@@ -1,12 +1,10 @@
 package io.idemkit.store.mongo;
 
-import org.testcontainers.junit.jupiter.Testcontainers;
-
 /**
  * The race tests on a MongoDB 8.0 sharded cluster, through two mongos routers, every collection
  * sharded on _id. Skipped without Docker.
  */
-@Testcontainers(disabledWithoutDocker = true)
+@RequiresDocker
 class MongoTestcontainersShardedConcurrencyTest extends MongoConcurrencyContract {
     @Override
     MongoServerUnderTest mongo() {

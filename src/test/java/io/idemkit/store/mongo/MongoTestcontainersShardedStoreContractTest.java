@@ -1,13 +1,12 @@
 package io.idemkit.store.mongo;
 
 import net.jqwik.api.lifecycle.AddLifecycleHook;
-import org.testcontainers.junit.jupiter.Testcontainers;
 
 /**
  * The store contract suite on a MongoDB 8.0 sharded cluster, through two mongos routers, every
  * collection sharded on _id. Skipped without Docker.
  */
-@Testcontainers(disabledWithoutDocker = true)
+@RequiresDocker
 @AddLifecycleHook(RealMongo.DockerRequired.class)
 class MongoTestcontainersShardedStoreContractTest extends RealMongoStoreContract {
     @Override

@@ -20,14 +20,13 @@ import org.awaitility.Awaitility;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.junit.jupiter.api.Test;
-import org.testcontainers.junit.jupiter.Testcontainers;
 
 /**
  * What the store does through two {@code mongos} routers of a real sharded cluster (C9): it sees a
  * router, says at INFO that {@code $$NOW} is each router's clock, takes the pipeline path, and
  * refuses at start a collection sharded on a key other than {@code _id}. Skipped without Docker.
  */
-@Testcontainers(disabledWithoutDocker = true)
+@RequiresDocker
 class MongoTestcontainersShardedTest {
 
     /** Started on first use, so that nothing starts where the class is skipped. */

@@ -1,13 +1,12 @@
 package io.idemkit.store.mongo;
 
 import net.jqwik.api.lifecycle.AddLifecycleHook;
-import org.testcontainers.junit.jupiter.Testcontainers;
 
 /**
  * The store contract suite on a MongoDB 8.0 replica set, through clients that declare the strict
  * Stable API v1. Skipped without Docker.
  */
-@Testcontainers(disabledWithoutDocker = true)
+@RequiresDocker
 @AddLifecycleHook(RealMongo.DockerRequired.class)
 class MongoTestcontainersStableApiStoreContractTest extends RealMongoStoreContract {
     @Override

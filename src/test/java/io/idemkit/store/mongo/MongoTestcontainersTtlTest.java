@@ -13,14 +13,13 @@ import java.time.Clock;
 import java.time.Duration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.testcontainers.junit.jupiter.Testcontainers;
 
 /**
  * The TTL monitor of a real MongoDB 8.0 (set to run every second) deletes a lapsed claim at lease
  * plus grace; its owner can then neither renew nor complete, and the key is new again (C9). A live
  * claim with a lease longer than the wait is kept. Skipped without Docker.
  */
-@Testcontainers(disabledWithoutDocker = true)
+@RequiresDocker
 class MongoTestcontainersTtlTest {
 
     @Test

@@ -11,7 +11,6 @@ import net.jqwik.api.lifecycle.LifecycleContext;
 import net.jqwik.api.lifecycle.SkipExecutionHook;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
-import org.testcontainers.DockerClientFactory;
 import org.testcontainers.mongodb.MongoDBContainer;
 
 /**
@@ -173,13 +172,12 @@ final class RealMongo extends MongoServerUnderTest {
                                 .append("key", key));
     }
 
-    /** jqwik's counterpart of {@code @Testcontainers(disabledWithoutDocker = true)}. */
+    /** jqwik's counterpart of {@link RequiresDocker}, by the same rule. */
     static final class DockerRequired implements SkipExecutionHook {
         @Override
         public SkipResult shouldBeSkipped(LifecycleContext context) {
-            return DockerClientFactory.instance().isDockerAvailable()
-                    ? SkipResult.doNotSkip()
-                    : SkipResult.skip("Docker is not available");
+            String reason = RequiresDocker.Condition.skipReason();
+            return reason == null ? SkipResult.doNotSkip() : SkipResult.skip(reason);
         }
     }
 }
