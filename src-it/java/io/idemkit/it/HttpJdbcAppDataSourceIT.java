@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.HttpCalls.Reply;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.File;
-import java.net.URISyntaxException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -43,45 +40,19 @@ class HttpJdbcAppDataSourceIT extends HttpScenarios {
     @Deployment(testable = false)
     static WebArchive application() {
         postgres = ItPostgres.start();
-        String webXml =
-                "<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"6.0\">"
-                        + "<data-source>"
-                        + "<name>java:app/jdbc/idemkit</name>"
-                        + "<class-name>org.postgresql.ds.PGSimpleDataSource</class-name>"
-                        + "<server-name>127.0.0.1</server-name>"
-                        + "<port-number>"
-                        + postgres.getPort()
-                        + "</port-number>"
-                        + "<database-name>postgres</database-name>"
-                        + "<user>postgres</user>"
-                        + "<password>postgres</password>"
-                        + "<transactional>false</transactional>"
-                        + "</data-source>"
-                        + "</web-app>";
-        return memoryWar(
+        return ItPostgres.withAppDataSource(
+                memoryWar(
                         "http-jdbc-app",
-                        "idemkit.store=jdbc\nidemkit.jdbc.datasource=java:app/jdbc/idemkit\n")
-                .setWebXML(new StringAsset(webXml))
-                .addAsLibrary(driverJar());
+                        "idemkit.store=jdbc\nidemkit.jdbc.datasource="
+                                + ItPostgres.APP_DATA_SOURCE
+                                + "\n"),
+                postgres);
     }
 
     @AfterAll
     static void stop() throws Exception {
         if (postgres != null) {
             postgres.close();
-        }
-    }
-
-    private static File driverJar() {
-        try {
-            return new File(
-                    org.postgresql.Driver.class
-                            .getProtectionDomain()
-                            .getCodeSource()
-                            .getLocation()
-                            .toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
         }
     }
 

@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
@@ -56,23 +57,57 @@ final class ItPostgres {
         }
     }
 
+    /** The JNDI name of the data source {@link #withAppDataSource} defines. */
+    static final String APP_DATA_SOURCE = "java:app/jdbc/idemkit";
+
+    /**
+     * @param war an application
+     * @param postgres the database it is to reach
+     * @return {@code war} with a data source of its own on {@code postgres}, {@value
+     *     #APP_DATA_SOURCE}, not enlisted in JTA: a {@code <data-source>} in its {@code web.xml}
+     *     (the descriptor form of {@code @DataSourceDefinition}, which every Jakarta EE server
+     *     takes), with the PostgreSQL driver in {@code WEB-INF/lib}
+     */
+    static WebArchive withAppDataSource(WebArchive war, EmbeddedPostgres postgres) {
+        String webXml =
+                "<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"6.0\">"
+                        + "<data-source>"
+                        + "<name>"
+                        + APP_DATA_SOURCE
+                        + "</name>"
+                        + "<class-name>org.postgresql.ds.PGSimpleDataSource</class-name>"
+                        + "<server-name>127.0.0.1</server-name>"
+                        + "<port-number>"
+                        + postgres.getPort()
+                        + "</port-number>"
+                        + "<database-name>postgres</database-name>"
+                        + "<user>postgres</user>"
+                        + "<password>postgres</password>"
+                        + "<transactional>false</transactional>"
+                        + "</data-source>"
+                        + "</web-app>";
+        return war.setWebXML(new StringAsset(webXml)).addAsLibrary(driverJar().toFile());
+    }
+
+    private static Path driverJar() {
+        try {
+            return Path.of(
+                    org.postgresql.Driver.class
+                            .getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI());
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /**
      * @return the body of a {@code <server>} element: the {@code jdbc-4.3} feature, the PostgreSQL
      *     driver from the test's class path, and the two data sources on {@code postgres}
      */
     static String libertyDataSources(EmbeddedPostgres postgres) {
-        Path driver;
-        try {
-            driver =
-                    Path.of(
-                            org.postgresql.Driver.class
-                                    .getProtectionDomain()
-                                    .getCodeSource()
-                                    .getLocation()
-                                    .toURI());
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+        Path driver = driverJar();
         String properties =
                 "<properties.postgresql serverName=\"localhost\" portNumber=\""
                         + postgres.getPort()
