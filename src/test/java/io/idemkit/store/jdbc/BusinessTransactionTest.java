@@ -161,7 +161,7 @@ class BusinessTransactionTest {
                         JdbcDialect.MARIADB, Connection.TRANSACTION_REPEATABLE_READ, "ON", false),
                 Arguments.of(JdbcDialect.MARIADB, Connection.TRANSACTION_SERIALIZABLE, "ON", true),
                 Arguments.of(JdbcDialect.H2, Connection.TRANSACTION_READ_COMMITTED, "", true),
-                Arguments.of(JdbcDialect.H2, Connection.TRANSACTION_REPEATABLE_READ, "", true),
+                Arguments.of(JdbcDialect.H2, Connection.TRANSACTION_REPEATABLE_READ, "", false),
                 Arguments.of(JdbcDialect.H2, H2_SNAPSHOT, "", false),
                 Arguments.of(JdbcDialect.H2, Connection.TRANSACTION_SERIALIZABLE, "", false));
     }
@@ -211,8 +211,12 @@ class BusinessTransactionTest {
             business.setTransactionIsolation(isolation);
         }
         opened.add(business::rollback);
+        // H2 takes each table's snapshot at the transaction's first read of that table, so that
+        // whether a renewal after a read of another table conflicts is left to timing there: the
+        // transaction reads the record's table itself, for a determinate answer.
+        String firstRead = dialect == JdbcDialect.H2 ? table : businessTable;
         try (Statement s = business.createStatement()) {
-            s.executeQuery("SELECT COUNT(*) FROM " + businessTable).close();
+            s.executeQuery("SELECT COUNT(*) FROM " + firstRead).close();
         }
         assertThat(store.renew(key, claim.token(), LEASE)).as("the heartbeat's renewal").isTrue();
         JdbcIdempotencyStore inTx =
