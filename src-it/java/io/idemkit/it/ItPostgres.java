@@ -69,34 +69,52 @@ final class ItPostgres {
      *     takes), with the PostgreSQL driver in {@code WEB-INF/lib}
      */
     static WebArchive withAppDataSource(WebArchive war, EmbeddedPostgres postgres) {
+        return withAppDataSource(
+                war,
+                "org.postgresql.ds.PGSimpleDataSource",
+                "<server-name>127.0.0.1</server-name>"
+                        + "<port-number>"
+                        + postgres.getPort()
+                        + "</port-number>"
+                        + "<database-name>postgres</database-name>"
+                        + "<user>postgres</user>"
+                        + "<password>postgres</password>",
+                driverJar(org.postgresql.Driver.class));
+    }
+
+    /**
+     * @param war an application
+     * @param className the driver's {@code DataSource} class
+     * @param connection the {@code <data-source>} elements that say where the database is, in the
+     *     order of the schema (server, port, database, URL, user, password)
+     * @param driver the driver's jar, put in {@code WEB-INF/lib}
+     * @return {@code war} with the data source {@value #APP_DATA_SOURCE}, not enlisted in JTA
+     */
+    static WebArchive withAppDataSource(
+            WebArchive war, String className, String connection, Path driver) {
         String webXml =
                 "<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"6.0\">"
                         + "<data-source>"
                         + "<name>"
                         + APP_DATA_SOURCE
                         + "</name>"
-                        + "<class-name>org.postgresql.ds.PGSimpleDataSource</class-name>"
-                        + "<server-name>127.0.0.1</server-name>"
-                        + "<port-number>"
-                        + postgres.getPort()
-                        + "</port-number>"
-                        + "<database-name>postgres</database-name>"
-                        + "<user>postgres</user>"
-                        + "<password>postgres</password>"
+                        + "<class-name>"
+                        + className
+                        + "</class-name>"
+                        + connection
                         + "<transactional>false</transactional>"
                         + "</data-source>"
                         + "</web-app>";
-        return war.setWebXML(new StringAsset(webXml)).addAsLibrary(driverJar().toFile());
+        return war.setWebXML(new StringAsset(webXml)).addAsLibrary(driver.toFile());
     }
 
-    private static Path driverJar() {
+    /**
+     * @param driverClass a class of a JDBC driver on the test's class path
+     * @return the jar it comes from
+     */
+    static Path driverJar(Class<?> driverClass) {
         try {
-            return Path.of(
-                    org.postgresql.Driver.class
-                            .getProtectionDomain()
-                            .getCodeSource()
-                            .getLocation()
-                            .toURI());
+            return Path.of(driverClass.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (java.net.URISyntaxException e) {
             throw new IllegalStateException(e);
         }
@@ -107,7 +125,7 @@ final class ItPostgres {
      *     driver from the test's class path, and the two data sources on {@code postgres}
      */
     static String libertyDataSources(EmbeddedPostgres postgres) {
-        Path driver = driverJar();
+        Path driver = driverJar(org.postgresql.Driver.class);
         String properties =
                 "<properties.postgresql serverName=\"localhost\" portNumber=\""
                         + postgres.getPort()

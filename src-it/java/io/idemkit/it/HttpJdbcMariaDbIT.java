@@ -1,0 +1,79 @@
+package io.idemkit.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idemkit.it.HttpCalls.Reply;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The HTTP scenarios on the JDBC store on a real MariaDB 11.4 (C6, C12), with MariaDB's own driver,
+ * on WildFly and Payara Micro, through a data source the application defines in its {@code
+ * web.xml}.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+@DisabledIfSystemProperty(
+        named = "idemkit.it.runtime",
+        matches = "liberty",
+        disabledReason =
+                "an application data source on Open Liberty needs the jdbc-4.3 feature, which the"
+                        + " shared IT server does not enable; Liberty runs the JDBC scenarios on"
+                        + " PostgreSQL (HttpJdbcStoreIT)")
+class HttpJdbcMariaDbIT extends HttpScenarios {
+
+    private static ItMariaDb mariaDb;
+
+    @Deployment(testable = false)
+    static WebArchive application() {
+        mariaDb = ItMariaDb.start();
+        return ItPostgres.withAppDataSource(
+                memoryWar(
+                        "http-jdbc-mariadb",
+                        "idemkit.store=jdbc\nidemkit.jdbc.datasource="
+                                + ItPostgres.APP_DATA_SOURCE
+                                + "\n"),
+                "org.mariadb.jdbc.MariaDbDataSource",
+                "<url>" + mariaDb.url() + "</url><user>" + ItMariaDb.USER + "</user>",
+                ItPostgres.driverJar(org.mariadb.jdbc.Driver.class));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (mariaDb != null) {
+            mariaDb.close();
+        }
+    }
+
+    @Test
+    void theRecordsAreRowsOfTheMariaDbTable() throws Exception {
+        Reply first = post("api/resources", BODY_X, key("M1"));
+
+        assertThat(first.status()).isEqualTo(201);
+        try (Connection c = DriverManager.getConnection(mariaDb.url(), ItMariaDb.USER, "");
+                PreparedStatement query =
+                        c.prepareStatement(
+                                "SELECT state FROM idemkit_records WHERE idem_key = ?")) {
+            query.setString(1, effectiveKey(key("M1"), "api/resources"));
+            try (ResultSet row = query.executeQuery()) {
+                assertThat(row.next()).isTrue();
+                assertThat(row.getString(1)).isEqualTo("COMPLETED");
+            }
+        }
+    }
+
+    @Test
+    void crash_recovery_lease_expiry() throws Exception {
+        stagedCrashRecovery();
+    }
+}

