@@ -244,6 +244,9 @@ class EveryConfigKeyTest {
                             ConfigKeys.JDBC_CREATE_TABLE,
                             new KeyCase("true", r -> r.jdbc().createTable(), true)),
                     Map.entry(
+                            ConfigKeys.JDBC_NOTIFICATIONS,
+                            new KeyCase("false", r -> r.jdbc().notifications(), false)),
+                    Map.entry(
                             ConfigKeys.ADMIN_ENABLED,
                             new KeyCase("true", r -> r.admin().enabled(), true)),
                     Map.entry(

@@ -18,12 +18,17 @@ import java.util.regex.Pattern;
  * @param transactionDataSourceName the JNDI name of the application's JTA data source on the same
  *     database ({@code idemkit.jdbc.transaction-datasource}), on which records complete inside the
  *     business transaction (C13); {@code null} when none is configured
+ * @param notifications whether, on PostgreSQL, completions, releases and deletes notify the other
+ *     store instances on the database and each instance listens, so that their waiters wake at once
+ *     ({@code idemkit.jdbc.notifications}, C4.3); default {@code true}; ignored on MariaDB and H2,
+ *     which poll
  */
 public record JdbcStoreSettings(
         String dataSourceName,
         String table,
         boolean createTable,
-        String transactionDataSourceName) {
+        String transactionDataSourceName,
+        boolean notifications) {
 
     /** The default table name: {@value}. */
     public static final String DEFAULT_TABLE = "idemkit_records";
@@ -41,6 +46,7 @@ public record JdbcStoreSettings(
      * @param createTable whether the store creates a missing table
      * @param transactionDataSourceName the JNDI name of the business JTA data source, or {@code
      *     null}
+     * @param notifications whether PostgreSQL's {@code LISTEN}/{@code NOTIFY} wakes waiters
      * @throws IllegalArgumentException if the table name is not a plain SQL identifier, a name is
      *     blank, or both data sources have one name (C13: the store's data source is not enlisted,
      *     so a completion on it would commit apart from the business writes)
@@ -76,6 +82,23 @@ public record JdbcStoreSettings(
         }
     }
 
+    /**
+     * Settings with notifications on.
+     *
+     * @param dataSourceName the JNDI name of the data source, or {@code null}
+     * @param table the table of records, optionally schema-qualified
+     * @param createTable whether the store creates a missing table
+     * @param transactionDataSourceName the JNDI name of the business JTA data source, or {@code
+     *     null}
+     */
+    public JdbcStoreSettings(
+            String dataSourceName,
+            String table,
+            boolean createTable,
+            String transactionDataSourceName) {
+        this(dataSourceName, table, createTable, transactionDataSourceName, true);
+    }
+
     private static String trimmed(String name) {
         return name == null ? null : name.trim();
     }
@@ -87,7 +110,7 @@ public record JdbcStoreSettings(
      * @param createTable whether the store creates a missing table
      */
     public JdbcStoreSettings(String table, boolean createTable) {
-        this(null, table, createTable, null);
+        this(null, table, createTable, null, true);
     }
 
     /**
@@ -102,7 +125,8 @@ public record JdbcStoreSettings(
      * @return these settings with another data source name
      */
     public JdbcStoreSettings withDataSourceName(String name) {
-        return new JdbcStoreSettings(name, table, createTable, transactionDataSourceName);
+        return new JdbcStoreSettings(
+                name, table, createTable, transactionDataSourceName, notifications);
     }
 
     /**
@@ -111,7 +135,7 @@ public record JdbcStoreSettings(
      */
     public JdbcStoreSettings withTable(String newTable) {
         return new JdbcStoreSettings(
-                dataSourceName, newTable, createTable, transactionDataSourceName);
+                dataSourceName, newTable, createTable, transactionDataSourceName, notifications);
     }
 
     /**
@@ -119,7 +143,8 @@ public record JdbcStoreSettings(
      * @return these settings with another create-table choice
      */
     public JdbcStoreSettings withCreateTable(boolean create) {
-        return new JdbcStoreSettings(dataSourceName, table, create, transactionDataSourceName);
+        return new JdbcStoreSettings(
+                dataSourceName, table, create, transactionDataSourceName, notifications);
     }
 
     /**
@@ -127,6 +152,15 @@ public record JdbcStoreSettings(
      * @return these settings with another transaction data source name
      */
     public JdbcStoreSettings withTransactionDataSourceName(String name) {
-        return new JdbcStoreSettings(dataSourceName, table, createTable, name);
+        return new JdbcStoreSettings(dataSourceName, table, createTable, name, notifications);
+    }
+
+    /**
+     * @param on whether PostgreSQL's {@code LISTEN}/{@code NOTIFY} wakes waiters across instances
+     * @return these settings with notifications on or off
+     */
+    public JdbcStoreSettings withNotifications(boolean on) {
+        return new JdbcStoreSettings(
+                dataSourceName, table, createTable, transactionDataSourceName, on);
     }
 }

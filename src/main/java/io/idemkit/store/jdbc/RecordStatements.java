@@ -97,8 +97,25 @@ final class RecordStatements {
      */
     final JdbcDialect dialect;
 
+    /**
+     * Whether {@link #complete}, {@link #completeInTransaction}, {@link #release} and {@link
+     * #delete} also notify the table's channel ({@link CompletionNotices}): they then return a row
+     * per row changed, and run with {@link CompletionNotices#changed}.
+     */
+    final boolean notifies;
+
+    /** Statements that notify no one. */
     RecordStatements(JdbcDialect dialect, String table) {
+        this(dialect, table, null);
+    }
+
+    /**
+     * @param channel the channel the completion, release and delete notify on PostgreSQL ({@link
+     *     CompletionNotices#channel}), or {@code null} for none; ignored on other dialects
+     */
+    RecordStatements(JdbcDialect dialect, String table, String channel) {
         this.dialect = dialect;
+        this.notifies = channel != null && dialect == JdbcDialect.POSTGRESQL;
         String now = dialect.nowMillis();
         this.now = "SELECT " + now + " AS now_ms";
         String live = String.format(LIVE, now);
@@ -189,7 +206,7 @@ final class RecordStatements {
                         dialect,
                         overwrite + " AND (lease_until IS NULL OR lease_until <= " + now + ")");
         String fenced = " WHERE idem_key = ? AND state = 'CLAIMED' AND claim_token = ?";
-        completeInTransaction =
+        String completion =
                 "UPDATE "
                         + table
                         + " SET state = 'COMPLETED', completed_at = "
@@ -199,12 +216,22 @@ final class RecordStatements {
                         + " + ?, response_status = ?,"
                         + " response_headers = ?, response_body = ?"
                         + fenced;
+        completeInTransaction =
+                notifies ? CompletionNotices.notifying(channel, completion) : completion;
         complete = LockWait.bounded(dialect, completeInTransaction);
         renew =
                 LockWait.bounded(
                         dialect, "UPDATE " + table + " SET lease_until = " + now + " + ?" + fenced);
-        release = LockWait.bounded(dialect, "DELETE FROM " + table + fenced);
-        delete = LockWait.bounded(dialect, "DELETE FROM " + table + " WHERE idem_key = ?");
+        String releasing = "DELETE FROM " + table + fenced;
+        release =
+                LockWait.bounded(
+                        dialect,
+                        notifies ? CompletionNotices.notifying(channel, releasing) : releasing);
+        String deleting = "DELETE FROM " + table + " WHERE idem_key = ?";
+        delete =
+                LockWait.bounded(
+                        dialect,
+                        notifies ? CompletionNotices.notifying(channel, deleting) : deleting);
         String expired = "(lease_until IS NULL OR lease_until <= " + now + ")";
         purge =
                 LockWait.bounded(
