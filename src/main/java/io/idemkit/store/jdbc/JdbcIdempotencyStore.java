@@ -55,6 +55,14 @@ import javax.sql.DataSource;
  * operation also reads the database's product name and checks the table with one query ({@link
  * TableSchema}).
  *
+ * <h2>Wake-ups</h2>
+ *
+ * A duplicate that waits ({@link #awaitCompletion}) polls its record; a change through this
+ * instance ends its pause at once. On PostgreSQL, unless {@link JdbcStoreSettings#notifications()}
+ * is off, a change through any instance does too: the completion, release and delete notify the
+ * table's channel in their own statement ({@link CompletionNotices}), and the instance listens on
+ * one connection of its data source while its duplicates wait ({@link PgCompletionListener}).
+ *
  * <p>Instances are thread-safe; one serves a whole application. Constructing one does not connect.
  */
 public final class JdbcIdempotencyStore implements IdempotencyStore {
