@@ -211,7 +211,9 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /**
      * {@inheritDoc}
      *
-     * <p>One {@code UPDATE … WHERE idem_key = ? AND state = 'CLAIMED' AND claim_token = ?}.
+     * <p>One {@code UPDATE … WHERE idem_key = ? AND state = 'CLAIMED' AND claim_token = ?}; on
+     * PostgreSQL inside a {@code WITH} that notifies the other instances ({@link
+     * CompletionNotices}), in the same statement.
      */
     @Override
     public boolean complete(
@@ -269,7 +271,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         }
     }
 
-    /** {@inheritDoc} One {@code DELETE} fenced by key, state and token. */
+    /**
+     * {@inheritDoc} One {@code DELETE} fenced by key, state and token; on PostgreSQL it notifies
+     * the other instances in the same statement.
+     */
     @Override
     public boolean release(String key, ClaimToken token) {
         StoreArguments.requireKey(key);
@@ -384,7 +389,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 });
     }
 
-    /** {@inheritDoc} One {@code DELETE} by key. */
+    /**
+     * {@inheritDoc} One {@code DELETE} by key; on PostgreSQL it notifies the other instances in the
+     * same statement.
+     */
     @Override
     public boolean delete(String key) {
         StoreArguments.requireKey(key);
