@@ -319,6 +319,15 @@ public final class ConfigKeys {
     /** Default of {@link #JDBC_PURGE_INTERVAL}: off. */
     public static final String JDBC_PURGE_INTERVAL_DEFAULT = "0s";
 
+    /**
+     * Whether the JDBC store on PostgreSQL wakes the waiters of other instances with {@code
+     * LISTEN}/{@code NOTIFY} (C4.3, C12); MariaDB and H2 always poll.
+     */
+    public static final String JDBC_NOTIFICATIONS = PREFIX + "jdbc.notifications";
+
+    /** Default of {@link #JDBC_NOTIFICATIONS}. */
+    public static final String JDBC_NOTIFICATIONS_DEFAULT = "true";
+
     /** Whether the admin HTTP API is served ({@code true} or {@code false}); off by default. */
     public static final String ADMIN_ENABLED = PREFIX + "admin.enabled";
 

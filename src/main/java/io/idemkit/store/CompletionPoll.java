@@ -11,8 +11,9 @@ import java.util.concurrent.TimeUnit;
  * The wait of {@code awaitCompletion} (contract C4.3), one per store instance: reads the record
  * until it is completed, gone or no longer live, or until the timeout; between reads it pauses
  * first 10 ms, doubling up to 500 ms, never past the deadline. A completion, release or delete that
- * the same instance {@link #signal signals} ends the current pause at once; other JVMs are only
- * seen by polling. Thread-safe.
+ * the same instance {@link #signal signals} ends the current pause at once; other JVMs are seen by
+ * polling, or sooner where the store signals what it hears of them (the JDBC store on PostgreSQL,
+ * through {@code LISTEN}). Thread-safe.
  */
 public final class CompletionPoll {
 

@@ -7,8 +7,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Wakes the threads of one store instance that wait on a key when the key is completed, released or
- * deleted through the same instance (contract C4.3), for {@link CompletionPoll}. Other JVMs are
- * only seen by polling.
+ * deleted through the same instance (contract C4.3), or elsewhere when the store hears of it, for
+ * {@link CompletionPoll}. What a store does not hear of is seen by polling.
  *
  * <p>A waiter subscribes before it reads the record. A change written before its read is seen by
  * the read; a change written after its subscription leaves a permit that ends its next wait at

@@ -248,6 +248,9 @@ class EveryConfigKeyTest {
                             new KeyCase(
                                     "5m", r -> r.jdbc().purgeInterval(), Duration.ofMinutes(5))),
                     Map.entry(
+                            ConfigKeys.JDBC_NOTIFICATIONS,
+                            new KeyCase("false", r -> r.jdbc().notifications(), false)),
+                    Map.entry(
                             ConfigKeys.ADMIN_ENABLED,
                             new KeyCase("true", r -> r.admin().enabled(), true)),
                     Map.entry(

@@ -57,6 +57,14 @@ import javax.sql.DataSource;
  * operation also reads the database's product name and checks the table with one query ({@link
  * TableSchema}).
  *
+ * <h2>Wake-ups</h2>
+ *
+ * A duplicate that waits ({@link #awaitCompletion}) polls its record; a change through this
+ * instance ends its pause at once. On PostgreSQL, unless {@link JdbcStoreSettings#notifications()}
+ * is off, a change through any instance does too: the completion, release and delete notify the
+ * table's channel in their own statement ({@link CompletionNotices}), and the instance listens on
+ * one connection of its data source while its duplicates wait ({@link PgCompletionListener}).
+ *
  * <p>Instances are thread-safe; one serves a whole application. Constructing one does not connect.
  */
 public final class JdbcIdempotencyStore implements IdempotencyStore {
@@ -74,7 +82,11 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     /** The store once it knows its database: the dialect, the statements, the claim. */
     private record Started(
-            JdbcDialect dialect, RecordStatements sql, ClaimSteps claims, long packetLimit) {}
+            JdbcDialect dialect,
+            RecordStatements sql,
+            ClaimSteps claims,
+            long packetLimit,
+            CompletionListener listener) {}
 
     /** One piece of work on a connection. */
     @FunctionalInterface
@@ -127,20 +139,31 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             if (started == null) {
                 try (Connection c = AutoCommit.on(dataSource.getConnection())) {
                     JdbcDialect dialect = TableSchema.dialect(c);
+                    boolean notifying =
+                            settings.notifications() && dialect == JdbcDialect.POSTGRESQL;
+                    String channel = notifying ? CompletionNotices.channel(settings.table()) : null;
                     RecordStatements sql =
                             new RecordStatements(
                                     dialect,
                                     settings.table(),
                                     dialect == JdbcDialect.MARIADB
                                             ? ReadCommitted.variable(c.getMetaData())
-                                            : ReadCommitted.VARIABLE);
+                                            : ReadCommitted.VARIABLE,
+                                    channel);
                     TableSchema.check(c, dialect, settings, sql);
+                    long packetLimit = ResultWrite.packetLimit(c, dialect);
+                    // PgCompletionListener, the one class that names the PostgreSQL driver, is
+                    // loaded only here, on PostgreSQL.
                     started =
                             new Started(
                                     dialect,
                                     sql,
                                     new ClaimSteps(dialect, sql),
-                                    ResultWrite.packetLimit(c, dialect));
+                                    packetLimit,
+                                    notifying
+                                            ? PgCompletionListener.on(
+                                                    dataSource, channel, completions)
+                                            : CompletionListener.POLLING);
                 } catch (SQLException e) {
                     throw SqlFailures.failure("start", null, e);
                 }
@@ -197,7 +220,9 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /**
      * {@inheritDoc}
      *
-     * <p>One {@code UPDATE … WHERE idem_key = ? AND state = 'CLAIMED' AND claim_token = ?}.
+     * <p>One {@code UPDATE … WHERE idem_key = ? AND state = 'CLAIMED' AND claim_token = ?}; on
+     * PostgreSQL inside a {@code WITH} that notifies the other instances ({@link
+     * CompletionNotices}), in the same statement.
      */
     @Override
     public boolean complete(
@@ -227,8 +252,9 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     /**
      * {@inheritDoc} The completion's one statement on a connection of the JTA data source, which
-     * the caller's transaction enlists; never committed here. Waiters see it at the commit, on
-     * their next poll. A connection in no transaction, or at an isolation level at which the lease
+     * the caller's transaction enlists; never committed here. Waiters see it at the commit: on
+     * PostgreSQL its notification is delivered then, and never on a rollback; elsewhere on their
+     * next poll. A connection in no transaction, or at an isolation level at which the lease
      * heartbeat would fail the completion, is refused ({@code REFUSED}) before anything is written
      * ({@link BusinessTransaction}).
      */
@@ -254,12 +280,15 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         }
     }
 
-    /** {@inheritDoc} One {@code DELETE} fenced by key, state and token. */
+    /**
+     * {@inheritDoc} One {@code DELETE} fenced by key, state and token; on PostgreSQL it notifies
+     * the other instances in the same statement.
+     */
     @Override
     public boolean release(String key, ClaimToken token) {
         StoreArguments.requireKey(key);
         StoreArguments.requireToken(token);
-        boolean released = update("release", key, s -> s.release, token, null);
+        boolean released = update("release", key, s -> s.release, true, token, null);
         if (released) {
             completions.signal(key);
         }
@@ -272,13 +301,14 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         StoreArguments.requireKey(key);
         StoreArguments.requireToken(token);
         StoreArguments.requireTtl(leaseTtl, "leaseTtl");
-        return update("renew", key, s -> s.renew, token, millis(leaseTtl));
+        return update("renew", key, s -> s.renew, false, token, millis(leaseTtl));
     }
 
     private boolean update(
             String operation,
             String key,
             Function<RecordStatements, String> statement,
+            boolean notifying,
             ClaimToken token,
             Long millis) {
         return call(
@@ -292,7 +322,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                         }
                         ps.setString(i++, key);
                         ps.setString(i, token.value());
-                        return LockWait.update(s.dialect(), ps) == 1;
+                        return (notifying
+                                        ? CompletionNotices.changed(s.sql(), ps, true)
+                                        : LockWait.update(s.dialect(), ps))
+                                == 1;
                     }
                 });
     }
@@ -302,24 +335,42 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      *
      * <p>Polls with one {@code SELECT} whose liveness the database decides, first after 10 ms,
      * doubling up to 500 ms, never past the deadline; a completion, release or delete through this
-     * instance ends the current pause at once ({@link CompletionPoll}).
+     * instance ends the current pause at once ({@link CompletionPoll}), and on PostgreSQL one
+     * through any instance on the database too, once this instance listens ({@link
+     * PgCompletionListener}).
      */
     @Override
     public Optional<IdempotencyRecord> awaitCompletion(String key, Duration timeout)
             throws InterruptedException {
         StoreArguments.requireKey(key);
         StoreArguments.requireTimeout(timeout);
-        return completions.await(
-                key,
-                timeout,
-                first -> {
-                    if (Thread.interrupted()) {
-                        throw new InterruptedException("interrupted while waiting for completion");
-                    }
-                    return readRow("awaitCompletion", key)
-                            .filter(RecordRows.Row::live)
-                            .flatMap(RecordRows.Row::record);
-                });
+        CompletionListener listener = listener();
+        listener.waiterArrives();
+        try {
+            return completions.await(
+                    key,
+                    timeout,
+                    first -> {
+                        if (Thread.interrupted()) {
+                            throw new InterruptedException(
+                                    "interrupted while waiting for completion");
+                        }
+                        return readRow("awaitCompletion", key)
+                                .filter(RecordRows.Row::live)
+                                .flatMap(RecordRows.Row::record);
+                    });
+        } finally {
+            listener.waiterLeaves();
+        }
+    }
+
+    /** The listener once started; polling while the database cannot be reached. */
+    private CompletionListener listener() {
+        try {
+            return ready().listener();
+        } catch (IdempotencyStorageException e) {
+            return CompletionListener.POLLING; // the wait's first read reports the failure
+        }
     }
 
     /** {@inheritDoc} One {@code SELECT}; whether a result expired is decided by the database. */
@@ -347,7 +398,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 });
     }
 
-    /** {@inheritDoc} One {@code DELETE} by key. */
+    /**
+     * {@inheritDoc} One {@code DELETE} by key; on PostgreSQL it notifies the other instances in the
+     * same statement.
+     */
     @Override
     public boolean delete(String key) {
         StoreArguments.requireKey(key);
@@ -358,7 +412,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                         (c, s) -> {
                             try (PreparedStatement ps = c.prepareStatement(s.sql().delete)) {
                                 ps.setString(1, key);
-                                return LockWait.update(s.dialect(), ps) == 1;
+                                return CompletionNotices.changed(s.sql(), ps, true) == 1;
                             }
                         });
         if (deleted) {
@@ -433,7 +487,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     /**
      * Up when the database answers one query of its clock; reports the database's product name as
-     * {@code database}.
+     * {@code database}, and as {@code notifications} how waiters hear of completions made through
+     * other instances: {@code polling} (MariaDB, H2, or notifications off), {@code listening},
+     * {@code idle (listens while a duplicate waits)}, or {@code polling (listener down)} while the
+     * listening connection is being restored; never down because of it.
      */
     @Override
     public StoreHealth health() {
@@ -442,7 +499,12 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 null,
                 (c, s) -> {
                     databaseMillis(c, s);
-                    return StoreHealth.up(Map.of("database", s.dialect().productName()));
+                    return StoreHealth.up(
+                            Map.of(
+                                    "database",
+                                    s.dialect().productName(),
+                                    "notifications",
+                                    s.listener().status()));
                 });
     }
 
@@ -454,9 +516,16 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         return NAME;
     }
 
-    /** Wakes every waiter. The data source is the application's and is left open. */
+    /**
+     * Stops listening for completions and gives the listening connection back, then wakes every
+     * waiter. The data source is the application's and is left open.
+     */
     @Override
     public void close() {
+        Started s = started;
+        if (s != null) {
+            s.listener().close();
+        }
         completions.signalAll();
     }
 

@@ -45,6 +45,11 @@ public final class JdbcSettingsReader {
             settings = values.apply(settings, purge, JdbcStoreSettings::withPurgeInterval);
         }
         return settings.withCreateTable(
-                values.bool(ConfigKeys.JDBC_CREATE_TABLE, ConfigKeys.JDBC_CREATE_TABLE_DEFAULT));
+                        values.bool(
+                                ConfigKeys.JDBC_CREATE_TABLE, ConfigKeys.JDBC_CREATE_TABLE_DEFAULT))
+                .withNotifications(
+                        values.bool(
+                                ConfigKeys.JDBC_NOTIFICATIONS,
+                                ConfigKeys.JDBC_NOTIFICATIONS_DEFAULT));
     }
 }

@@ -22,13 +22,18 @@ import java.util.regex.Pattern;
  * @param purgeInterval how often the library purges expired rows on its own ({@code
  *     idemkit.jdbc.purge-interval}, {@link PurgeSchedule}); {@link Duration#ZERO}, the default, for
  *     never; the store itself ignores it
+ * @param notifications whether, on PostgreSQL, completions, releases and deletes notify the other
+ *     store instances on the database and each instance listens, so that their waiters wake at once
+ *     ({@code idemkit.jdbc.notifications}, C4.3); default {@code true}; ignored on MariaDB and H2,
+ *     which poll
  */
 public record JdbcStoreSettings(
         String dataSourceName,
         String table,
         boolean createTable,
         String transactionDataSourceName,
-        Duration purgeInterval) {
+        Duration purgeInterval,
+        boolean notifications) {
 
     /** The default table name: {@value}. */
     public static final String DEFAULT_TABLE = "idemkit_records";
@@ -47,6 +52,7 @@ public record JdbcStoreSettings(
      * @param transactionDataSourceName the JNDI name of the business JTA data source, or {@code
      *     null}
      * @param purgeInterval how often the library purges expired rows, zero for never
+     * @param notifications whether PostgreSQL's {@code LISTEN}/{@code NOTIFY} wakes waiters
      * @throws IllegalArgumentException if the table name is not a plain SQL identifier, the purge
      *     interval is negative or under 1 ms but zero, a name is blank, or both data sources have
      *     one name (C13: the store's data source is not enlisted, so a completion on it would
@@ -91,18 +97,35 @@ public record JdbcStoreSettings(
         }
     }
 
+    /**
+     * Settings without a purge schedule, with notifications on.
+     *
+     * @param dataSourceName the JNDI name of the data source, or {@code null}
+     * @param table the table of records, optionally schema-qualified
+     * @param createTable whether the store creates a missing table
+     * @param transactionDataSourceName the JNDI name of the business JTA data source, or {@code
+     *     null}
+     */
+    public JdbcStoreSettings(
+            String dataSourceName,
+            String table,
+            boolean createTable,
+            String transactionDataSourceName) {
+        this(dataSourceName, table, createTable, transactionDataSourceName, Duration.ZERO, true);
+    }
+
     private static String trimmed(String name) {
         return name == null ? null : name.trim();
     }
 
     /**
-     * Settings without a data source name, nor a purge schedule.
+     * Settings without a data source name, nor a purge schedule, with notifications on.
      *
      * @param table the table of records, optionally schema-qualified
      * @param createTable whether the store creates a missing table
      */
     public JdbcStoreSettings(String table, boolean createTable) {
-        this(null, table, createTable, null, Duration.ZERO);
+        this(null, table, createTable, null, Duration.ZERO, true);
     }
 
     /**
@@ -118,7 +141,7 @@ public record JdbcStoreSettings(
      */
     public JdbcStoreSettings withDataSourceName(String name) {
         return new JdbcStoreSettings(
-                name, table, createTable, transactionDataSourceName, purgeInterval);
+                name, table, createTable, transactionDataSourceName, purgeInterval, notifications);
     }
 
     /**
@@ -127,7 +150,12 @@ public record JdbcStoreSettings(
      */
     public JdbcStoreSettings withTable(String newTable) {
         return new JdbcStoreSettings(
-                dataSourceName, newTable, createTable, transactionDataSourceName, purgeInterval);
+                dataSourceName,
+                newTable,
+                createTable,
+                transactionDataSourceName,
+                purgeInterval,
+                notifications);
     }
 
     /**
@@ -136,7 +164,12 @@ public record JdbcStoreSettings(
      */
     public JdbcStoreSettings withCreateTable(boolean create) {
         return new JdbcStoreSettings(
-                dataSourceName, table, create, transactionDataSourceName, purgeInterval);
+                dataSourceName,
+                table,
+                create,
+                transactionDataSourceName,
+                purgeInterval,
+                notifications);
     }
 
     /**
@@ -144,7 +177,8 @@ public record JdbcStoreSettings(
      * @return these settings with another transaction data source name
      */
     public JdbcStoreSettings withTransactionDataSourceName(String name) {
-        return new JdbcStoreSettings(dataSourceName, table, createTable, name, purgeInterval);
+        return new JdbcStoreSettings(
+                dataSourceName, table, createTable, name, purgeInterval, notifications);
     }
 
     /**
@@ -153,6 +187,20 @@ public record JdbcStoreSettings(
      */
     public JdbcStoreSettings withPurgeInterval(Duration interval) {
         return new JdbcStoreSettings(
-                dataSourceName, table, createTable, transactionDataSourceName, interval);
+                dataSourceName,
+                table,
+                createTable,
+                transactionDataSourceName,
+                interval,
+                notifications);
+    }
+
+    /**
+     * @param on whether PostgreSQL's {@code LISTEN}/{@code NOTIFY} wakes waiters across instances
+     * @return these settings with notifications on or off
+     */
+    public JdbcStoreSettings withNotifications(boolean on) {
+        return new JdbcStoreSettings(
+                dataSourceName, table, createTable, transactionDataSourceName, purgeInterval, on);
     }
 }

@@ -101,13 +101,20 @@ final class RecordStatements {
     private final String isolationVariable;
 
     /**
-     * The statements on a MariaDB of 11.1 or newer, PostgreSQL or H2.
+     * Whether {@link #complete}, {@link #completeInTransaction}, {@link #release} and {@link
+     * #delete} also notify the table's channel ({@link CompletionNotices}): they then return a row
+     * per row changed, and run with {@link CompletionNotices#changed}.
+     */
+    final boolean notifies;
+
+    /**
+     * The statements on a MariaDB of 11.1 or newer, PostgreSQL or H2, that notify no one.
      *
      * @param dialect the database
      * @param table the table of records
      */
     RecordStatements(JdbcDialect dialect, String table) {
-        this(dialect, table, ReadCommitted.VARIABLE);
+        this(dialect, table, ReadCommitted.VARIABLE, null);
     }
 
     /**
@@ -115,10 +122,13 @@ final class RecordStatements {
      * @param table the table of records
      * @param isolationVariable on MariaDB, the name of its isolation variable ({@link
      *     ReadCommitted#variable}); ignored elsewhere
+     * @param channel the channel the completion, release and delete notify on PostgreSQL ({@link
+     *     CompletionNotices#channel}), or {@code null} for none; ignored on other dialects
      */
-    RecordStatements(JdbcDialect dialect, String table, String isolationVariable) {
+    RecordStatements(JdbcDialect dialect, String table, String isolationVariable, String channel) {
         this.dialect = dialect;
         this.isolationVariable = isolationVariable;
+        this.notifies = channel != null && dialect == JdbcDialect.POSTGRESQL;
         String now = dialect.nowMillis();
         this.now = "SELECT " + now + " AS now_ms";
         String live = String.format(LIVE, now);
@@ -205,7 +215,7 @@ final class RecordStatements {
         overwritePinnedIfLapsed =
                 bounded(overwrite + " AND (lease_until IS NULL OR lease_until <= " + now + ")");
         String fenced = " WHERE idem_key = ? AND state = 'CLAIMED' AND claim_token = ?";
-        completeInTransaction =
+        String completion =
                 "UPDATE "
                         + table
                         + " SET state = 'COMPLETED', completed_at = "
@@ -215,10 +225,14 @@ final class RecordStatements {
                         + " + ?, response_status = ?,"
                         + " response_headers = ?, response_body = ?"
                         + fenced;
+        completeInTransaction =
+                notifies ? CompletionNotices.notifying(channel, completion) : completion;
         complete = bounded(completeInTransaction);
         renew = bounded("UPDATE " + table + " SET lease_until = " + now + " + ?" + fenced);
-        release = bounded("DELETE FROM " + table + fenced);
-        delete = bounded("DELETE FROM " + table + " WHERE idem_key = ?");
+        String releasing = "DELETE FROM " + table + fenced;
+        release = bounded(notifies ? CompletionNotices.notifying(channel, releasing) : releasing);
+        String deleting = "DELETE FROM " + table + " WHERE idem_key = ?";
+        delete = bounded(notifies ? CompletionNotices.notifying(channel, deleting) : deleting);
         String expired = "(lease_until IS NULL OR lease_until <= " + now + ")";
         purge =
                 bounded(

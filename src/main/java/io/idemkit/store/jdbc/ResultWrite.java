@@ -140,7 +140,7 @@ final class ResultWrite {
             ps.setBytes(4, result.body());
             ps.setString(5, key);
             ps.setString(6, token.value());
-            return (ownConnection ? LockWait.update(sql.dialect, ps) : ps.executeUpdate()) == 1;
+            return CompletionNotices.changed(sql, ps, ownConnection) == 1;
         }
     }
 }

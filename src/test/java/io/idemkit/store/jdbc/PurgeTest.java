@@ -160,7 +160,8 @@ class PurgeTest {
         ClaimResult claim =
                 claimOfANewKeyWhileThePurgeIsHeldOpen(
                         table ->
-                                new RecordStatements(JdbcDialect.MARIADB, table, isolationVariable)
+                                new RecordStatements(
+                                                JdbcDialect.MARIADB, table, isolationVariable, null)
                                         .purge);
 
         assertThat(claim.status()).isEqualTo(ClaimStatus.NEW);
