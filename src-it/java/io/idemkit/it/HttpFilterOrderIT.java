@@ -7,9 +7,6 @@ import io.idemkit.it.filterorder.ApiKeyFilter;
 import io.idemkit.it.filterorder.FilterOrderApplication;
 import java.io.IOException;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -78,9 +75,10 @@ class HttpFilterOrderIT {
         Reply runs = http.get("api/transfers/runs", ApiKeyFilter.HEADER, ApiKeyFilter.KEY);
         assertThat(runs.text()).isEqualTo("0");
         assertThat(http.get("api/transfers/runs").status()).isEqualTo(401);
-        assertThat(serverLog(ApiKeyFilter.class.getName() + " (priority 5000)")).isPositive();
+        assertThat(HttpScenarios.suiteServerLog(ApiKeyFilter.class.getName() + " (priority 5000)"))
+                .isPositive();
         // The runtime's own request filters are not the application's (RESTEasy's SSE one).
-        assertThat(serverLog("SseEventSinkInterceptor (priority")).isZero();
+        assertThat(HttpScenarios.suiteServerLog("SseEventSinkInterceptor (priority")).isZero();
     }
 
     private Reply post(String body, String... headers) {
@@ -89,20 +87,5 @@ class HttpFilterOrderIT {
         all[1] = key;
         System.arraycopy(headers, 0, all, 2, headers.length);
         return http.postJson("api/transfers", body, all);
-    }
-
-    private static long serverLog(String marker) throws IOException {
-        String runtimeLog = System.getProperty("idemkit.it.server-log");
-        Path log =
-                runtimeLog != null
-                        ? Path.of(runtimeLog)
-                        : Path.of(
-                                System.getProperty("liberty.wlp.home", "target/liberty/wlp"),
-                                "usr/servers",
-                                System.getProperty("liberty.server.name", "idemkit-it"),
-                                "logs/messages.log");
-        try (var lines = Files.lines(log, StandardCharsets.UTF_8)) {
-            return lines.filter(l -> l.contains(marker)).count();
-        }
     }
 }

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idemkit.it.HttpCalls.Reply;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -61,15 +59,9 @@ class HttpJdbcAppDataSourceIT extends HttpScenarios {
         Reply first = post("api/resources", BODY_X, key("J1"));
 
         assertThat(first.status()).isEqualTo(201);
-        try (Connection c = postgres.getPostgresDatabase().getConnection();
-                PreparedStatement query =
-                        c.prepareStatement(
-                                "SELECT state FROM idemkit_records WHERE idem_key = ?")) {
-            query.setString(1, effectiveKey(key("J1"), "api/resources"));
-            try (ResultSet row = query.executeQuery()) {
-                assertThat(row.next()).isTrue();
-                assertThat(row.getString(1)).isEqualTo("COMPLETED");
-            }
+        try (Connection c = postgres.getPostgresDatabase().getConnection()) {
+            assertThat(storedState(c, effectiveKey(key("J1"), "api/resources")))
+                    .isEqualTo("COMPLETED");
         }
     }
 

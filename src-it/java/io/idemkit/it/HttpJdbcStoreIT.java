@@ -6,8 +6,6 @@ import io.idemkit.it.HttpCalls.Reply;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -62,15 +60,9 @@ class HttpJdbcStoreIT extends HttpScenarios {
         Reply first = post("api/resources", BODY_X, key("J1"));
 
         assertThat(first.status()).isEqualTo(201);
-        try (Connection c = liberty.postgres().getPostgresDatabase().getConnection();
-                PreparedStatement query =
-                        c.prepareStatement(
-                                "SELECT state FROM idemkit_records WHERE idem_key = ?")) {
-            query.setString(1, effectiveKey(key("J1"), "api/resources"));
-            try (ResultSet row = query.executeQuery()) {
-                assertThat(row.next()).isTrue();
-                assertThat(row.getString(1)).isEqualTo("COMPLETED");
-            }
+        try (Connection c = liberty.postgres().getPostgresDatabase().getConnection()) {
+            assertThat(storedState(c, effectiveKey(key("J1"), "api/resources")))
+                    .isEqualTo("COMPLETED");
         }
     }
 

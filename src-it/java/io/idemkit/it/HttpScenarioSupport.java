@@ -8,6 +8,10 @@ import io.idemkit.it.http.ShortLeaseResource;
 import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -63,6 +67,22 @@ abstract class HttpScenarioSupport {
     void openClient() throws Exception {
         http = new HttpCalls(base.toURI());
         tag = UUID.randomUUID().toString();
+    }
+
+    /**
+     * @param database a connection to the JDBC store's database
+     * @param effectiveKey a record's effective key
+     * @return the {@code state} of its row in the table {@code idemkit_records}, or {@code null}
+     *     when there is no row
+     */
+    static String storedState(Connection database, String effectiveKey) throws SQLException {
+        try (PreparedStatement query =
+                database.prepareStatement("SELECT state FROM idemkit_records WHERE idem_key = ?")) {
+            query.setString(1, effectiveKey);
+            try (ResultSet row = query.executeQuery()) {
+                return row.next() ? row.getString(1) : null;
+            }
+        }
     }
 
     String key(String name) {

@@ -190,6 +190,16 @@ abstract class HttpScenarios extends HttpConformanceScenarios {
      * scenarios run on a server of its own reads that server's log instead.
      */
     long serverLog(String marker) throws IOException {
+        return suiteServerLog(marker);
+    }
+
+    /**
+     * @param marker a text
+     * @return how many lines of the log of the server of this execution contain it: the file that
+     *     the execution names in {@code idemkit.it.server-log} (WildFly's, Payara's), else the main
+     *     Liberty server's messages.log
+     */
+    static long suiteServerLog(String marker) throws IOException {
         String runtimeLog = System.getProperty("idemkit.it.server-log");
         Path log =
                 runtimeLog != null
