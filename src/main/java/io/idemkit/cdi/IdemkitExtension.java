@@ -27,7 +27,7 @@ import io.idemkit.store.mongo.MongoSettingsReader;
 import io.idemkit.store.mongo.MongoStoreSettings;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
-import jakarta.enterprise.inject.AmbiguousResolutionException;
+import jakarta.enterprise.inject.Default;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
 import jakarta.enterprise.inject.spi.AnnotatedMethod;
@@ -249,6 +249,11 @@ public class IdemkitExtension implements Extension {
      */
     private final Set<Bean<?>> applicationStores = ConcurrentHashMap.newKeySet();
 
+    /** The application's {@code MongoDatabase} and {@code MongoClient} beans, by type. */
+    private final Set<Bean<?>> mongoDatabases = ConcurrentHashMap.newKeySet();
+
+    private final Set<Bean<?>> mongoClients = ConcurrentHashMap.newKeySet();
+
     /** Why the JDBC store did not open at deployment, if it did not. */
     private volatile String jdbcProblem;
 
@@ -265,6 +270,50 @@ public class IdemkitExtension implements Extension {
                 && bean.getBeanClass() != StoreProducer.class) {
             applicationStores.add(bean);
         }
+        if (bean.getQualifiers().contains(Default.Literal.INSTANCE)) {
+            if (bean.getTypes().contains(MongoDatabase.class)) {
+                mongoDatabases.add(bean);
+            }
+            if (bean.getTypes().contains(MongoClient.class)) {
+                mongoClients.add(bean);
+            }
+        }
+    }
+
+    /**
+     * @return the application's one {@code MongoDatabase} bean (the alternative, where several)
+     * @throws IllegalStateException when there is none, or several
+     */
+    Bean<?> mongoDatabaseBean() {
+        return theOne(mongoDatabases, "MongoDatabase");
+    }
+
+    /**
+     * @return the application's one {@code MongoClient} bean (the alternative, where several)
+     * @throws IllegalStateException when there is none, or several
+     */
+    Bean<?> mongoClientBean() {
+        return theOne(mongoClients, "MongoClient");
+    }
+
+    private static Bean<?> theOne(Set<Bean<?>> found, String type) {
+        if (found.size() == 1) {
+            return found.iterator().next();
+        }
+        List<Bean<?>> alternatives = found.stream().filter(Bean::isAlternative).toList();
+        if (alternatives.size() == 1) {
+            return alternatives.get(0);
+        }
+        throw new IllegalStateException("no single " + type + " bean: " + found.size());
+    }
+
+    private static StoreChoice.Beans count(Set<Bean<?>> found) {
+        if (found.isEmpty()) {
+            return StoreChoice.Beans.NONE;
+        }
+        return found.size() == 1 || found.stream().filter(Bean::isAlternative).count() == 1
+                ? StoreChoice.Beans.ONE
+                : StoreChoice.Beans.SEVERAL;
     }
 
     /**
@@ -323,8 +372,8 @@ public class IdemkitExtension implements Extension {
                 StoreChoice.decide(
                         read.store(),
                         mongo.uri() != null,
-                        count(beans, MongoDatabase.class),
-                        count(beans, MongoClient.class));
+                        count(mongoDatabases),
+                        count(mongoClients));
         choice.problem(read.store())
                 .ifPresent(p -> event.addDeploymentProblem(new DeploymentException(p)));
         List<String> methodProblems = new ArrayList<>(PerMethodConfig.validate(mpConfig()));
@@ -384,18 +433,6 @@ public class IdemkitExtension implements Extension {
         mongoSettings = mongo;
         storeChoice = choice;
         config = read;
-    }
-
-    private static StoreChoice.Beans count(BeanManager beans, Class<?> type) {
-        Set<Bean<?>> found = beans.getBeans(type);
-        if (found.isEmpty()) {
-            return StoreChoice.Beans.NONE;
-        }
-        try {
-            return beans.resolve(found) != null ? StoreChoice.Beans.ONE : StoreChoice.Beans.NONE;
-        } catch (AmbiguousResolutionException e) {
-            return StoreChoice.Beans.SEVERAL;
-        }
     }
 
     private static org.eclipse.microprofile.config.Config mpConfig() {

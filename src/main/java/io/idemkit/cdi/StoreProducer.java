@@ -13,8 +13,9 @@ import io.idemkit.store.mongo.MongoStoreSettings;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
-import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.Set;
@@ -50,10 +51,7 @@ public class StoreProducer {
 
     @Produces
     @ApplicationScoped
-    IdempotencyStore store(
-            IdemkitExtension extension,
-            Instance<MongoDatabase> databases,
-            Instance<MongoClient> clients) {
+    IdempotencyStore store(IdemkitExtension extension, BeanManager beans) {
         IdemkitConfig config = extension.config();
         StoreChoice choice = extension.storeChoice();
         MongoStoreSettings mongo = extension.mongoSettings();
@@ -64,11 +62,17 @@ public class StoreProducer {
             }
             case MONGO_ON_DATABASE_BEAN -> {
                 LOG.log(Level.INFO, "idemkit uses the MongoDB store on the MongoDatabase bean");
-                return new MongoIdempotencyStore(databases.get(), mongo, Clock.systemUTC());
+                return new MongoIdempotencyStore(
+                        reference(beans, extension.mongoDatabaseBean(), MongoDatabase.class),
+                        mongo,
+                        Clock.systemUTC());
             }
             case MONGO_ON_CLIENT_BEAN -> {
                 LOG.log(Level.INFO, "idemkit uses the MongoDB store on the MongoClient bean");
-                return new MongoIdempotencyStore(clients.get(), mongo, Clock.systemUTC());
+                return new MongoIdempotencyStore(
+                        reference(beans, extension.mongoClientBean(), MongoClient.class),
+                        mongo,
+                        Clock.systemUTC());
             }
             case JDBC -> {
                 LOG.log(Level.INFO, "idemkit uses the JDBC store");
@@ -94,6 +98,14 @@ public class StoreProducer {
             }
             default -> throw new IllegalStateException("Unknown store choice " + choice);
         }
+    }
+
+    /**
+     * The application's bean, found by the extension in whichever bean archive it is: a lookup by
+     * type from the library's archive misses it on Payara.
+     */
+    private static <T> T reference(BeanManager beans, Bean<?> bean, Class<T> type) {
+        return type.cast(beans.getReference(bean, type, beans.createCreationalContext(bean)));
     }
 
     void close(@Disposes IdempotencyStore store) {

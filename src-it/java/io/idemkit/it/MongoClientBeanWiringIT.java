@@ -1,0 +1,112 @@
+package io.idemkit.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import de.bwaldvogel.mongo.MongoServer;
+import io.idemkit.it.mongobean.MongoClientProducer;
+import io.idemkit.it.wiring.RoundTrip;
+import io.idemkit.it.wiring.WiringApplication;
+import io.idemkit.spi.ClaimStatus;
+import jakarta.ws.rs.client.Client;
+import jakarta.ws.rs.client.ClientBuilder;
+import jakarta.ws.rs.client.Entity;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.net.URL;
+import java.util.UUID;
+import org.bson.Document;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * On each runtime of the suite, an application that produces its own {@code MongoClient} bean, in
+ * {@code WEB-INF/classes}, and sets no {@code idemkit.mongo.uri}, gets the MongoDB store on that
+ * client (C8, C9): the claim the application makes through the injected {@code IdempotencyStore}
+ * lands as a document in that MongoDB, a real MongoDB-wire server run by this test. On Payara the
+ * library's bean archive cannot see the application's beans by type.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class MongoClientBeanWiringIT {
+
+    private static final String DATABASE = "it_client_bean";
+    private static final String COLLECTION = "records";
+
+    // Started when the class loads: Arquillian deploys, and the deployment names the port,
+    // before any @BeforeAll method runs.
+    private static final MongoServer MONGO = ItMongo.start();
+
+    private static String uri() {
+        return ItMongo.uri(MONGO);
+    }
+
+    @Deployment(testable = false)
+    static WebArchive application() {
+        String config =
+                "shop.mongo.uri="
+                        + uri()
+                        + "\nidemkit.store=mongo"
+                        + "\nidemkit.mongo.database="
+                        + DATABASE
+                        + "\nidemkit.mongo.collection="
+                        + COLLECTION
+                        + "\nidemkit.scope-mode=single-tenant\n";
+        return LibraryJar.addTo(
+                ShrinkWrap.create(WebArchive.class, "mongo-client-bean.war")
+                        .addPackage(WiringApplication.class.getPackage())
+                        .addPackage(MongoClientProducer.class.getPackage())
+                        .addAsResource(
+                                new StringAsset(config),
+                                "META-INF/microprofile-config.properties"));
+    }
+
+    @AfterAll
+    static void stopMongo() {
+        MONGO.shutdownNow();
+    }
+
+    @ArquillianResource private URL base;
+
+    @Test
+    void applicationMongoClientBean_givesTheApplicationTheMongoStoreOnThatClient()
+            throws Exception {
+        String key = UUID.randomUUID().toString();
+
+        RoundTrip trip;
+        try (Client client = ClientBuilder.newClient();
+                Response response =
+                        client.target(base.toURI().resolve("api/store/round-trip"))
+                                .queryParam("key", key)
+                                .request(MediaType.APPLICATION_JSON)
+                                .post(Entity.text("stored in mongo"))) {
+            assertThat(response.getStatus()).isEqualTo(200);
+            trip = response.readEntity(RoundTrip.class);
+        }
+
+        assertThat(trip.storeName()).isEqualTo("mongodb");
+        assertThat(trip.firstClaim()).isEqualTo(ClaimStatus.NEW);
+        assertThat(trip.completed()).isTrue();
+        assertThat(trip.secondClaim()).isEqualTo(ClaimStatus.ALREADY_COMPLETED);
+        assertThat(trip.replayedBody()).isEqualTo("stored in mongo");
+        try (MongoClient direct = MongoClients.create(uri())) {
+            Document stored =
+                    direct.getDatabase(DATABASE)
+                            .getCollection(COLLECTION)
+                            .find(new Document("_id", key))
+                            .first();
+            assertThat(stored).isNotNull();
+            assertThat(stored.getString("state")).isEqualTo("COMPLETED");
+            assertThat(stored.getInteger("response_status")).isEqualTo(201);
+        }
+    }
+}
