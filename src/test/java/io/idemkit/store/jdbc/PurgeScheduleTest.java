@@ -76,6 +76,9 @@ class PurgeScheduleTest {
 
             assertThat(managed.isShutdown()).isFalse();
             assertThat(managed.getQueue()).isEmpty();
+            // A run the close found under way finishes; only then are the new rows planted, so
+            // that a run after the close, not that one, is what would purge them.
+            await().atMost(Duration.ofSeconds(10)).until(() -> managed.getActiveCount() == 0);
             plant(2, 1);
             await().during(INTERVAL.multipliedBy(6))
                     .atMost(Duration.ofSeconds(5))
