@@ -1,22 +1,9 @@
 package io.idemkit.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 import de.bwaldvogel.mongo.MongoServer;
 import io.idemkit.it.mongobean.MongoClientProducer;
-import io.idemkit.it.wiring.RoundTrip;
 import io.idemkit.it.wiring.WiringApplication;
-import io.idemkit.spi.ClaimStatus;
-import jakarta.ws.rs.client.Client;
-import jakarta.ws.rs.client.ClientBuilder;
-import jakarta.ws.rs.client.Entity;
-import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
 import java.net.URL;
-import java.util.UUID;
-import org.bson.Document;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -80,33 +67,6 @@ class MongoClientBeanWiringIT {
     @Test
     void applicationMongoClientBean_givesTheApplicationTheMongoStoreOnThatClient()
             throws Exception {
-        String key = UUID.randomUUID().toString();
-
-        RoundTrip trip;
-        try (Client client = ClientBuilder.newClient();
-                Response response =
-                        client.target(base.toURI().resolve("api/store/round-trip"))
-                                .queryParam("key", key)
-                                .request(MediaType.APPLICATION_JSON)
-                                .post(Entity.text("stored in mongo"))) {
-            assertThat(response.getStatus()).isEqualTo(200);
-            trip = response.readEntity(RoundTrip.class);
-        }
-
-        assertThat(trip.storeName()).isEqualTo("mongodb");
-        assertThat(trip.firstClaim()).isEqualTo(ClaimStatus.NEW);
-        assertThat(trip.completed()).isTrue();
-        assertThat(trip.secondClaim()).isEqualTo(ClaimStatus.ALREADY_COMPLETED);
-        assertThat(trip.replayedBody()).isEqualTo("stored in mongo");
-        try (MongoClient direct = MongoClients.create(uri())) {
-            Document stored =
-                    direct.getDatabase(DATABASE)
-                            .getCollection(COLLECTION)
-                            .find(new Document("_id", key))
-                            .first();
-            assertThat(stored).isNotNull();
-            assertThat(stored.getString("state")).isEqualTo("COMPLETED");
-            assertThat(stored.getInteger("response_status")).isEqualTo(201);
-        }
+        MongoStoreWiringIT.assertRoundTripLandsIn(base, uri(), DATABASE, COLLECTION);
     }
 }

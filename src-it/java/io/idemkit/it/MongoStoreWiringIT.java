@@ -75,6 +75,20 @@ class MongoStoreWiringIT {
 
     @Test
     void configuredMongoUri_givesTheApplicationTheMongoStoreOnThatServer() throws Exception {
+        assertRoundTripLandsIn(base, uri(), DATABASE, COLLECTION);
+    }
+
+    /**
+     * The application's claim, completion and replay through its injected {@code IdempotencyStore}
+     * ({@code api/store/round-trip}), then the document the MongoDB store wrote, read directly.
+     *
+     * @param base the application
+     * @param uri the MongoDB-wire server the store is to write to
+     * @param database its database
+     * @param collection its collection
+     */
+    static void assertRoundTripLandsIn(URL base, String uri, String database, String collection)
+            throws Exception {
         String key = UUID.randomUUID().toString();
 
         RoundTrip trip;
@@ -93,10 +107,10 @@ class MongoStoreWiringIT {
         assertThat(trip.completed()).isTrue();
         assertThat(trip.secondClaim()).isEqualTo(ClaimStatus.ALREADY_COMPLETED);
         assertThat(trip.replayedBody()).isEqualTo("stored in mongo");
-        try (MongoClient direct = MongoClients.create(uri())) {
+        try (MongoClient direct = MongoClients.create(uri)) {
             Document stored =
-                    direct.getDatabase(DATABASE)
-                            .getCollection(COLLECTION)
+                    direct.getDatabase(database)
+                            .getCollection(collection)
                             .find(new Document("_id", key))
                             .first();
             assertThat(stored).isNotNull();
