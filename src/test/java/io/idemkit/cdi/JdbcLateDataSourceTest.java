@@ -6,15 +6,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.spi.ClaimStatus;
 import io.idemkit.store.jdbc.JdbcStoreSettings;
-import java.lang.reflect.Proxy;
+import io.idemkit.testsupport.MapJndi;
 import java.time.Duration;
-import java.util.Hashtable;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import javax.naming.Context;
-import javax.naming.NameNotFoundException;
-import javax.naming.spi.InitialContextFactory;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,20 +24,18 @@ import org.junit.jupiter.api.Test;
  */
 class JdbcLateDataSourceTest {
 
-    private static final Map<String, Object> BOUND = new ConcurrentHashMap<>();
-
     private JdbcStoreSettings settings;
 
     @BeforeEach
     void ownJndi() {
-        System.setProperty(Context.INITIAL_CONTEXT_FACTORY, TestJndi.class.getName());
+        System.setProperty(Context.INITIAL_CONTEXT_FACTORY, MapJndi.class.getName());
         settings = new JdbcStoreSettings("idem_late", true);
     }
 
     @AfterEach
     void clear() {
         System.clearProperty(Context.INITIAL_CONTEXT_FACTORY);
-        BOUND.clear();
+        MapJndi.BOUND.clear();
     }
 
     @Test
@@ -62,7 +55,7 @@ class JdbcLateDataSourceTest {
 
         JdbcDataSource h2 = new JdbcDataSource();
         h2.setURL("jdbc:h2:mem:late-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-        BOUND.put(name, h2);
+        MapJndi.BOUND.put(name, h2);
 
         assertThat(opened.store().claim(key(), "fp", 1, Duration.ofMinutes(1)).status())
                 .isEqualTo(ClaimStatus.NEW);
@@ -79,27 +72,5 @@ class JdbcLateDataSourceTest {
 
     private static String key() {
         return UUID.randomUUID().toString().replace("-", "").repeat(2);
-    }
-
-    /** A JNDI provider that knows the names the test bound. */
-    public static final class TestJndi implements InitialContextFactory {
-        @Override
-        public Context getInitialContext(Hashtable<?, ?> environment) {
-            return (Context)
-                    Proxy.newProxyInstance(
-                            Context.class.getClassLoader(),
-                            new Class<?>[] {Context.class},
-                            (proxy, method, args) -> {
-                                if (method.getName().equals("lookup")
-                                        && BOUND.containsKey(String.valueOf(args[0]))) {
-                                    return BOUND.get(String.valueOf(args[0]));
-                                }
-                                if (method.getName().equals("close")) {
-                                    return null;
-                                }
-                                throw new NameNotFoundException(
-                                        args == null ? method.getName() : String.valueOf(args[0]));
-                            });
-        }
     }
 }

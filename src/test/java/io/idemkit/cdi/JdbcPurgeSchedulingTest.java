@@ -7,19 +7,16 @@ import io.idemkit.store.jdbc.JdbcIdempotencyStore;
 import io.idemkit.store.jdbc.JdbcStoreSettings;
 import io.idemkit.store.jdbc.PurgeSchedule;
 import io.idemkit.testsupport.CapturedLog;
-import java.lang.reflect.Proxy;
+import io.idemkit.testsupport.MapJndi;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Hashtable;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import javax.naming.Context;
-import javax.naming.NameNotFoundException;
-import javax.naming.spi.InitialContextFactory;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,9 +32,6 @@ class JdbcPurgeSchedulingTest {
 
     private static final Duration INTERVAL = Duration.ofMillis(50);
 
-    /** What the test's JNDI binds at the managed executor's name; {@code null} for nothing. */
-    static volatile Object bound;
-
     private final ScheduledThreadPoolExecutor managed = new ScheduledThreadPoolExecutor(1);
     private JdbcDataSource h2;
     private JdbcIdempotencyStore store;
@@ -45,7 +39,7 @@ class JdbcPurgeSchedulingTest {
 
     @BeforeEach
     void storeWithExpiredRows() {
-        System.setProperty(Context.INITIAL_CONTEXT_FACTORY, TestJndi.class.getName());
+        System.setProperty(Context.INITIAL_CONTEXT_FACTORY, MapJndi.class.getName());
         h2 = new JdbcDataSource();
         h2.setURL("jdbc:h2:mem:purge-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         store = new JdbcIdempotencyStore(h2, new JdbcStoreSettings("idem", true));
@@ -57,7 +51,7 @@ class JdbcPurgeSchedulingTest {
     void stop() throws SQLException {
         schedule.ifPresent(PurgeSchedule::close);
         System.clearProperty(Context.INITIAL_CONTEXT_FACTORY);
-        bound = null;
+        MapJndi.BOUND.clear();
         managed.shutdownNow();
         try (Connection c = h2.getConnection();
                 Statement s = c.createStatement()) {
@@ -67,7 +61,7 @@ class JdbcPurgeSchedulingTest {
 
     @Test
     void aManagedSchedulerInJndi_runsThePurge_andIsLeftRunningWhenItStops() {
-        bound = managed;
+        MapJndi.BOUND.put(ManagedScheduler.JNDI_NAME, managed);
 
         schedule = JdbcPurgeScheduling.start(store, INTERVAL);
 
@@ -85,7 +79,7 @@ class JdbcPurgeSchedulingTest {
     @Test
     void aManagedSchedulerThatRefusesTheSchedule_leavesItToAThreadOfItsOwn() {
         managed.shutdown();
-        bound = managed;
+        MapJndi.BOUND.put(ManagedScheduler.JNDI_NAME, managed);
 
         try (CapturedLog log = CapturedLog.of(JdbcPurgeScheduling.class)) {
             schedule = JdbcPurgeScheduling.start(store, INTERVAL);
@@ -108,7 +102,7 @@ class JdbcPurgeSchedulingTest {
 
     @Test
     void anIntervalOfZero_schedulesNothing() {
-        bound = managed;
+        MapJndi.BOUND.put(ManagedScheduler.JNDI_NAME, managed);
 
         assertThat(JdbcPurgeScheduling.start(store, Duration.ZERO)).isEmpty();
         assertThat(managed.getQueue()).isEmpty();
@@ -127,29 +121,5 @@ class JdbcPurgeSchedulingTest {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.isAlive() && t.getName().equals("idemkit-jdbc-purge"))
                 .count();
-    }
-
-    /** A JNDI provider whose one name is the managed executor's. */
-    public static final class TestJndi implements InitialContextFactory {
-        @Override
-        public Context getInitialContext(Hashtable<?, ?> environment) {
-            return (Context)
-                    Proxy.newProxyInstance(
-                            Context.class.getClassLoader(),
-                            new Class<?>[] {Context.class},
-                            (proxy, method, args) -> {
-                                if (method.getName().equals("lookup")
-                                        && ManagedScheduler.JNDI_NAME.equals(
-                                                String.valueOf(args[0]))
-                                        && bound != null) {
-                                    return bound;
-                                }
-                                if (method.getName().equals("close")) {
-                                    return null;
-                                }
-                                throw new NameNotFoundException(
-                                        args == null ? method.getName() : String.valueOf(args[0]));
-                            });
-        }
     }
 }
