@@ -39,18 +39,24 @@ enum JdbcDialect {
     /**
      * H2 2.x. Every date and time function of H2 ({@code CURRENT_TIMESTAMP}, {@code
      * LOCALTIMESTAMP}, {@code NOW()}) keeps, in its default mode, the value of its first use in the
-     * transaction, which would stamp a completion inside a long business transaction (C13) with the
-     * time of an earlier statement. So the clock is the start of the statement that runs, from the
-     * session's own row of {@code INFORMATION_SCHEMA.SESSIONS}, which every user may read. An
+     * transaction: in the store's own statements, each in a transaction of its own, that is the
+     * statement's start, but it would stamp a completion inside a long business transaction (C13)
+     * with the time of an earlier statement. So that completion's clock ({@link
+     * #inTransactionNowMillis}) is the start of the statement that runs, from the session's own row
+     * of {@code INFORMATION_SCHEMA.SESSIONS}, which every user may read. Only there: H2 2.3.232
+     * builds that table from every session's transaction, and under sixteen racing claims it once
+     * failed with a {@code NullPointerException} of its own ("this.transaction is null"). An
      * inserted row's dates are read back with {@code FINAL TABLE}; a duplicate key fails the
      * statement only, never the transaction. The claim takes two statements when the key is there:
      * the insert, then a {@code SELECT}.
      */
-    H2(
-            "H2",
-            "(SELECT CAST(FLOOR(EXTRACT(EPOCH FROM EXECUTING_STATEMENT_START) * 1000) AS BIGINT)"
-                    + " FROM INFORMATION_SCHEMA.SESSIONS WHERE SESSION_ID = SESSION_ID())",
-            "h2.sql") {
+    H2("H2", "CAST(FLOOR(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000) AS BIGINT)", "h2.sql") {
+        @Override
+        String inTransactionNowMillis() {
+            return "(SELECT CAST(FLOOR(EXTRACT(EPOCH FROM EXECUTING_STATEMENT_START) * 1000) AS"
+                    + " BIGINT) FROM INFORMATION_SCHEMA.SESSIONS WHERE SESSION_ID = SESSION_ID())";
+        }
+
         @Override
         String nullSafeEquals(String column) {
             return column + " IS NOT DISTINCT FROM ?";
@@ -124,6 +130,15 @@ enum JdbcDialect {
      * @return an SQL expression of the database's current time in epoch milliseconds
      */
     String nowMillis() {
+        return nowMillis;
+    }
+
+    /**
+     * @return an SQL expression of the database's current time in epoch milliseconds at the start
+     *     of the statement that runs, also late in a long transaction: the clock of the completion
+     *     inside the business transaction (C13)
+     */
+    String inTransactionNowMillis() {
         return nowMillis;
     }
 

@@ -215,19 +215,12 @@ final class RecordStatements {
         overwritePinnedIfLapsed =
                 bounded(overwrite + " AND (lease_until IS NULL OR lease_until <= " + now + ")");
         String fenced = " WHERE idem_key = ? AND state = 'CLAIMED' AND claim_token = ?";
-        String completion =
-                "UPDATE "
-                        + table
-                        + " SET state = 'COMPLETED', completed_at = "
-                        + now
-                        + ", lease_until = "
-                        + now
-                        + " + ?, response_status = ?,"
-                        + " response_headers = ?, response_body = ?"
-                        + fenced;
+        String completion = completion(table, now, fenced);
+        String inTransaction = completion(table, dialect.inTransactionNowMillis(), fenced);
         completeInTransaction =
-                notifies ? CompletionNotices.notifying(channel, completion) : completion;
-        complete = bounded(completeInTransaction);
+                notifies ? CompletionNotices.notifying(channel, inTransaction) : inTransaction;
+        complete =
+                bounded(notifies ? CompletionNotices.notifying(channel, completion) : completion);
         renew = bounded("UPDATE " + table + " SET lease_until = " + now + " + ?" + fenced);
         String releasing = "DELETE FROM " + table + fenced;
         release = bounded(notifies ? CompletionNotices.notifying(channel, releasing) : releasing);
@@ -300,6 +293,18 @@ final class RecordStatements {
                                 ? insertCount + " ON CONFLICT (idem_key) DO NOTHING"
                                 : insertCount);
         probe = "SELECT " + RecordRows.COLUMNS + " FROM " + table + " WHERE 1 = 0";
+    }
+
+    private static String completion(String table, String now, String fenced) {
+        return "UPDATE "
+                + table
+                + " SET state = 'COMPLETED', completed_at = "
+                + now
+                + ", lease_until = "
+                + now
+                + " + ?, response_status = ?,"
+                + " response_headers = ?, response_body = ?"
+                + fenced;
     }
 
     private String bounded(String sql) {
