@@ -1,23 +1,16 @@
 package io.idemkit.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.idemkit.it.HttpCalls.Reply;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The HTTP scenarios on the JDBC store on a real MariaDB 11.4 (C6, C12), with MariaDB's own driver,
- * on WildFly and Payara Micro, through a data source the application defines in its {@code
- * web.xml}.
+ * The HTTP scenarios on MariaDB on WildFly and Payara Micro, through a data source the application
+ * defines in its {@code web.xml}, with MariaDB's driver in {@code WEB-INF/lib}.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -25,10 +18,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
         named = "idemkit.it.runtime",
         matches = "liberty",
         disabledReason =
-                "an application data source on Open Liberty needs the jdbc-4.3 feature, which the"
-                        + " shared IT server does not enable; Liberty runs the JDBC scenarios on"
-                        + " PostgreSQL (HttpJdbcStoreIT)")
-class HttpJdbcMariaDbIT extends HttpScenarios {
+                "Open Liberty runs these scenarios on its server-defined data source"
+                        + " (HttpJdbcMariaDbLibertyIT)")
+class HttpJdbcMariaDbIT extends HttpJdbcMariaDbScenarios {
 
     private static ItMariaDb mariaDb;
 
@@ -59,19 +51,8 @@ class HttpJdbcMariaDbIT extends HttpScenarios {
         }
     }
 
-    @Test
-    void theRecordsAreRowsOfTheMariaDbTable() throws Exception {
-        Reply first = post("api/resources", BODY_X, key("M1"));
-
-        assertThat(first.status()).isEqualTo(201);
-        try (Connection c = DriverManager.getConnection(mariaDb.url(), ItMariaDb.USER, "")) {
-            assertThat(storedState(c, effectiveKey(key("M1"), "api/resources")))
-                    .isEqualTo("COMPLETED");
-        }
-    }
-
-    @Test
-    void crash_recovery_lease_expiry() throws Exception {
-        stagedCrashRecovery();
+    @Override
+    ItMariaDb mariaDb() {
+        return mariaDb;
     }
 }

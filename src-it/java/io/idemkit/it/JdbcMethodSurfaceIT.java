@@ -22,16 +22,25 @@ class JdbcMethodSurfaceIT extends MethodSurfaceContract {
 
     @BeforeAll
     static void start() throws Exception {
-        WebArchive war =
-                LibraryJar.addTo(
-                        ShrinkWrap.create(WebArchive.class, "method-jdbc.war")
-                                .addPackage(MethodApplication.class.getPackage())
-                                .addAsResource(
-                                        new StringAsset(
-                                                ItPostgres.STORE_CONFIG
-                                                        + "idemkit.scope-mode=single-tenant\n"),
-                                        "META-INF/microprofile-config.properties"));
-        liberty = ItPostgres.OnLiberty.start("idemkit-method-jdbc", war, "", "api/method/store");
+        liberty =
+                ItPostgres.OnLiberty.start(
+                        "idemkit-method-jdbc", war("method-jdbc"), "", "api/method/store");
+    }
+
+    /**
+     * @param name the WAR's name
+     * @return the method surface's test application on the JDBC store's data source {@code
+     *     jdbc/idemkit}
+     */
+    static WebArchive war(String name) {
+        return LibraryJar.addTo(
+                ShrinkWrap.create(WebArchive.class, name + ".war")
+                        .addPackage(MethodApplication.class.getPackage())
+                        .addAsResource(
+                                new StringAsset(
+                                        ItPostgres.STORE_CONFIG
+                                                + "idemkit.scope-mode=single-tenant\n"),
+                                "META-INF/microprofile-config.properties"));
     }
 
     @AfterAll
