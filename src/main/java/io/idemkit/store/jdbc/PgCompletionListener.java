@@ -223,9 +223,12 @@ final class PgCompletionListener implements CompletionListener, Runnable {
                 "idemkit's JDBC store cannot listen for completions on PostgreSQL: its data"
                         + " source's connections do not unwrap to org.postgresql.PGConnection"
                         + (cause == null ? "" : " (" + cause.getClass().getName() + ")")
-                        + ". Duplicates that wait poll for the result, up to 500 ms late; make the"
-                        + " PostgreSQL driver visible to the application, or set"
-                        + " idemkit.jdbc.notifications=false to silence this.");
+                        + ". Duplicates that wait poll for the result, up to 500 ms late. A pool"
+                        + " unwraps only for an application that sees the driver's own classes:"
+                        + " on Open Liberty give the application the data source's library"
+                        + " (<classloader commonLibraryRef=\"...\"/>, or name the library"
+                        + " \"global\"); on WildFly make the deployment depend on the driver's"
+                        + " module. Or set idemkit.jdbc.notifications=false to silence this.");
     }
 
     /**
