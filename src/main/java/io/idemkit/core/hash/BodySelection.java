@@ -34,6 +34,9 @@ import java.util.Optional;
  */
 public final class BodySelection {
 
+    /** No field named: the whole body is fingerprinted, as the reference does by default. */
+    public static final BodySelection WHOLE_BODY = new BodySelection(List.of());
+
     private final List<String> paths;
     private final List<String[]> segments;
 
@@ -102,7 +105,7 @@ public final class BodySelection {
     }
 
     /**
-     * @return the paths, sorted, without repeats
+     * @return the paths, sorted, without repeats; none for {@link #WHOLE_BODY}
      */
     public List<String> paths() {
         return paths;
@@ -112,12 +115,15 @@ public final class BodySelection {
      * Selects the fields of a body.
      *
      * @param body the body bytes, in any encoding {@code json.loads} detects
-     * @return the selection; empty when the body is not a JSON object (not JSON, an array or a
-     *     scalar at the root, no body at all), or when its selection holds a lone surrogate, which
-     *     the reference cannot encode: then the whole body is fingerprinted
+     * @return the selection; empty for {@link #WHOLE_BODY}, when the body is not a JSON object (not
+     *     JSON, an array or a scalar at the root, no body at all), or when its selection holds a
+     *     lone surrogate, which the reference cannot encode: then the whole body is fingerprinted
      */
     public Optional<Selected> select(byte[] body) {
         Objects.requireNonNull(body, "body");
+        if (paths.isEmpty()) {
+            return Optional.empty();
+        }
         Optional<Object> root = CanonicalJson.parse(body);
         if (root.isEmpty() || !CanonicalJson.isObject(root.get())) {
             return Optional.empty();
@@ -161,7 +167,7 @@ public final class BodySelection {
 
     @Override
     public String toString() {
-        return String.join(", ", paths);
+        return paths.isEmpty() ? "the whole body" : String.join(", ", paths);
     }
 
     /**

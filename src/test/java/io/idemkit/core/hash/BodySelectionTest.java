@@ -200,6 +200,7 @@ class BodySelectionTest {
         // The reference cannot encode a lone surrogate; an unnamed one does not matter.
         assertThat(amount.select(utf8("{\"amount\":\"\\ud800\"}"))).isEmpty();
         assertThat(amount.select(utf8("{\"amount\":1,\"x\":\"\\ud800\"}"))).isPresent();
+        assertThat(BodySelection.WHOLE_BODY.select(utf8("{\"amount\":1}"))).isEmpty();
     }
 
     @Test
