@@ -33,8 +33,9 @@ import java.lang.annotation.Target;
  *
  * <p>Every member defaults to "use the configured value", the {@code idemkit.*} MicroProfile Config
  * key listed with it: the empty string, {@code void.class} for {@link #redactor()} and {@link
- * #keyExtractor()}, no names for {@link #fingerprintHeaders()}. A value that cannot be parsed fails
- * the deployment with a message naming the method, the member and the rule.
+ * #keyExtractor()}, no names for {@link #fingerprintHeaders()} and {@link #fingerprintFields()}. A
+ * value that cannot be parsed fails the deployment with a message naming the method, the member and
+ * the rule.
  *
  * <p>Durations accept ISO-8601 ({@code PT30S}) or a number with a unit: {@code ms}, {@code s},
  * {@code m}, {@code h} or {@code d} ({@code 500ms}, {@code 30s}, {@code 24h}).
@@ -163,4 +164,19 @@ public @interface Idempotent {
      */
     @Nonbinding
     String[] fingerprintHeaders() default {};
+
+    /**
+     * The fields of a JAX-RS request's JSON body that make up the request, so that only they enter
+     * its fingerprint (contract C6.11): a client that regenerates a nonce or a timestamp inside the
+     * body then gets a replay on its retry, and a changed named field is still a payload mismatch.
+     * Each is a path of member names joined by dots ({@code "amount"}, {@code "order.id"}),
+     * followed through objects; the value found there counts whole (an array, an object), and a
+     * missing one counts as {@code null}. A body that is not a JSON object is fingerprinted whole.
+     * An empty name, or a malformed path, fails the deployment. Ignored on CDI and EJB methods.
+     *
+     * @return field paths, or none for {@code idemkit.fingerprint.fields} (default none: the whole
+     *     body)
+     */
+    @Nonbinding
+    String[] fingerprintFields() default {};
 }

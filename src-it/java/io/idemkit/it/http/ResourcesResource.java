@@ -83,6 +83,25 @@ public class ResourcesResource {
     }
 
     @POST
+    @Path("fields")
+    @Idempotent(fingerprintFields = {"amount", "order.id"})
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response fields(String body, @HeaderParam(TAG) String tag) {
+        return echo(body, tag);
+    }
+
+    // Its fingerprint fields come from a per-method key, where a test's configuration sets one.
+    @POST
+    @Path("fields-by-key")
+    @Idempotent
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response fieldsByKey(String body, @HeaderParam(TAG) String tag) {
+        return echo(body, tag);
+    }
+
+    @POST
     @Path("throw")
     @Idempotent(waitTimeout = "0s")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -204,6 +223,14 @@ public class ResourcesResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response plain(Item item, @HeaderParam(TAG) String tag) {
         return answer(item, tag, 0, 201, false);
+    }
+
+    /** Answers with the run's number and the body it received, so that a replay shows whose. */
+    private Response echo(String body, String tag) {
+        int call = calls.record(tag);
+        return Response.status(201)
+                .entity("{\"call\":" + call + ",\"received\":" + body + "}")
+                .build();
     }
 
     private Response answer(Item item, String tag, long delayMs, int status, boolean headers) {

@@ -206,6 +206,15 @@ public final class ConfigKeys {
     public static final String FINGERPRINT_HEADERS_DEFAULT = "";
 
     /**
+     * The JSON body fields that enter every JAX-RS request's fingerprint in place of its body,
+     * comma-separated paths such as {@code amount, order.id} (contract C6.11).
+     */
+    public static final String FINGERPRINT_FIELDS = PREFIX + "fingerprint.fields";
+
+    /** Default of {@link #FINGERPRINT_FIELDS}: none, the whole body. */
+    public static final String FINGERPRINT_FIELDS_DEFAULT = "";
+
+    /**
      * What the deployment does about method keys derived from all the arguments: {@code warn} about
      * arguments that look volatile, {@code strict} (fail on them), or {@code refuse} every derived
      * key.

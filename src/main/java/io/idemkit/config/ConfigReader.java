@@ -190,6 +190,12 @@ public final class ConfigReader {
                         ConfigKeys.FINGERPRINT_HEADERS,
                         ConfigKeys.FINGERPRINT_HEADERS_DEFAULT,
                         HttpKeyPolicy::headerList);
+        List<String> fingerprintFields =
+                values.value(
+                        ConfigKeys.FINGERPRINT_FIELDS,
+                        ConfigKeys.FINGERPRINT_FIELDS_DEFAULT,
+                        // Unset (or empty, which MicroProfile Config reads as unset): the body.
+                        text -> text.isBlank() ? List.of() : HttpKeyPolicy.fieldList(text));
         Optional<String> keyExtractor =
                 values.value(
                         ConfigKeys.KEY_EXTRACTOR,
@@ -240,7 +246,7 @@ public final class ConfigReader {
                 new MessagePolicy(keyProperty, maxAttempts, fingerprintBody),
                 transactionTimeout,
                 derivedKeys,
-                new HttpKeyPolicy(keyHeader, fingerprintHeaders, keyExtractor),
+                new HttpKeyPolicy(keyHeader, fingerprintHeaders, keyExtractor, fingerprintFields),
                 filtersAfterIdemkit);
     }
 

@@ -1,6 +1,7 @@
 package io.idemkit.config;
 
 import io.idemkit.Idempotent;
+import io.idemkit.core.hash.BodySelection;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,13 +13,13 @@ import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.Config;
 
 /**
- * Where a JAX-RS request's key comes from, and which of its headers enter its fingerprint (contract
- * C6.1, C6.9): {@code idemkit.key-header}, {@code idemkit.key-extractor} and {@code
- * idemkit.fingerprint.headers} globally, and per class or method the {@link
- * Idempotent#keyHeader()}, {@link Idempotent#keyExtractor()} and {@link
- * Idempotent#fingerprintHeaders()} members or the per-method keys of {@link PerMethodConfig}
- * ({@code com.example.Orders/create/Idempotent/keyHeader=X-Request-Key}), with the usual
- * precedence.
+ * Where a JAX-RS request's key comes from, and which of its headers and body fields enter its
+ * fingerprint (contract C6.1, C6.9, C6.11): {@code idemkit.key-header}, {@code
+ * idemkit.key-extractor}, {@code idemkit.fingerprint.headers} and {@code
+ * idemkit.fingerprint.fields} globally, and per class or method the {@link Idempotent#keyHeader()},
+ * {@link Idempotent#keyExtractor()}, {@link Idempotent#fingerprintHeaders()} and {@link
+ * Idempotent#fingerprintFields()} members or the per-method keys of {@link PerMethodConfig} ({@code
+ * com.example.Orders/create/Idempotent/keyHeader=X-Request-Key}), with the usual precedence.
  *
  * <p>A key header and a key extractor are two answers to one question: the most specific level that
  * gives either decides, and one level that gives both is refused. A blank {@code keyExtractor} in a
@@ -28,9 +29,14 @@ import org.eclipse.microprofile.config.Config;
  * @param fingerprintHeaders lower-case header names that enter the fingerprint, sorted, distinct
  * @param keyExtractor the class name of the {@code IdempotencyKeyExtractor} bean that takes the key
  *     from the request, or empty for the header
+ * @param fingerprintFields the paths of the JSON body fields that enter the fingerprint in place of
+ *     the body ({@link BodySelection}), sorted, distinct; none for the whole body
  */
 public record HttpKeyPolicy(
-        String keyHeader, List<String> fingerprintHeaders, Optional<String> keyExtractor) {
+        String keyHeader,
+        List<String> fingerprintHeaders,
+        Optional<String> keyExtractor,
+        List<String> fingerprintFields) {
 
     /** The member that names the key's header. */
     public static final String KEY_HEADER = "keyHeader";
@@ -41,9 +47,12 @@ public record HttpKeyPolicy(
     /** The member that names the class of the bean that takes the key from the request. */
     public static final String KEY_EXTRACTOR = "keyExtractor";
 
+    /** The member that lists the fingerprinted body fields, comma-separated in configuration. */
+    public static final String FINGERPRINT_FIELDS = "fingerprintFields";
+
     /** The members of the HTTP key policy, which per-method configuration keys can set. */
     public static final List<String> MEMBERS =
-            List.of(KEY_HEADER, FINGERPRINT_HEADERS, KEY_EXTRACTOR);
+            List.of(KEY_HEADER, FINGERPRINT_HEADERS, KEY_EXTRACTOR, FINGERPRINT_FIELDS);
 
     private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
@@ -59,11 +68,30 @@ public record HttpKeyPolicy(
                         .toList();
         keyExtractor = Objects.requireNonNull(keyExtractor, "keyExtractor").map(String::strip);
         keyExtractor.ifPresent(name -> check(KEY_EXTRACTOR, name));
+        fingerprintFields =
+                fingerprintFields.isEmpty()
+                        ? List.of()
+                        : BodySelection.of(fingerprintFields).paths();
     }
 
-    /** A policy that takes the key from {@code keyHeader}. */
+    /** A policy that takes the key from {@code keyHeader} and fingerprints the whole body. */
     public HttpKeyPolicy(String keyHeader, List<String> fingerprintHeaders) {
         this(keyHeader, fingerprintHeaders, Optional.empty());
+    }
+
+    /** A policy that fingerprints the whole body. */
+    public HttpKeyPolicy(
+            String keyHeader, List<String> fingerprintHeaders, Optional<String> keyExtractor) {
+        this(keyHeader, fingerprintHeaders, keyExtractor, List.of());
+    }
+
+    /**
+     * @return the body fields that enter the fingerprint, or {@link BodySelection#WHOLE_BODY}
+     */
+    public BodySelection bodySelection() {
+        return fingerprintFields.isEmpty()
+                ? BodySelection.WHOLE_BODY
+                : BodySelection.of(fingerprintFields);
     }
 
     /**
@@ -87,6 +115,7 @@ public record HttpKeyPolicy(
         String keyHeader = defaults.keyHeader();
         List<String> fingerprintHeaders = defaults.fingerprintHeaders();
         Optional<String> keyExtractor = defaults.keyExtractor();
+        List<String> fingerprintFields = defaults.fingerprintFields();
         for (Map<String, String> level :
                 List.of(
                         members(onType),
@@ -104,8 +133,11 @@ public record HttpKeyPolicy(
             if (level.containsKey(FINGERPRINT_HEADERS)) {
                 fingerprintHeaders = headerList(level.get(FINGERPRINT_HEADERS));
             }
+            if (level.containsKey(FINGERPRINT_FIELDS)) {
+                fingerprintFields = fieldList(level.get(FINGERPRINT_FIELDS));
+            }
         }
-        return new HttpKeyPolicy(keyHeader, fingerprintHeaders, keyExtractor);
+        return new HttpKeyPolicy(keyHeader, fingerprintHeaders, keyExtractor, fingerprintFields);
     }
 
     /**
@@ -126,7 +158,7 @@ public record HttpKeyPolicy(
 
     /**
      * @param annotation an annotation, or {@code null}
-     * @return its members that are set, by name, the header list comma-joined
+     * @return its members that are set, by name, the header and field lists comma-joined
      */
     public static Map<String, String> members(Idempotent annotation) {
         Map<String, String> set = new LinkedHashMap<>();
@@ -139,6 +171,9 @@ public record HttpKeyPolicy(
             }
             if (annotation.keyExtractor() != void.class) {
                 set.put(KEY_EXTRACTOR, annotation.keyExtractor().getName());
+            }
+            if (annotation.fingerprintFields().length > 0) {
+                set.put(FINGERPRINT_FIELDS, String.join(",", annotation.fingerprintFields()));
             }
         }
         return set;
@@ -159,6 +194,7 @@ public record HttpKeyPolicy(
                     IdempotentPolicy.checkClassName(text.strip(), "IdempotencyKeyExtractor");
                 }
             }
+            case FINGERPRINT_FIELDS -> fieldList(text);
             default -> throw new IllegalArgumentException("not an HTTP key member: " + member);
         }
     }
@@ -176,6 +212,19 @@ public record HttpKeyPolicy(
             }
         }
         return names;
+    }
+
+    /**
+     * @param text comma-separated field paths (C6.11); blank names no field, which is refused
+     *     rather than read as "no field in the fingerprint"
+     * @return the paths, sorted, distinct
+     * @throws IllegalArgumentException naming the rule a path broke, or when there is none
+     */
+    public static List<String> fieldList(String text) {
+        if (text.isBlank()) {
+            return BodySelection.of(List.of()).paths();
+        }
+        return BodySelection.of(List.of(text.split(",", -1))).paths();
     }
 
     private static String headerName(String text) {

@@ -30,8 +30,8 @@ import java.util.Set;
  * @param messageTransactionTimeout the server's JTA transaction timeout, for the lease rule of
  *     message-driven beans
  * @param derivedKeys what the deployment does about method keys derived from all the arguments
- * @param keyDefaults where JAX-RS requests' keys come from, and which headers are fingerprinted,
- *     unless a method says otherwise
+ * @param keyDefaults where JAX-RS requests' keys come from, and which headers and body fields are
+ *     fingerprinted, unless a method says otherwise
  * @param httpFiltersAfterIdemkit the class names of the application's request filters acknowledged
  *     to run after idemkit's, and to neither authenticate nor authorize (C6.10)
  */

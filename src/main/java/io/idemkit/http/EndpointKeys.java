@@ -4,6 +4,7 @@ import io.idemkit.IdempotencyKeyMissingException;
 import io.idemkit.Idempotent;
 import io.idemkit.config.HttpKeyPolicy;
 import io.idemkit.config.IdemkitConfig;
+import io.idemkit.core.hash.BodySelection;
 import io.idemkit.spi.IdempotencyKeyExtractor;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.SecurityContext;
@@ -16,10 +17,11 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
- * Where one endpoint's key comes from and which of its request headers enter the fingerprint (C6.1,
- * C6.9), resolved on first use from the endpoint's {@code @Idempotent} members and per-method keys
- * over the global ones ({@link HttpKeyPolicy}), with the {@link IdempotencyKeyExtractor} bean the
- * policy names, if it names one. The deployment checked every value already. Thread-safe.
+ * Where one endpoint's key comes from and which of its request headers and body fields enter the
+ * fingerprint (C6.1, C6.9, C6.11), resolved on first use from the endpoint's {@code @Idempotent}
+ * members and per-method keys over the global ones ({@link HttpKeyPolicy}), with the {@link
+ * IdempotencyKeyExtractor} bean the policy names, if it names one. The deployment checked every
+ * value already. Thread-safe.
  */
 final class EndpointKeys {
 
@@ -29,6 +31,8 @@ final class EndpointKeys {
     private volatile HttpKeyPolicy policy;
     private volatile IdempotencyKeyExtractor extractor;
     private volatile boolean warnedOfFailure;
+    private volatile BodySelection selection;
+    private volatile boolean warnedOfNoField;
 
     EndpointKeys(Endpoint endpoint) {
         this.endpoint = endpoint;
@@ -78,6 +82,47 @@ final class EndpointKeys {
         }
         return parts;
     }
+
+    /**
+     * The body as the fingerprint takes it (C6.11): the endpoint's named fields when it names some
+     * and the body is a JSON object, hashed as an opaque body like the reference's {@code
+     * body_fingerprint} bytes; otherwise the body itself, canonicalized by its content type (C6.9).
+     *
+     * @param body the body bytes, decoded from gzip
+     * @param contentType the request's {@code Content-Type}, or {@code null}
+     */
+    FingerprintedBody fingerprintedBody(IdemkitConfig config, byte[] body, String contentType) {
+        BodySelection fields = selection;
+        if (fields == null) {
+            fields = policy(config).bodySelection();
+            selection = fields;
+        }
+        Optional<BodySelection.Selected> selected = fields.select(body);
+        if (selected.isEmpty()) {
+            return new FingerprintedBody(body, contentType);
+        }
+        if (selected.get().found() == 0 && !warnedOfNoField) {
+            warnedOfNoField = true;
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit found none of the fingerprint fields of "
+                            + endpoint
+                            + " ("
+                            + fields
+                            + ") in a request's JSON body: the fingerprint of such a request"
+                            + " leaves out all its body, so the same key with another body is"
+                            + " replayed. Check the field names (C6.11; said once per endpoint).");
+        }
+        return new FingerprintedBody(selected.get().canonical(), null);
+    }
+
+    /**
+     * The body part of a fingerprint.
+     *
+     * @param bytes the bytes
+     * @param contentType how to canonicalize them, or {@code null} for as they are
+     */
+    record FingerprintedBody(byte[] bytes, String contentType) {}
 
     /**
      * @return every value of the header {@code name}, matched by any case: a runtime's header map

@@ -361,14 +361,17 @@ final class IdempotencyFilter
         String scope = surface.scopeOf(request.getSecurityContext());
         String method = request.getMethod();
         String path = target.rawPath();
+        EndpointKeys.FingerprintedBody fingerprinted =
+                keys.fingerprintedBody(
+                        surface.config(), body, request.getHeaderString(HttpHeaders.CONTENT_TYPE));
         return new Operation(
                 EffectiveKey.forHttp(key, scope, method, path),
                 Fingerprint.forHttp(
                         method,
                         path,
                         target.rawQuery(),
-                        body,
-                        request.getHeaderString(HttpHeaders.CONTENT_TYPE),
+                        fingerprinted.bytes(),
+                        fingerprinted.contentType(),
                         keys.fingerprinted(surface.config(), request)),
                 Fingerprint.VERSION,
                 policy(surface),

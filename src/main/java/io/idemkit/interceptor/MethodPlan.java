@@ -17,6 +17,7 @@ import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -227,26 +228,38 @@ final class MethodPlan {
             if (i > 0) {
                 array.write(',');
             }
-            Object value = arguments[derivedParameters[i]];
-            if (!warnedVolatile.get()
-                    && DerivedKeys.looksVolatile(value)
-                    && warnedVolatile.compareAndSet(false, true)) {
-                LOG.log(
-                        Level.WARNING,
-                        "idemkit derives the key of "
-                                + description
-                                + " from all its arguments, and argument "
-                                + derivedParameters[i]
-                                + " is a "
-                                + value.getClass().getSimpleName()
-                                + ", which changes from call to call: a retry is then a new"
-                                + " operation and runs again. Mark it @IdempotencyIgnored, or"
-                                + " give the method an @IdempotencyKey parameter (said once).");
+            if (!warnedVolatile.get()) {
+                warnIfVolatile(derivedParameters[i], arguments[derivedParameters[i]]);
             }
             array.writeBytes(argumentJson(arguments, derivedParameters[i], json));
         }
         array.write(']');
         return array.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Says once per method when a derived key takes a value that looks made afresh for each call
+     * (C7.1, the reference's §8.2). Only a warning, in every {@code idemkit.method.derived-key}
+     * mode: a UUID-shaped value can be an id the caller sends again on every retry, which is a fine
+     * key; the fix is then to name it the key.
+     */
+    private void warnIfVolatile(int index, Object value) {
+        Optional<String> why = DerivedKeys.volatileValue(value);
+        if (why.isPresent() && warnedVolatile.compareAndSet(false, true)) {
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit derives the key of "
+                            + description
+                            + " from all its arguments, and argument "
+                            + index
+                            + " "
+                            + why.get()
+                            + ", which is usually made afresh for each call (a time, a random id):"
+                            + " a retry is then a new operation and runs again. Mark it"
+                            + " @IdempotencyIgnored, or give the method an @IdempotencyKey"
+                            + " parameter; if the caller sends the same value again on every retry,"
+                            + " make that parameter the key (said once).");
+        }
     }
 
     private String keyText(Object[] arguments, int index, ArgumentJson json) {

@@ -175,6 +175,12 @@ class EveryConfigKeyTest {
                                     r -> r.engine().keyDefaults().fingerprintHeaders(),
                                     List.of("accept-version", "currency"))),
                     Map.entry(
+                            ConfigKeys.FINGERPRINT_FIELDS,
+                            new KeyCase(
+                                    "order.id, amount",
+                                    r -> r.engine().keyDefaults().fingerprintFields(),
+                                    List.of("amount", "order.id"))),
+                    Map.entry(
                             ConfigKeys.METHOD_DERIVED_KEY,
                             new KeyCase(
                                     "refuse",

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idemkit.Idempotent;
+import io.idemkit.core.hash.BodySelection;
 import io.idemkit.core.hash.Fingerprint;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
@@ -154,6 +155,75 @@ class HttpKeyPolicyTest {
                 .contains("com.example.PerMethod");
         assertThat(resolve(Extracted.class, "byDefault", keys))
                 .isEqualTo(new HttpKeyPolicy("Idempotency-Key", List.of()));
+    }
+
+    @Idempotent(fingerprintFields = "amount")
+    static class Charges {
+        @Idempotent(fingerprintFields = {"order.id", "amount"})
+        void create() {}
+
+        @Idempotent
+        void inherits() {}
+
+        @Idempotent
+        void byKey() {}
+    }
+
+    private static HttpKeyPolicy charges(String method, Config config) throws Exception {
+        return HttpKeyPolicy.resolve(
+                config,
+                Charges.class.getName(),
+                method,
+                Charges.class.getAnnotation(Idempotent.class),
+                Charges.class.getDeclaredMethod(method).getAnnotation(Idempotent.class),
+                new HttpKeyPolicy(
+                        "Idempotency-Key", List.of(), Optional.empty(), List.of("total")));
+    }
+
+    @Test
+    void fingerprintFields_methodKeyOverMethodAnnotationOverClassOverGlobal() throws Exception {
+        Config keys =
+                config(
+                        Map.of(
+                                Charges.class.getName() + "/byKey/Idempotent/fingerprintFields",
+                                "amount, customer.id"));
+
+        assertThat(charges("create", keys).fingerprintFields())
+                .containsExactly("amount", "order.id");
+        assertThat(charges("inherits", keys).fingerprintFields()).containsExactly("amount");
+        assertThat(charges("byKey", keys).fingerprintFields())
+                .containsExactly("amount", "customer.id");
+        assertThat(charges("byKey", keys).bodySelection().paths())
+                .containsExactly("amount", "customer.id");
+        assertThat(DEFAULTS.bodySelection()).isSameAs(BodySelection.WHOLE_BODY);
+        assertThat(ConfigReader.read(config(Map.of())).keyDefaults().fingerprintFields()).isEmpty();
+    }
+
+    @Test
+    void fingerprintFields_namingNoField_anEmptyPath_orAMalformedOne_isRefused() {
+        assertThatThrownBy(() -> HttpKeyPolicy.check(HttpKeyPolicy.FINGERPRINT_FIELDS, " "))
+                .hasMessageStartingWith("names no field");
+        assertThat(
+                        PerMethodConfig.validate(
+                                config(
+                                        Map.of(
+                                                "com.example.A/m/Idempotent/fingerprintFields",
+                                                "amount,,order.id",
+                                                "com.example.A/n/Idempotent/fingerprintFields",
+                                                "order..id"))))
+                .containsExactlyInAnyOrder(
+                        "Invalid com.example.A/m/Idempotent/fingerprintFields=amount,,order.id: an"
+                                + " empty field path; name fields as amount or order.id,"
+                                + " comma-separated",
+                        "Invalid com.example.A/n/Idempotent/fingerprintFields=order..id:"
+                                + " 'order..id' is not a field path: member names are separated by"
+                                + " single dots, and none is empty");
+        assertThatThrownBy(
+                        () ->
+                                ConfigReader.read(
+                                        config(Map.of("idemkit.fingerprint.fields", "amount, "))))
+                .hasMessageContaining(
+                        "Invalid idemkit.fingerprint.fields=amount, : an empty field path");
     }
 
     @Test

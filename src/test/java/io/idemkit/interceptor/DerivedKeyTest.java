@@ -127,6 +127,105 @@ class DerivedKeyTest {
                                         .contains("argument 1 is a Instant"));
     }
 
+    @Test
+    void aUuidPassedAsText_isWarnedWhenCalled_once_withoutTheValue() {
+        Clean clean = deployment.start(Clean.class).select(Clean.class).get();
+        log.clear();
+        String fresh = UUID.randomUUID().toString();
+
+        clean.quote("SFO", fresh);
+        clean.quote("SFO", UUID.randomUUID().toString().toUpperCase(java.util.Locale.ROOT));
+
+        assertThat(warned())
+                .singleElement()
+                .satisfies(
+                        w ->
+                                assertThat(w)
+                                        .contains(Clean.class.getName() + ".quote()")
+                                        .contains("argument 1 is text shaped like a UUID")
+                                        .doesNotContain(fresh));
+    }
+
+    @Test
+    void anIsoTimestampPassedAsText_isWarnedWhenCalled() {
+        Clean clean = deployment.start(Clean.class).select(Clean.class).get();
+        log.clear();
+
+        clean.quote("SFO", "2026-05-30T10:00:01.123Z");
+
+        assertThat(warned())
+                .singleElement()
+                .satisfies(
+                        w ->
+                                assertThat(w)
+                                        .contains(
+                                                "argument 1 is text shaped like an ISO-8601"
+                                                        + " date-time")
+                                        .doesNotContain("2026-05-30"));
+    }
+
+    @Test
+    void aVolatileValueInARecordComponent_isWarnedWhenCalled() {
+        Clean clean = deployment.start(Clean.class).select(Clean.class).get();
+        log.clear();
+
+        clean.quote("SFO", new Context("web", "2026-05-30 10:00"));
+
+        assertThat(warned())
+                .singleElement()
+                .satisfies(
+                        w ->
+                                assertThat(w)
+                                        .contains(
+                                                "argument 1 has the component detail, text shaped"
+                                                        + " like an ISO-8601 date-time"));
+    }
+
+    @Test
+    void businessTextDatesAndValuesInCollections_areNotWarnedAbout() {
+        Clean clean = deployment.start(Clean.class).select(Clean.class).get();
+        log.clear();
+
+        clean.quote("SFO", "JFK");
+        clean.quote("SFO", "2026-05-30");
+        clean.quote("SFO", "order 123e4567-e89b-12d3-a456-426614174000");
+        clean.quote("SFO", List.of(UUID.randomUUID().toString()));
+        clean.quote("SFO", java.util.Map.of("at", "2026-05-30T10:00:01Z"));
+        clean.quote("SFO", null);
+
+        assertThat(warned()).isEmpty();
+    }
+
+    @Test
+    void theValueCheck_readsTextAsTheReference_andNeverQuotesIt() {
+        assertThat(DerivedKeys.volatileValue("123E4567-E89B-12D3-A456-426614174000\n"))
+                .contains("is text shaped like a UUID");
+        assertThat(DerivedKeys.volatileValue("2026-05-30 10:00"))
+                .contains("is text shaped like an ISO-8601 date-time");
+        // Python's \d takes any decimal digit: Arabic-Indic ones too.
+        assertThat(DerivedKeys.volatileValue("\u0662\u0660\u0662\u0666-05-30T10:00"))
+                .contains("is text shaped like an ISO-8601 date-time");
+        assertThat(DerivedKeys.volatileValue(new StringBuilder("2026-05-30T10:00:00Z")))
+                .isPresent();
+        assertThat(DerivedKeys.volatileValue(Instant.EPOCH)).contains("is a Instant");
+        assertThat(DerivedKeys.volatileValue(new Hidden(UUID.randomUUID().toString())))
+                .contains("has the component ref, text shaped like a UUID");
+
+        assertThat(DerivedKeys.volatileValue("123e4567-e89b-12d3-a456-42661417400")).isEmpty();
+        assertThat(DerivedKeys.volatileValue("x123e4567-e89b-12d3-a456-426614174000")).isEmpty();
+        assertThat(DerivedKeys.volatileValue("2026-05-30")).isEmpty();
+        assertThat(DerivedKeys.volatileValue("10:00 on 2026-05-30")).isEmpty();
+        assertThat(DerivedKeys.volatileValue(new Context("web", List.of("2026-05-30T10:00"))))
+                .isEmpty();
+        assertThat(DerivedKeys.volatileValue(null)).isEmpty();
+    }
+
+    /** A record that is not public: its component is read all the same. */
+    private record Hidden(String ref) {}
+
+    /** Where a call came from, with a detail the caller fills in. */
+    public record Context(String channel, Object detail) {}
+
     /** An order whose request id changes on every retry. */
     public record Order(String item, String requestId) {}
 

@@ -75,6 +75,18 @@ public final class CanonicalJson {
      * @return as {@link #canonicalize}, always a new array
      */
     static Optional<byte[]> byParsing(byte[] body) {
+        return parse(body).flatMap(root -> write(root, body.length + 16));
+    }
+
+    /**
+     * Reads a body as {@link #canonicalize} does, into values that {@link #write} writes and {@link
+     * #member} looks into: an object, an array, a string, or a number or literal in its canonical
+     * text.
+     *
+     * @param body the body bytes
+     * @return the body's value; empty where the reference would not canonicalize the body
+     */
+    static Optional<Object> parse(byte[] body) {
         Optional<CharBuffer> text = JsonText.decode(body);
         if (text.isEmpty()) {
             return Optional.empty();
@@ -87,16 +99,62 @@ public final class CanonicalJson {
                 return Optional.empty();
             }
             Object root = read(parser, parser.next(), 0);
-            if (parser.hasNext()) {
-                return Optional.empty();
-            }
-            Output out = new Output(body.length + 16);
-            write(root, out);
-            return Optional.of(out.toByteArray());
+            return parser.hasNext() ? Optional.empty() : Optional.of(root);
         } catch (RuntimeException e) {
             // JSON-P reports bad input with unchecked exceptions; all mean "not canonical JSON".
             return Optional.empty();
         }
+    }
+
+    /**
+     * @param value a value from {@link #parse}, or one {@link #object} built
+     * @param capacity the expected size of the output
+     * @return its canonical UTF-8 bytes; empty when it holds a lone surrogate, which the reference
+     *     cannot encode
+     */
+    static Optional<byte[]> write(Object value, int capacity) {
+        Output out = new Output(Math.max(capacity, 16));
+        try {
+            write(value, out);
+        } catch (NotCanonical e) {
+            return Optional.empty();
+        }
+        return Optional.of(out.toByteArray());
+    }
+
+    /**
+     * @param value a value from {@link #parse}
+     * @return whether it is a JSON object
+     */
+    static boolean isObject(Object value) {
+        return value instanceof Member[];
+    }
+
+    /**
+     * @param value a value from {@link #parse}
+     * @param name a member name
+     * @return the member's value, the last one where the name repeats (as {@code json.loads} keeps
+     *     it); empty when {@code value} is no object or has no such member
+     */
+    static Optional<Object> member(Object value, String name) {
+        if (value instanceof Member[] members) {
+            for (int i = members.length - 1; i >= 0; i--) {
+                if (members[i].key().equals(name)) {
+                    return Optional.of(members[i].value());
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * @param members names and values from {@link #parse}, or {@code null} for JSON's {@code null}
+     * @return the object of those members, for {@link #write}
+     */
+    static Object object(Map<String, Object> members) {
+        List<Member> list = new ArrayList<>(members.size());
+        members.forEach((k, v) -> list.add(new Member(k, v == null ? NULL_LITERAL : v)));
+        return list.toArray(new Member[0]);
     }
 
     /** The factory is looked up once: {@code Json.createParser} does a service lookup per call. */
