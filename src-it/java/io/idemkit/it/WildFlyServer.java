@@ -2,15 +2,10 @@ package io.idemkit.it;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import org.awaitility.Awaitility;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
@@ -83,23 +78,7 @@ final class WildFlyServer implements OwnServer {
                                 ProcessBuilder.Redirect.appendTo(
                                         base.resolve("console.log").toFile()))
                         .start();
-        HttpClient client = HttpClient.newHttpClient();
-        Awaitility.await()
-                .atMost(Duration.ofSeconds(120))
-                .pollInterval(Duration.ofMillis(250))
-                .ignoreExceptions()
-                .until(
-                        () -> {
-                            if (!launcher.isAlive()) {
-                                throw new IllegalStateException(
-                                        "WildFly exited: see " + base.resolve("console.log"));
-                            }
-                            return client.send(
-                                                    HttpRequest.newBuilder(probe).build(),
-                                                    HttpResponse.BodyHandlers.discarding())
-                                            .statusCode()
-                                    == 200;
-                        });
+        OwnServer.awaitAnswer(probe, launcher, base.resolve("console.log"));
     }
 
     @Override

@@ -19,7 +19,7 @@ final class BusinessRows {
             insert.setString(2, tag);
             insert.executeUpdate();
         } catch (SQLException e) {
-            throw new IllegalStateException("the business insert failed", e);
+            throw new IllegalStateException("the business insert failed: " + e, e);
         }
     }
 }

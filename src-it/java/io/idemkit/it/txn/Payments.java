@@ -17,7 +17,7 @@ import javax.sql.DataSource;
 @ApplicationScoped
 public class Payments {
 
-    @Resource(lookup = "jdbc/business")
+    @Resource(lookup = "java:comp/env/jdbc/business")
     DataSource business;
 
     @Idempotent(completion = "in-transaction", leaseTtl = "60s")

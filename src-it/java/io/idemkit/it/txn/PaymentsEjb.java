@@ -11,7 +11,7 @@ import javax.sql.DataSource;
 @Stateless
 public class PaymentsEjb {
 
-    @Resource(lookup = "jdbc/business")
+    @Resource(lookup = "java:comp/env/jdbc/business")
     DataSource business;
 
     @Idempotent(completion = "in-transaction", leaseTtl = "60s")
