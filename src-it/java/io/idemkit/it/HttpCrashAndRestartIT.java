@@ -18,21 +18,14 @@ import org.bson.Document;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * A real server (Open Liberty or WildFly, as the execution runs) dies mid-request (SIGKILL), and
- * later restarts (C2, C4.1, C9): the dead server's claim holds its key for the lease, then the next
- * request runs the resource once, and its stored result is replayed by the same server after an
- * ordinary restart. The MongoDB-wire server lives in this test's JVM, so it outlives every server
- * process.
+ * A real server (Open Liberty, WildFly or Payara Micro, as the execution runs) dies mid-request
+ * (SIGKILL), and later restarts (C2, C4.1, C9): the dead server's claim holds its key for the
+ * lease, then the next request runs the resource once, and its stored result is replayed by the
+ * same server after an ordinary restart. The MongoDB-wire server lives in this test's JVM, so it
+ * outlives every server process.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty|wildfly",
-        disabledReason =
-                "kills and restarts a server of its own, which OwnServer has for Liberty"
-                        + " and WildFly only")
 class HttpCrashAndRestartIT {
 
     private static final String BODY = "{\"name\": \"x\"}";
