@@ -8,7 +8,9 @@ import io.idemkit.IdempotencyEvent;
 import io.idemkit.IdempotencyEvent.Decision;
 import io.idemkit.IdempotencyInProgressException;
 import io.idemkit.IdempotencyPayloadMismatchException;
+import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.StoredResult;
+import io.idemkit.testsupport.ForwardingStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Future;
@@ -192,12 +194,26 @@ class IdempotencyEngineTest extends IdempotencyEngineFixture {
                         Decision.LEASE_RECLAIMED_LOSS, Decision.LEASE_RECLAIMED, Decision.REPLAYED);
     }
 
-    @Test
-    void unreadableRecord_isTreatedAsAbsentAndReportedAsCorruptRecord() {
-        store.claim("e".repeat(64), "fp", 99, LEASE);
+    // --- an unreadable record (C3) -----------------------------------------------------------
 
-        Execution execution = proceed(op("fp"));
-        execution.finish(created("ok"));
+    @Test
+    void claimThatOverwroteAnUnreadableRecord_proceedsAndIsReportedAsCorruptRecord() {
+        // The in-memory store holds only what its claims wrote, which is always readable: this
+        // one says what a store that overwrote raw data it could not read says.
+        IdempotencyEngine recovering =
+                engineOn(
+                        new ForwardingStore(store) {
+                            @Override
+                            public ClaimResult claim(
+                                    String key, String fingerprint, int version, Duration lease) {
+                                ClaimResult won = super.claim(key, fingerprint, version, lease);
+                                return new ClaimResult(won.status(), won.record(), true);
+                            }
+                        });
+
+        Admission admission = recovering.admit(op("fp"));
+        assertThat(admission).isInstanceOf(Admission.Proceed.class);
+        ((Admission.Proceed) admission).execution().finish(created("ok"));
 
         assertThat(decisions()).containsExactly(Decision.CORRUPT_RECORD);
     }

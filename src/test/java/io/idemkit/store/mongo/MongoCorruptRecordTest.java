@@ -23,7 +23,9 @@ import org.bson.BsonArray;
 import org.bson.BsonBinary;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
+import org.bson.BsonDouble;
 import org.bson.BsonInt32;
+import org.bson.BsonInt64;
 import org.bson.BsonRegularExpression;
 import org.bson.BsonString;
 import org.bson.BsonTimestamp;
@@ -47,9 +49,19 @@ class MongoCorruptRecordTest extends FreshStoreTest {
                 corrupt("no state", d -> d.remove("state")),
                 corrupt("no fingerprint", d -> d.remove("fingerprint")),
                 corrupt("fingerprint of a wrong type", d -> d.put("fingerprint", new BsonInt32(7))),
+                // Any version from 1 is readable, one this library does not compute too (C3).
                 corrupt(
-                        "an unknown fingerprint version",
-                        d -> d.put("fingerprint_version", new BsonInt32(99))),
+                        "a fingerprint version below 1",
+                        d -> d.put("fingerprint_version", new BsonInt32(0))),
+                corrupt(
+                        "a negative fingerprint version",
+                        d -> d.put("fingerprint_version", new BsonInt32(-2))),
+                corrupt(
+                        "a fingerprint version that is not an integer",
+                        d -> d.put("fingerprint_version", new BsonDouble(2.5))),
+                corrupt(
+                        "a fingerprint version too large for an int",
+                        d -> d.put("fingerprint_version", new BsonInt64(1L << 40))),
                 corrupt(
                         "fingerprint version of a wrong type",
                         d -> d.put("fingerprint_version", new BsonString("1"))),
