@@ -9,6 +9,7 @@ import io.idemkit.IdempotencyEvent.Decision;
 import io.idemkit.IdempotencyInProgressException;
 import io.idemkit.IdempotencyPayloadMismatchException;
 import io.idemkit.spi.ClaimResult;
+import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.StoredResult;
 import io.idemkit.testsupport.ForwardingStore;
 import java.time.Duration;
@@ -21,8 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The engine's decisions and events (C4), on the in-memory store and a manual clock: replay,
  * payload mismatch, waiting on an in-flight duplicate, the cacheable-outcome policy, a completion
- * that lost its lease, a corrupt record. Storage failures are in {@link
- * IdempotencyEngineStorageFailureTest}, the method-surface flow in {@link
+ * that lost its lease, a record of another fingerprint version, a corrupt record. Storage failures
+ * are in {@link IdempotencyEngineStorageFailureTest}, the method-surface flow in {@link
  * IdempotencyEngineExecuteTest}.
  */
 class IdempotencyEngineTest extends IdempotencyEngineFixture {
@@ -192,6 +193,46 @@ class IdempotencyEngineTest extends IdempotencyEngineFixture {
         assertThat(decisions())
                 .containsExactly(
                         Decision.LEASE_RECLAIMED_LOSS, Decision.LEASE_RECLAIMED, Decision.REPLAYED);
+    }
+
+    // --- a record of another fingerprint version (C3, C4.2) -------------------------------
+
+    /** The same request as {@link #op}, fingerprinted by a newer node's scheme. */
+    private static Operation ofNewerNode(String fingerprint) {
+        return new Operation("e".repeat(64), fingerprint, 2, POLICY, "http");
+    }
+
+    @Test
+    void resultOfAnotherFingerprintVersion_isMismatchEvenWithTheSameFingerprint_neverReplayed() {
+        proceed(ofNewerNode("fp")).finish(created("theirs"));
+
+        assertThatThrownBy(() -> engine.admit(op("fp")))
+                .isInstanceOf(IdempotencyPayloadMismatchException.class);
+
+        assertThat(decisions()).containsExactly(Decision.NEW, Decision.PAYLOAD_MISMATCH);
+        assertThat(store.find("e".repeat(64)).orElseThrow().result()).isEqualTo(created("theirs"));
+    }
+
+    @Test
+    void claimOfAnotherFingerprintVersionInFlight_isMismatchWithoutWaitingOrRunning() {
+        proceed(ofNewerNode("fp"));
+        ClaimToken theirs = store.find("e".repeat(64)).orElseThrow().token();
+
+        assertThatThrownBy(() -> engine.admit(op("fp")))
+                .isInstanceOf(IdempotencyPayloadMismatchException.class);
+
+        assertThat(decisions()).containsExactly(Decision.PAYLOAD_MISMATCH);
+        assertThat(store.find("e".repeat(64)).orElseThrow().token()).isEqualTo(theirs);
+    }
+
+    @Test
+    void lapsedClaimOfAnotherFingerprintVersion_isReclaimedAndRun() {
+        proceed(ofNewerNode("fp"));
+        clock.advance(LEASE.plusSeconds(1));
+
+        proceed(op("fp")).finish(created("mine"));
+
+        assertThat(decisions()).containsExactly(Decision.LEASE_RECLAIMED);
     }
 
     // --- an unreadable record (C3) -----------------------------------------------------------
