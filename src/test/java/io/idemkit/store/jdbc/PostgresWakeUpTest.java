@@ -232,20 +232,7 @@ class PostgresWakeUpTest {
                 .isEqualTo(RecordState.COMPLETED);
 
         watched.blockListen(false);
-        String second = key();
-        ClaimResult secondClaim = a.claim(second, FP, 1, LEASE);
-        CountDownLatch longPause =
-                watched.watchFor(READ_BEFORE_LONG_PAUSE).get(READ_BEFORE_LONG_PAUSE);
-        AtomicLong returnedAt = new AtomicLong();
-        Future<Optional<IdempotencyRecord>> again = waitOnB(second, returnedAt);
-        await().atMost(Duration.ofSeconds(10)).until(() -> notifications(b).equals("listening"));
-        assertThat(longPause.await(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(a.complete(second, secondClaim.token(), RESULT, LEASE)).isTrue();
-        long completedAt = System.nanoTime();
-
-        assertThat(again.get(5, TimeUnit.SECONDS).orElseThrow().state())
-                .isEqualTo(RecordState.COMPLETED);
-        assertWokenEarly(completedAt, returnedAt);
+        nextWaiterMakesBListenAgain_andIsWokenByNotification();
     }
 
     @Test
@@ -279,21 +266,7 @@ class PostgresWakeUpTest {
         assertThat(poolB.getHikariPoolMXBean().getActiveConnections()).isZero();
         assertThat(listeningBackends()).as("no backend LISTENs any more").isZero();
 
-        String second = key();
-        ClaimResult secondClaim = a.claim(second, FP, 1, LEASE);
-        CountDownLatch longPause =
-                watched.watchFor(READ_BEFORE_LONG_PAUSE).get(READ_BEFORE_LONG_PAUSE);
-        AtomicLong returnedAt = new AtomicLong();
-        Future<Optional<IdempotencyRecord>> again = waitOnB(second, returnedAt);
-        await().atMost(Duration.ofSeconds(5)).until(() -> notifications(b).equals("listening"));
-        assertThat(listeningBackends()).as("listening again").isEqualTo(1);
-        assertThat(longPause.await(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(a.complete(second, secondClaim.token(), RESULT, LEASE)).isTrue();
-        long completedAt = System.nanoTime();
-
-        assertThat(again.get(5, TimeUnit.SECONDS).orElseThrow().state())
-                .isEqualTo(RecordState.COMPLETED);
-        assertWokenEarly(completedAt, returnedAt);
+        nextWaiterMakesBListenAgain_andIsWokenByNotification();
     }
 
     @Test
@@ -357,6 +330,28 @@ class PostgresWakeUpTest {
     }
 
     // --- helpers -------------------------------------------------------------------------------
+
+    /**
+     * A waiter on B, with B not listening: B's listener takes a connection and LISTENs again, and
+     * A's completion then wakes the waiter by notification, well inside the poll's 500 ms pause.
+     */
+    private void nextWaiterMakesBListenAgain_andIsWokenByNotification() throws Exception {
+        String key = key();
+        ClaimResult claim = a.claim(key, FP, 1, LEASE);
+        CountDownLatch longPause =
+                watched.watchFor(READ_BEFORE_LONG_PAUSE).get(READ_BEFORE_LONG_PAUSE);
+        AtomicLong returnedAt = new AtomicLong();
+        Future<Optional<IdempotencyRecord>> waiting = waitOnB(key, returnedAt);
+        await().atMost(Duration.ofSeconds(10)).until(() -> notifications(b).equals("listening"));
+        assertThat(listeningBackends()).as("a backend LISTENs again").isEqualTo(1);
+        assertThat(longPause.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(a.complete(key, claim.token(), RESULT, LEASE)).isTrue();
+        long completedAt = System.nanoTime();
+
+        assertThat(waiting.get(5, TimeUnit.SECONDS).orElseThrow().state())
+                .isEqualTo(RecordState.COMPLETED);
+        assertWokenEarly(completedAt, returnedAt);
+    }
 
     private Future<Optional<IdempotencyRecord>> waitOnB(String key, AtomicLong returnedAt) {
         return waiters.submit(

@@ -10,6 +10,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.mongodb.client.MongoClient;
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimStatus;
+import io.idemkit.spi.ClaimToken;
+import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.RecordState;
 import java.time.Clock;
 import java.time.Duration;
@@ -237,30 +239,15 @@ class MongoCorruptRecordTest extends FreshStoreTest {
     /** A live completed record as the store writes it. */
     private static BsonDocument completedDocument(String key) {
         Instant now = mongo.serverTime();
-        byte[] body = "{\"id\":1}".getBytes();
-        BsonArray headers = new BsonArray();
-        result("{\"id\":1}")
-                .headers()
-                .forEach(
-                        h ->
-                                headers.add(
-                                        new BsonDocument("name", new BsonString(h.name()))
-                                                .append("value", new BsonString(h.value()))));
-        return new BsonDocument("_id", new BsonString(key))
-                .append("state", new BsonString("COMPLETED"))
-                .append("fingerprint", new BsonString(FINGERPRINT))
-                .append("fingerprint_version", new BsonInt32(1))
-                .append("claim_token", new BsonString("ab".repeat(16)))
-                .append("claimed_at", new BsonDateTime(now.toEpochMilli()))
-                .append("lease_until", new BsonDateTime(now.plus(LONG).toEpochMilli()))
-                .append("expire_at", new BsonDateTime(now.plus(LONG).toEpochMilli() + 60_000))
-                .append("completed_at", new BsonDateTime(now.toEpochMilli()))
-                .append("response_status", new BsonInt32(201))
-                .append("response_headers", headers)
-                .append("response_body", new BsonBinary(body))
-                .append(
-                        "response_body_check",
-                        new BsonDocument("claim_token", new BsonString("ab".repeat(16)))
-                                .append("length", new BsonInt32(body.length)));
+        return Fixtures.document(
+                IdempotencyRecord.claimed(
+                                key,
+                                FINGERPRINT,
+                                VERSION,
+                                new ClaimToken("ab".repeat(16)),
+                                now,
+                                now.plus(LONG))
+                        .complete(now, now.plus(LONG), result("{\"id\":1}")),
+                MongoStoreSettings.DEFAULT_LEASE_GRACE);
     }
 }

@@ -6,7 +6,6 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.IdempotencyStore;
-import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoredResult;
 import io.idemkit.testkit.IdempotencyStoreContract;
 import java.time.Clock;
@@ -17,7 +16,6 @@ import java.util.Optional;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
 import org.awaitility.Awaitility;
-import org.bson.BsonBinary;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
@@ -133,27 +131,7 @@ abstract class MongoStoreContract extends IdempotencyStoreContract {
     /** Inserts the record's fields as the stores lay them out, its version, token and times too. */
     @Override
     protected IdempotencyRecord plantRecord(IdempotencyRecord record) {
-        boolean completed = record.state() == RecordState.COMPLETED;
-        // lease_until is the end of retention for a completed record.
-        Instant leaseUntil = completed ? record.expiresAt() : record.leaseUntil();
-        BsonDocument doc =
-                new BsonDocument("_id", new BsonString(record.key()))
-                        .append("state", new BsonString(record.state().name()))
-                        .append("fingerprint", new BsonString(record.fingerprint()))
-                        .append("fingerprint_version", new BsonInt32(record.fingerprintVersion()))
-                        .append("claim_token", new BsonString(record.token().value()))
-                        .append("claimed_at", RecordLayout.date(record.claimedAt()))
-                        .append("lease_until", RecordLayout.date(leaseUntil))
-                        .append(
-                                "expire_at",
-                                RecordLayout.date(leaseUntil.plus(settings.leaseGrace())));
-        if (completed) {
-            doc.append("completed_at", RecordLayout.date(record.completedAt()))
-                    .append("response_status", new BsonInt32(record.result().status()))
-                    .append("response_headers", RecordLayout.headers(record.result()))
-                    .append("response_body", new BsonBinary(record.result().body()));
-        }
-        raw().insertOne(doc);
+        raw().insertOne(Fixtures.document(record, settings.leaseGrace()));
         return record;
     }
 
