@@ -196,7 +196,8 @@ public class IdempotencyAdmin {
     /**
      * @param effectiveKey a record's effective key
      * @return the record, without its body; empty when there is none, or it expired or is
-     *     unreadable
+     *     unreadable. A record of another fingerprint version than this library's is shown like any
+     *     other (contract C3)
      * @throws IllegalArgumentException if {@code effectiveKey} is not 64 lowercase hex characters
      */
     public Optional<RecordInfo> find(String effectiveKey) {

@@ -16,8 +16,8 @@ import java.util.Optional;
  * @param key the effective key (lowercase hex SHA-256)
  * @param state the record's state
  * @param fingerprint the request fingerprint the claim was made with
- * @param fingerprintVersion the fingerprint scheme version, see {@link
- *     #isKnownFingerprintVersion(int)}
+ * @param fingerprintVersion the fingerprint scheme version, 1 or more, see {@link
+ *     #isReadableFingerprintVersion(int)}
  * @param token the fencing token of the claim that wrote this record
  * @param claimedAt when the current claim was taken
  * @param leaseUntil when the current claim's lease runs out
@@ -46,8 +46,8 @@ public record IdempotencyRecord(
      * @param key the effective key (lowercase hex SHA-256)
      * @param state the record's state
      * @param fingerprint the request fingerprint the claim was made with
-     * @param fingerprintVersion the fingerprint scheme version, see {@link
-     *     #isKnownFingerprintVersion(int)}
+     * @param fingerprintVersion the fingerprint scheme version, 1 or more, see {@link
+     *     #isReadableFingerprintVersion(int)}
      * @param token the fencing token of the claim that wrote this record
      * @param claimedAt when the current claim was taken
      * @param leaseUntil when the current claim's lease runs out
@@ -165,12 +165,18 @@ public record IdempotencyRecord(
     }
 
     /**
-     * Stores treat a record with an unknown fingerprint version as unreadable (absent).
+     * Whether a stored fingerprint version leaves the record readable (contract C3): every version
+     * from {@value StoreArguments#MIN_FINGERPRINT_VERSION} up, whether or not this library computes
+     * it. A record of another version than {@link #CURRENT_FINGERPRINT_VERSION} is what a node of
+     * another release writes into a shared store during a rolling upgrade; a store returns it like
+     * any other record and never overwrites it while it is live, and the engine answers it as a
+     * payload mismatch (C4.2). Only a version below {@value StoreArguments#MIN_FINGERPRINT_VERSION}
+     * makes a record unreadable, that is absent.
      *
      * @param version a stored fingerprint version
-     * @return whether this library knows the version
+     * @return whether a record holding it can be read
      */
-    public static boolean isKnownFingerprintVersion(int version) {
-        return version == CURRENT_FINGERPRINT_VERSION;
+    public static boolean isReadableFingerprintVersion(int version) {
+        return version >= StoreArguments.MIN_FINGERPRINT_VERSION;
     }
 }

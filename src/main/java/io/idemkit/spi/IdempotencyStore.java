@@ -22,9 +22,20 @@ import java.util.Optional;
  *       application server's. A skewed JVM clock must not cause a wrongful takeover.
  *   <li><b>Expiry on read.</b> A record whose lease or retention has run out is treated as
  *       claimable by every operation, whether or not it has been deleted yet.
- *   <li><b>Corrupt is absent.</b> A record the store cannot read (a bad type, a missing field, an
- *       unknown fingerprint version) is treated as absent: {@link #claim} overwrites it and reports
- *       {@link ClaimResult#recoveredFromCorrupt()}; {@link #find} returns empty.
+ *   <li><b>Another fingerprint version is a record like any other.</b> A well-formed record of any
+ *       fingerprint version from 1 up is readable ({@link
+ *       IdempotencyRecord#isReadableFingerprintVersion(int)}), whatever version the caller claims
+ *       with: {@link #claim} answers with it while it is live ({@link ClaimStatus#ALREADY_CLAIMED
+ *       ALREADY_CLAIMED}, {@link ClaimStatus#ALREADY_COMPLETED ALREADY_COMPLETED}), takes over a
+ *       claim of it whose lease ran out ({@link ClaimStatus#LEASE_RECLAIMED LEASE_RECLAIMED}) and
+ *       treats an expired result of it as absent; {@link #find} and {@link #awaitCompletion} return
+ *       it. During a rolling upgrade nodes of two releases share the store, and overwriting a newer
+ *       node's live record would run its operation twice; the engine answers such a record as a
+ *       payload mismatch.
+ *   <li><b>Corrupt is absent.</b> A record the store cannot read (a bad type, a missing field, a
+ *       fingerprint version below 1 or not an integer) is treated as absent: {@link #claim}
+ *       overwrites it and reports {@link ClaimResult#recoveredFromCorrupt()}; {@link #find} returns
+ *       empty.
  *   <li><b>One failure type.</b> Every failure of the backend surfaces as {@link
  *       IdempotencyStorageException} carrying the backend's message, never a raw driver exception,
  *       and the {@link IdempotencyStorageException.Kind} of the failure when it is known (the
@@ -53,9 +64,9 @@ import java.util.Optional;
  *       characters; outside printable ASCII</td><td>{@link IllegalArgumentException}</td></tr>
  *   <tr><td>{@code fingerprintVersion} ({@link #claim})</td><td>below 1</td>
  *       <td>{@link IllegalArgumentException}</td></tr>
- *   <tr><td></td><td>not refused: a version of 1 or more that this library does not know is
- *       written as asked, and the record then reads as unreadable, that is absent (how a record
- *       of a newer scheme looks to this one)</td><td>none</td></tr>
+ *   <tr><td></td><td>not refused: a version of 1 or more that this library does not compute is
+ *       written as asked and read back as it is (what a node of another release claims with)</td>
+ *       <td>none</td></tr>
  *   <tr><td>{@code token} ({@link #complete}, {@link #release}, {@link #renew})</td>
  *       <td>{@code null}</td><td>{@link NullPointerException}</td></tr>
  *   <tr><td></td><td>not refused: a token of another key, or of an earlier claim, is fencing's
@@ -88,7 +99,7 @@ public interface IdempotencyStore extends AutoCloseable {
 
     /**
      * Atomically claims {@code key}: takes it when it is absent, expired or unreadable, and
-     * otherwise reports the live record untouched.
+     * otherwise reports the live record untouched, whatever its fingerprint version.
      *
      * @param key the effective key, see the input rules
      * @param fingerprint the request fingerprint to record with a new claim, see the input rules

@@ -71,8 +71,8 @@ public final class StoreArguments {
 
     /**
      * A fingerprint version: {@value #MIN_FINGERPRINT_VERSION} or more. A version this library does
-     * not know is not refused here: it is what a record of a newer scheme looks like, and stores
-     * write it as asked and then read it as unreadable (absent).
+     * not compute is not refused here: it is what a node of another release claims with during a
+     * rolling upgrade, and stores write it as asked and read it back as it is (contract C3).
      *
      * @param version the version to check
      * @return {@code version}

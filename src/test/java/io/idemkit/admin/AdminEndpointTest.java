@@ -93,9 +93,15 @@ class AdminEndpointTest {
 
     /** Completes the operation of a POST with {@code key}, as the filter pair would. */
     private String completed(String key) {
+        return completed(key, 1);
+    }
+
+    /** As {@link #completed(String)}, on a node that fingerprints with {@code version}. */
+    private String completed(String key, int version) {
         String effectiveKey =
                 EffectiveKey.forHttp(key, ScopeResolver.SINGLE_TENANT_SCOPE, "POST", PATH);
-        ((Admission.Proceed) engine.admit(new Operation(effectiveKey, "fp", 1, POLICY, "http")))
+        ((Admission.Proceed)
+                        engine.admit(new Operation(effectiveKey, "fp", version, POLICY, "http")))
                 .execution()
                 .finish(new StoredResult(201, List.of(), BODY));
         return effectiveKey;
@@ -201,6 +207,18 @@ class AdminEndpointTest {
         assertThat(record.getInt("status")).isEqualTo(201);
         assertThat(record.getInt("bodyBytes")).isEqualTo(BODY.length);
         assertThat(record.containsKey("body")).isFalse();
+    }
+
+    @Test
+    void recordOfAnotherFingerprintVersion_200_isShownWithItsVersion() {
+        // A newer node's record is a record (C3): an operator must see what holds the key.
+        String effectiveKey = completed("order-7", 2);
+
+        Served served = call(endpoint(), as(OPERATOR, "GET", PREFIX + "records/" + effectiveKey));
+
+        assertThat(served.status()).isEqualTo(200);
+        assertThat(served.json().getString("state")).isEqualTo("COMPLETED");
+        assertThat(served.json().getInt("fingerprintVersion")).isEqualTo(2);
     }
 
     @Test

@@ -8,7 +8,10 @@ import io.idemkit.IdempotencyEvent;
 import io.idemkit.IdempotencyEvent.Decision;
 import io.idemkit.IdempotencyInProgressException;
 import io.idemkit.IdempotencyPayloadMismatchException;
+import io.idemkit.spi.ClaimResult;
+import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.StoredResult;
+import io.idemkit.testsupport.ForwardingStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Future;
@@ -19,8 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The engine's decisions and events (C4), on the in-memory store and a manual clock: replay,
  * payload mismatch, waiting on an in-flight duplicate, the cacheable-outcome policy, a completion
- * that lost its lease, a corrupt record. Storage failures are in {@link
- * IdempotencyEngineStorageFailureTest}, the method-surface flow in {@link
+ * that lost its lease, a record of another fingerprint version, a corrupt record. Storage failures
+ * are in {@link IdempotencyEngineStorageFailureTest}, the method-surface flow in {@link
  * IdempotencyEngineExecuteTest}.
  */
 class IdempotencyEngineTest extends IdempotencyEngineFixture {
@@ -192,12 +195,66 @@ class IdempotencyEngineTest extends IdempotencyEngineFixture {
                         Decision.LEASE_RECLAIMED_LOSS, Decision.LEASE_RECLAIMED, Decision.REPLAYED);
     }
 
-    @Test
-    void unreadableRecord_isTreatedAsAbsentAndReportedAsCorruptRecord() {
-        store.claim("e".repeat(64), "fp", 99, LEASE);
+    // --- a record of another fingerprint version (C3, C4.2) -------------------------------
 
-        Execution execution = proceed(op("fp"));
-        execution.finish(created("ok"));
+    /** The same request as {@link #op}, fingerprinted by a newer node's scheme. */
+    private static Operation ofNewerNode(String fingerprint) {
+        return new Operation("e".repeat(64), fingerprint, 2, POLICY, "http");
+    }
+
+    @Test
+    void resultOfAnotherFingerprintVersion_isMismatchEvenWithTheSameFingerprint_neverReplayed() {
+        proceed(ofNewerNode("fp")).finish(created("theirs"));
+
+        assertThatThrownBy(() -> engine.admit(op("fp")))
+                .isInstanceOf(IdempotencyPayloadMismatchException.class);
+
+        assertThat(decisions()).containsExactly(Decision.NEW, Decision.PAYLOAD_MISMATCH);
+        assertThat(store.find("e".repeat(64)).orElseThrow().result()).isEqualTo(created("theirs"));
+    }
+
+    @Test
+    void claimOfAnotherFingerprintVersionInFlight_isMismatchWithoutWaitingOrRunning() {
+        proceed(ofNewerNode("fp"));
+        ClaimToken theirs = store.find("e".repeat(64)).orElseThrow().token();
+
+        assertThatThrownBy(() -> engine.admit(op("fp")))
+                .isInstanceOf(IdempotencyPayloadMismatchException.class);
+
+        assertThat(decisions()).containsExactly(Decision.PAYLOAD_MISMATCH);
+        assertThat(store.find("e".repeat(64)).orElseThrow().token()).isEqualTo(theirs);
+    }
+
+    @Test
+    void lapsedClaimOfAnotherFingerprintVersion_isReclaimedAndRun() {
+        proceed(ofNewerNode("fp"));
+        clock.advance(LEASE.plusSeconds(1));
+
+        proceed(op("fp")).finish(created("mine"));
+
+        assertThat(decisions()).containsExactly(Decision.LEASE_RECLAIMED);
+    }
+
+    // --- an unreadable record (C3) -----------------------------------------------------------
+
+    @Test
+    void claimThatOverwroteAnUnreadableRecord_proceedsAndIsReportedAsCorruptRecord() {
+        // The in-memory store holds only what its claims wrote, which is always readable: this
+        // one says what a store that overwrote raw data it could not read says.
+        IdempotencyEngine recovering =
+                engineOn(
+                        new ForwardingStore(store) {
+                            @Override
+                            public ClaimResult claim(
+                                    String key, String fingerprint, int version, Duration lease) {
+                                ClaimResult won = super.claim(key, fingerprint, version, lease);
+                                return new ClaimResult(won.status(), won.record(), true);
+                            }
+                        });
+
+        Admission admission = recovering.admit(op("fp"));
+        assertThat(admission).isInstanceOf(Admission.Proceed.class);
+        ((Admission.Proceed) admission).execution().finish(created("ok"));
 
         assertThat(decisions()).containsExactly(Decision.CORRUPT_RECORD);
     }

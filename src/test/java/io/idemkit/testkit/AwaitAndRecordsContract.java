@@ -12,6 +12,7 @@ import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoreHealth;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -27,11 +28,13 @@ import org.junit.jupiter.api.Test;
 /**
  * Waiting, reading and erasing records (C3): {@code awaitCompletion} is woken by a completion long
  * before its timeout, is empty after its timeout or as soon as the claim is released, and answers
- * at once for a completed record or an absent key; an unreadable record (an unknown fingerprint
- * version, or raw data the store cannot read) is ABSENT and the claim over it reports {@code
- * recoveredFromCorrupt}; {@code find}, {@code delete} (the admin erase) and {@code name}; and
- * {@code health()} and {@code purgeExpired()}, which never deletes a live claim or result; and
- * {@code countAttempt}, an atomic count apart from every record that expires with its retention.
+ * at once for a completed record or an absent key; a record of another fingerprint version is
+ * answered, taken over and expired like any other, never overwritten while it is live; an
+ * unreadable record (a fingerprint version below 1, or raw data the store cannot read) is ABSENT
+ * and the claim over it reports {@code recoveredFromCorrupt}; {@code find}, {@code delete} (the
+ * admin erase) and {@code name}; and {@code health()} and {@code purgeExpired()}, which never
+ * deletes a live claim or result; and {@code countAttempt}, an atomic count apart from every record
+ * that expires with its retention.
  */
 abstract class AwaitAndRecordsContract extends LeaseAndFencingContract {
 
@@ -93,12 +96,104 @@ abstract class AwaitAndRecordsContract extends LeaseAndFencingContract {
         assertThat(store().awaitCompletion(newKey(), Duration.ofMinutes(2))).isEmpty();
     }
 
+    // --- records of another fingerprint version (C3) ---------------------------------------
+
+    // A node of another release shares the store in a rolling upgrade: its records are records,
+    // answered and taken over like any other, and never overwritten while they are live.
+
+    @Test
+    void liveClaimOfAnotherFingerprintVersion_isAnsweredAsClaimed_andNeverOverwritten() {
+        String key = newKey();
+        Instant now = store().now();
+        IdempotencyRecord theirs =
+                plantRecord(
+                        IdempotencyRecord.claimed(
+                                key, FP, V2, ClaimToken.random(), now, now.plus(longLease())));
+
+        ClaimResult claim = store().claim(key, FP, V1, longLease());
+
+        assertThat(claim.status()).isEqualTo(ClaimStatus.ALREADY_CLAIMED);
+        assertThat(claim.recoveredFromCorrupt()).isFalse();
+        assertThat(claim.record().fingerprintVersion()).isEqualTo(V2);
+        assertThat(claim.record().token()).isEqualTo(theirs.token());
+        assertThat(store().find(key).map(IdempotencyRecord::token)).contains(theirs.token());
+        // Its owner still holds it.
+        assertThat(store().complete(key, theirs.token(), result("theirs"), longLease())).isTrue();
+    }
+
+    @Test
+    void liveResultOfAnotherFingerprintVersion_isAnsweredAsCompleted_andNeverOverwritten()
+            throws Exception {
+        String key = newKey();
+        Instant now = store().now();
+        IdempotencyRecord theirs =
+                plantRecord(
+                        IdempotencyRecord.claimed(key, FP, V2, ClaimToken.random(), now, now)
+                                .complete(now, now.plus(longLease()), result("theirs")));
+
+        ClaimResult claim = store().claim(key, FP, V1, longLease());
+
+        assertThat(claim.status()).isEqualTo(ClaimStatus.ALREADY_COMPLETED);
+        assertThat(claim.recoveredFromCorrupt()).isFalse();
+        assertThat(claim.record().fingerprintVersion()).isEqualTo(V2);
+        assertThat(claim.record().token()).isEqualTo(theirs.token());
+        assertThat(claim.record().result()).isEqualTo(result("theirs"));
+        assertThat(store().find(key).map(IdempotencyRecord::token)).contains(theirs.token());
+        assertThat(store().awaitCompletion(key, Duration.ofMinutes(2)))
+                .map(IdempotencyRecord::fingerprintVersion)
+                .contains(V2);
+    }
+
+    @Test
+    void lapsedClaimOfAnotherFingerprintVersion_isReclaimed() {
+        String key = newKey();
+        Instant now = store().now();
+        IdempotencyRecord theirs =
+                plantRecord(
+                        IdempotencyRecord.claimed(
+                                key,
+                                FP,
+                                V2,
+                                ClaimToken.random(),
+                                now.minus(units(3)),
+                                now.minus(units(1))));
+
+        ClaimResult claim = store().claim(key, FP, V1, longLease());
+
+        assertThat(claim.status()).isEqualTo(ClaimStatus.LEASE_RECLAIMED);
+        assertThat(claim.recoveredFromCorrupt()).isFalse();
+        assertThat(claim.token()).isNotEqualTo(theirs.token());
+        assertThat(claim.record().fingerprintVersion()).isEqualTo(V1);
+        assertThat(store().find(key).map(IdempotencyRecord::token)).contains(claim.token());
+        assertThat(store().complete(key, theirs.token(), result("late"), longLease())).isFalse();
+    }
+
+    @Test
+    void expiredResultOfAnotherFingerprintVersion_isAbsent_andClaimedAsNew() {
+        String key = newKey();
+        Instant now = store().now();
+        plantRecord(
+                IdempotencyRecord.claimed(
+                                key, FP, V2, ClaimToken.random(), now.minus(units(4)), now)
+                        .complete(now.minus(units(3)), now.minus(units(1)), result("theirs")));
+
+        assertThat(store().find(key)).isEmpty();
+        ClaimResult claim = store().claim(key, FP, V1, longLease());
+
+        assertThat(claim.status()).isEqualTo(ClaimStatus.NEW);
+        assertThat(claim.recoveredFromCorrupt()).isFalse();
+        assertThat(claim.record().fingerprintVersion()).isEqualTo(V1);
+    }
+
     // --- corrupt records -----------------------------------------------------------------
 
     @Test
-    void recordWithUnknownFingerprintVersion_isAbsentAndItsClaimReportsRecovery() {
+    void recordOfFingerprintVersionBelowOne_isUnreadable_andItsClaimReportsRecovery() {
         String key = newKey();
-        store().claim(key, FP, 99, longLease());
+        Instant now = store().now();
+        plantRecord(
+                IdempotencyRecord.claimed(
+                        key, FP, 0, ClaimToken.random(), now, now.plus(longLease())));
 
         assertThat(store().find(key)).isEmpty();
         ClaimResult claim = store().claim(key, FP, V1, longLease());

@@ -6,8 +6,9 @@ import java.time.Duration;
 /**
  * The store contract suite (contract C2, C3): what every {@link IdempotencyStore} must do. Extend
  * it in a test of your store and implement {@link #store()} and {@link #elapse(Duration)}; a store
- * that can hold raw unreadable data also overrides {@link #plantUnreadableRecord(String)}, one with
- * a result size limit {@link #resultTooLargeToStore()}, and one that cannot purge on demand {@link
+ * that can hold raw unreadable data also overrides {@link #plantUnreadableRecord(String)}, one that
+ * can write raw records {@link #plantRecord(io.idemkit.spi.IdempotencyRecord)}, one with a result
+ * size limit {@link #resultTooLargeToStore()}, and one that cannot purge on demand {@link
  * #purgesOnDemand()}.
  *
  * <p>Each test uses fresh random keys, so the suite can run against a shared, persistent store.
@@ -22,8 +23,8 @@ import java.time.Duration;
  *   <li>{@code ClaimCompleteReleaseContract}: claim, complete and release (C2, C3);
  *   <li>{@code LeaseAndFencingContract}: leases, reclaim, fencing, renew, the completed TTL and the
  *       claim under concurrency (C2, C3);
- *   <li>{@code AwaitAndRecordsContract}: awaitCompletion, unreadable records, find, delete, health
- *       and purge (C3);
+ *   <li>{@code AwaitAndRecordsContract}: awaitCompletion, records of another fingerprint version,
+ *       unreadable records, find, delete, health and purge (C3);
  *   <li>{@code KeyAndClaimInputRulesContract} and {@code FencedCallInputRulesContract}: the input
  *       rules of {@link IdempotencyStore}'s Javadoc;
  *   <li>{@code RandomCallsContract}: random arguments against {@link StoreReferenceModel} (jqwik).

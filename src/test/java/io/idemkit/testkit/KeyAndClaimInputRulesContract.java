@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
  * The input rules of {@link IdempotencyStore}'s Javadoc ("Input rules", also the table in {@code
  * docs/writing-a-store.md}) for keys, fingerprints, fingerprint versions and the TTL range: a null
  * key on every keyed method, each kind of invalid key on every method, the longest key and one of
- * every printable ASCII character, bad fingerprints and versions, an unknown version (written, read
- * as absent, C3), and leases and retentions at both ends of the range. Each refusal throws the
- * documented exception and writes nothing (C3: every operation is atomic).
+ * every printable ASCII character, bad fingerprints and versions, a version this library does not
+ * compute (written and read as it is, C3), and leases and retentions at both ends of the range.
+ * Each refusal throws the documented exception and writes nothing (C3: every operation is atomic).
  */
 abstract class KeyAndClaimInputRulesContract extends AwaitAndRecordsContract {
 
@@ -173,14 +173,17 @@ abstract class KeyAndClaimInputRulesContract extends AwaitAndRecordsContract {
     }
 
     @Test
-    void claim_unknownFingerprintVersion_isWrittenButReadsAsAbsent() {
+    void claim_fingerprintVersionThisLibraryDoesNotCompute_isWrittenAndReadAsItIs() {
         String key = newKey();
         ClaimResult claim = store().claim(key, FP, Integer.MAX_VALUE, longLease());
 
         assertThat(claim.status()).isEqualTo(ClaimStatus.NEW);
         assertThat(claim.record().fingerprintVersion()).isEqualTo(Integer.MAX_VALUE);
-        assertThat(store().find(key)).isEmpty();
-        assertThat(store().claim(key, FP, V1, longLease()).recoveredFromCorrupt()).isTrue();
+        assertThat(store().find(key).map(IdempotencyRecord::fingerprintVersion))
+                .contains(Integer.MAX_VALUE);
+        ClaimResult duplicate = store().claim(key, FP, V1, longLease());
+        assertThat(duplicate.status()).isEqualTo(ClaimStatus.ALREADY_CLAIMED);
+        assertThat(duplicate.record().token()).isEqualTo(claim.token());
     }
 
     @Test

@@ -7,11 +7,13 @@ import io.idemkit.spi.ClaimStatus;
 import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoredHeader;
 import io.idemkit.spi.StoredResult;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -31,6 +33,12 @@ abstract class StoreContractSupport {
     static final SecureRandom RANDOM = new SecureRandom();
     static final String FP = "f".repeat(64);
     static final int V1 = IdempotencyRecord.CURRENT_FINGERPRINT_VERSION;
+
+    /**
+     * A fingerprint version this library does not compute: a newer node's, in a rolling upgrade.
+     */
+    static final int V2 = V1 + 1;
+
     static final int MAX_KEY = io.idemkit.spi.StoreArguments.MAX_KEY_LENGTH;
 
     /**
@@ -63,6 +71,49 @@ abstract class StoreContractSupport {
      */
     protected void plantUnreadableRecord(String key) {
         Assumptions.abort("this store cannot hold unreadable raw data");
+    }
+
+    /**
+     * Writes {@code record} under its key as another node sharing the store would have written it,
+     * of whatever fingerprint version (a newer node's in a rolling upgrade, or one below 1 that no
+     * node writes). A store that can write raw data overrides this to write the record's fields as
+     * they are, its token and times included (times are on the store's clock, {@link
+     * IdempotencyStore#now()}), so that the test does not go through the store's own claim. The
+     * default goes through the SPI, as a node that computes that version would: it claims with the
+     * record's fingerprint and version, completes the claim when the record is completed, and, for
+     * a record that is no longer live, lets its lease or retention run out with {@link #elapse};
+     * the token and times are then the store's own. It skips the test for a version below 1, which
+     * no claim writes.
+     *
+     * @param record the record to write; live or not at the store's {@code now()}
+     * @return the record as written, with the token a claim then finds in it
+     */
+    protected IdempotencyRecord plantRecord(IdempotencyRecord record) {
+        if (!IdempotencyRecord.isReadableFingerprintVersion(record.fingerprintVersion())) {
+            Assumptions.abort("this store holds only records its own claims wrote");
+        }
+        Instant now = store().now();
+        boolean live = record.isLiveAt(now);
+        boolean completed = record.state() == RecordState.COMPLETED;
+        Duration lease = live && !completed ? Duration.between(now, record.leaseUntil()) : units(1);
+        ClaimResult claim =
+                store().claim(
+                                record.key(),
+                                record.fingerprint(),
+                                record.fingerprintVersion(),
+                                lease);
+        assertThat(claim.status()).isEqualTo(ClaimStatus.NEW);
+        IdempotencyRecord written = claim.record();
+        if (completed) {
+            Duration retention = live ? Duration.between(now, record.expiresAt()) : units(1);
+            assertThat(store().complete(record.key(), claim.token(), record.result(), retention))
+                    .isTrue();
+            written = written.complete(now, now.plus(retention), record.result());
+        }
+        if (!live) {
+            elapse(units(2));
+        }
+        return written;
     }
 
     /**

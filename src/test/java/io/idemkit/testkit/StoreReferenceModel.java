@@ -22,9 +22,9 @@ import java.util.Set;
  * by step, and {@link IdempotencyStoreContract}'s random-argument property compares every store
  * against it (with leases too long to run out during a try, so that a real clock cannot disagree).
  *
- * <p>A record claimed with a fingerprint version this library does not know is held like any other
- * (fenced calls act on it by its token), but reads as unreadable: {@link #find} and {@link
- * #completedNow} do not see it, and the next claim takes it as {@code NEW}, recovered from corrupt.
+ * <p>A record claimed with a fingerprint version this library does not compute is held, read and
+ * answered like any other (C3): no claim can write an unreadable record, so in the model no claim
+ * ever recovers from corrupt.
  *
  * <p>It keeps every record a store physically holds, live or not: nothing here is ever purged, so a
  * record leaves only through release or delete, and a won claim overwrites what was there. Time
@@ -37,7 +37,7 @@ public final class StoreReferenceModel {
      *
      * @param state the record's state
      * @param fingerprint the claim's fingerprint
-     * @param fingerprintVersion the claim's fingerprint version, known or not
+     * @param fingerprintVersion the claim's fingerprint version, 1 or more
      * @param token the claim's token
      * @param claimedAt when it was claimed, on the model's clock
      * @param leaseUntil the lease end
@@ -64,13 +64,6 @@ public final class StoreReferenceModel {
             return state == RecordState.CLAIMED
                     ? now.isBefore(leaseUntil)
                     : now.isBefore(expiresAt);
-        }
-
-        /**
-         * @return whether a store can read this record: its fingerprint version is known
-         */
-        public boolean readable() {
-            return IdempotencyRecord.isKnownFingerprintVersion(fingerprintVersion);
         }
 
         /**
@@ -150,16 +143,16 @@ public final class StoreReferenceModel {
     }
 
     /**
-     * What a claim on {@code key} reports now: the live record stays (ALREADY_*); otherwise the
-     * claim takes the key, as a reclaim when it takes over a claim whose lease ran out, and as NEW
-     * when nothing was held, the held result had expired, or the held record is unreadable.
+     * What a claim on {@code key} reports now: the live record stays (ALREADY_*), whatever its
+     * fingerprint version; otherwise the claim takes the key, as a reclaim when it takes over a
+     * claim whose lease ran out, and as NEW when nothing was held or the held result had expired.
      *
      * @param key a key
      * @return the status a claim must report now
      */
     public ClaimStatus claimStatus(String key) {
         Entry entry = held.get(key);
-        if (entry == null || !entry.readable()) {
+        if (entry == null) {
             return ClaimStatus.NEW;
         }
         if (entry.liveAt(now)) {
@@ -168,15 +161,6 @@ public final class StoreReferenceModel {
                     : ClaimStatus.ALREADY_COMPLETED;
         }
         return entry.state() == RecordState.CLAIMED ? ClaimStatus.LEASE_RECLAIMED : ClaimStatus.NEW;
-    }
-
-    /**
-     * @param key a key
-     * @return whether a claim now overwrites an unreadable record, and must say so
-     */
-    public boolean claimRecovers(String key) {
-        Entry entry = held.get(key);
-        return entry != null && !entry.readable();
     }
 
     /**
@@ -200,7 +184,7 @@ public final class StoreReferenceModel {
      *
      * @param key the key
      * @param fingerprint the claim's fingerprint
-     * @param fingerprintVersion the claim's fingerprint version, known or not
+     * @param fingerprintVersion the claim's fingerprint version, 1 or more
      * @param token the token the store drew
      * @param leaseTtl the lease
      * @return the record the store must have written
@@ -328,17 +312,14 @@ public final class StoreReferenceModel {
     }
 
     /**
-     * A claim is found even after its lease ran out; an expired result is not, nor an unreadable
-     * record.
+     * A claim is found even after its lease ran out; an expired result is not.
      *
      * @param key the key
      * @return what {@code find} must return
      */
     public Optional<IdempotencyRecord> find(String key) {
         Entry entry = held.get(key);
-        if (entry == null
-                || !entry.readable()
-                || (entry.state() == RecordState.COMPLETED && !entry.liveAt(now))) {
+        if (entry == null || (entry.state() == RecordState.COMPLETED && !entry.liveAt(now))) {
             return Optional.empty();
         }
         return Optional.of(entry.toRecord(key));
@@ -346,14 +327,11 @@ public final class StoreReferenceModel {
 
     /**
      * @param key the key
-     * @return what a wait with a zero timeout sees: a live, readable completed record, or nothing
+     * @return what a wait with a zero timeout sees: a live completed record, or nothing
      */
     public Optional<IdempotencyRecord> completedNow(String key) {
         Entry entry = held.get(key);
-        if (entry == null
-                || !entry.readable()
-                || entry.state() != RecordState.COMPLETED
-                || !entry.liveAt(now)) {
+        if (entry == null || entry.state() != RecordState.COMPLETED || !entry.liveAt(now)) {
             return Optional.empty();
         }
         return Optional.of(entry.toRecord(key));

@@ -1,5 +1,7 @@
 package io.idemkit.store.jdbc;
 
+import java.time.Duration;
+
 /**
  * How one store instance hears of completions, releases and deletes written by other instances on
  * the same database, so that its waiters (C4.3) wake at once rather than at their next poll. The
@@ -7,6 +9,15 @@ package io.idemkit.store.jdbc;
  * the waiters poll as they would without it. Thread-safe.
  */
 interface CompletionListener extends AutoCloseable {
+
+    /**
+     * How long a listener keeps its connection once no waiter of its instance waits: a minute.
+     * Measured in time, not in reads of notifications: a read returns early with every
+     * notification, and on a busy database many arrive a second. Here, not in {@link
+     * PgCompletionListener}, so that naming the default does not load that class, which names the
+     * PostgreSQL driver.
+     */
+    Duration IDLE_PERIOD = Duration.ofMinutes(1);
 
     /** No listening: MariaDB, H2, or {@code idemkit.jdbc.notifications=false}. */
     CompletionListener POLLING =

@@ -77,6 +77,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private final DataSource dataSource;
     private final DataSource transactional;
     private final JdbcStoreSettings settings;
+    private final Duration listenerIdle;
     private final CompletionPoll completions = new CompletionPoll();
     private volatile Started started;
 
@@ -113,9 +114,24 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      */
     public JdbcIdempotencyStore(
             DataSource dataSource, DataSource transactional, JdbcStoreSettings settings) {
+        this(dataSource, transactional, settings, CompletionListener.IDLE_PERIOD);
+    }
+
+    /**
+     * As {@link #JdbcIdempotencyStore(DataSource, DataSource, JdbcStoreSettings)}, with the
+     * PostgreSQL listener's idle period: how long no duplicate must have waited before its
+     * connection is given back ({@link CompletionListener#IDLE_PERIOD} but in tests, which cannot
+     * wait a minute).
+     */
+    JdbcIdempotencyStore(
+            DataSource dataSource,
+            DataSource transactional,
+            JdbcStoreSettings settings,
+            Duration listenerIdle) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.transactional = transactional;
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.listenerIdle = Objects.requireNonNull(listenerIdle, "listenerIdle");
     }
 
     /**
@@ -162,7 +178,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                                     packetLimit,
                                     notifying
                                             ? PgCompletionListener.on(
-                                                    dataSource, channel, completions)
+                                                    dataSource, channel, completions, listenerIdle)
                                             : CompletionListener.POLLING);
                 } catch (SQLException e) {
                     throw SqlFailures.failure("start", null, e);

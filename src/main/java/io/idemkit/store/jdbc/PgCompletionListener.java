@@ -5,6 +5,7 @@ import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import javax.sql.DataSource;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
@@ -21,8 +22,9 @@ import org.postgresql.PGNotification;
  * see, leaves the store polling, with one warning.
  *
  * <p>The connection is taken when the first waiter of the instance waits, not at start, and given
- * back (after {@code UNLISTEN *}) once no waiter has waited for about {@value #IDLE_ROUNDS} reads
- * of {@value #RECEIVE_MILLIS} ms: an instance whose duplicates never wait holds none. Once it
+ * back (after {@code UNLISTEN *}) once no waiter has waited for the idle period ({@link
+ * CompletionListener#IDLE_PERIOD}, a minute; the thread sees it pass at its next read, within
+ * {@value #RECEIVE_MILLIS} ms): an instance whose duplicates never wait holds none. Once it
  * listens, every waiter is woken to read again, so that a completion committed before the {@code
  * LISTEN} is not waited for until the next poll. While the connection is down (a database restart),
  * waiters poll as without it, and the thread takes a new connection, pausing 100 ms, doubling to 5
@@ -34,9 +36,6 @@ final class PgCompletionListener implements CompletionListener, Runnable {
 
     /** The longest one read of notifications blocks: bounds how long {@link #close} waits. */
     static final int RECEIVE_MILLIS = 500;
-
-    /** Reads with no waiter after which the connection is given back. */
-    static final int IDLE_ROUNDS = 120;
 
     /** Reads between two checks that the connection is alive (a silent network loss). */
     static final int CHECK_ROUNDS = 20;
@@ -53,34 +52,41 @@ final class PgCompletionListener implements CompletionListener, Runnable {
     private final DataSource dataSource;
     private final String channel;
     private final CompletionPoll completions;
+    private final long idleNanos;
     private final Object lock = new Object();
     private int waiters; // guarded by lock
+    // guarded by lock: when a waiter last arrived or left; with none left, the idle period's start
+    private long lastWaited = System.nanoTime();
     private boolean closed; // guarded by lock
     private Thread thread; // guarded by lock
     private volatile String status = IDLE;
 
     private PgCompletionListener(
-            DataSource dataSource, String channel, CompletionPoll completions) {
+            DataSource dataSource, String channel, CompletionPoll completions, Duration idle) {
         this.dataSource = dataSource;
         this.channel = channel;
         this.completions = completions;
+        this.idleNanos = idle.toNanos();
     }
 
     /**
      * @param dataSource the store's data source, on PostgreSQL
      * @param channel the table's channel
      * @param completions the waits of the store instance
+     * @param idle how long no waiter must have waited before the connection is given back: {@link
+     *     CompletionListener#IDLE_PERIOD} but in tests
      * @return a listener that has not connected yet
      */
     static CompletionListener on(
-            DataSource dataSource, String channel, CompletionPoll completions) {
-        return new PgCompletionListener(dataSource, channel, completions);
+            DataSource dataSource, String channel, CompletionPoll completions, Duration idle) {
+        return new PgCompletionListener(dataSource, channel, completions, idle);
     }
 
     @Override
     public void waiterArrives() {
         synchronized (lock) {
             waiters++;
+            lastWaited = System.nanoTime();
             if (closed || status == UNAVAILABLE) {
                 return;
             }
@@ -98,6 +104,7 @@ final class PgCompletionListener implements CompletionListener, Runnable {
     public void waiterLeaves() {
         synchronized (lock) {
             waiters--;
+            lastWaited = System.nanoTime();
         }
     }
 
@@ -129,7 +136,7 @@ final class PgCompletionListener implements CompletionListener, Runnable {
         Connection c = null;
         PGConnection listening = null;
         long backoff = FIRST_BACKOFF_MILLIS;
-        int idle = 0;
+        boolean giveBackNow = false;
         int sinceCheck = 0;
         try {
             while (true) {
@@ -137,10 +144,11 @@ final class PgCompletionListener implements CompletionListener, Runnable {
                     if (closed) {
                         return;
                     }
-                    if (waiters == 0 && idle >= IDLE_ROUNDS) {
+                    if (waiters == 0
+                            && (giveBackNow || System.nanoTime() - lastWaited >= idleNanos)) {
                         c = giveBack(c);
                         listening = null;
-                        idle = 0;
+                        giveBackNow = false;
                         status = IDLE;
                         while (waiters == 0 && !closed) {
                             lock.wait();
@@ -180,9 +188,6 @@ final class PgCompletionListener implements CompletionListener, Runnable {
                                     "the listening connection is not valid", "08003");
                         }
                     }
-                    synchronized (lock) {
-                        idle = waiters == 0 ? idle + 1 : 0;
-                    }
                 } catch (SQLException e) {
                     if (status != DOWN) {
                         LOG.log(
@@ -199,7 +204,7 @@ final class PgCompletionListener implements CompletionListener, Runnable {
                     listening = null;
                     synchronized (lock) {
                         if (waiters == 0) {
-                            idle = IDLE_ROUNDS; // nothing waits: no retries until something does
+                            giveBackNow = true; // nothing waits: no retries until something does
                         } else if (!closed) {
                             lock.wait(backoff);
                         }

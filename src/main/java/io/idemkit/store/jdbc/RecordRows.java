@@ -35,8 +35,10 @@ import java.util.Optional;
  * attempts             integer (counts only)
  * </pre>
  *
- * A row this class cannot read as a record (an unknown state, a missing field, an unknown
- * fingerprint version, undecodable headers) is unreadable, which the store treats as absent (C3).
+ * A row this class cannot read as a record (an unknown state, a missing field, a fingerprint
+ * version below 1, undecodable headers) is unreadable, which the store treats as absent (C3). A row
+ * of a fingerprint version this library does not compute is read as it is: a node of another
+ * release wrote it, and it is never overwritten while it is live (C3).
  */
 final class RecordRows {
 
@@ -85,7 +87,7 @@ final class RecordRows {
         if (key == null
                 || fingerprint == null
                 || version == null
-                || !IdempotencyRecord.isKnownFingerprintVersion(version)
+                || !IdempotencyRecord.isReadableFingerprintVersion(version)
                 || token == null
                 || token.isBlank()
                 || claimedAt == null

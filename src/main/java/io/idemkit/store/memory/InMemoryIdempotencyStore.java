@@ -153,7 +153,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
         // otherwise take turns in compute. Linearizable at the read: records are immutable, so
         // one that is live now was live when it was read.
         IdempotencyRecord current = records.get(key);
-        if (isReadable(current) && current.isLiveAt(clock.instant())) {
+        if (current != null && current.isLiveAt(clock.instant())) {
             return liveAnswer(current);
         }
         ClaimResult[] result = new ClaimResult[1];
@@ -161,8 +161,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
                 key,
                 (k, existing) -> {
                     Instant now = clock.instant();
-                    boolean readable = isReadable(existing);
-                    if (readable && existing.isLiveAt(now)) {
+                    if (existing != null && existing.isLiveAt(now)) {
                         result[0] = liveAnswer(existing);
                         return existing;
                     }
@@ -179,12 +178,13 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
                     } else {
                         budget.resize(existing, claimed);
                     }
-                    boolean reclaim = readable && existing.state() == RecordState.CLAIMED;
+                    // Every record here was written by a claim, so every one is readable, of
+                    // whatever fingerprint version (C3): a claim never recovers from corrupt.
+                    boolean reclaim = existing != null && existing.state() == RecordState.CLAIMED;
                     result[0] =
-                            new ClaimResult(
+                            ClaimResult.of(
                                     reclaim ? ClaimStatus.LEASE_RECLAIMED : ClaimStatus.NEW,
-                                    claimed,
-                                    existing != null && !readable);
+                                    claimed);
                     return claimed;
                 });
         return result[0];
@@ -206,12 +206,6 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
             return true;
         }
         return budget.evictLeastRecentlyCompleted();
-    }
-
-    /** Whether a record is there and this code can read it (a known fingerprint version). */
-    private static boolean isReadable(IdempotencyRecord record) {
-        return record != null
-                && IdempotencyRecord.isKnownFingerprintVersion(record.fingerprintVersion());
     }
 
     /** The answer to a claim of a key whose record is live: a duplicate, done or in flight. */
@@ -309,25 +303,18 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
                 key,
                 timeout,
                 first ->
-                        Optional.ofNullable(readable(records.get(key)))
+                        Optional.ofNullable(records.get(key))
                                 .filter(record -> record.isLiveAt(clock.instant())));
     }
 
     @Override
     public Optional<IdempotencyRecord> find(String key) {
-        IdempotencyRecord record = readable(records.get(StoreArguments.requireKey(key)));
+        IdempotencyRecord record = records.get(StoreArguments.requireKey(key));
         if (record == null
                 || (record.state() == RecordState.COMPLETED && !record.isLiveAt(clock.instant()))) {
             return Optional.empty();
         }
         return Optional.of(record);
-    }
-
-    private static IdempotencyRecord readable(IdempotencyRecord record) {
-        return record != null
-                        && IdempotencyRecord.isKnownFingerprintVersion(record.fingerprintVersion())
-                ? record
-                : null;
     }
 
     @Override

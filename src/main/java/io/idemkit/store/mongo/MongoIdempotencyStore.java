@@ -156,7 +156,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
      *
      * <p>One round trip when the key is absent or live; two when an expired or unreadable record is
      * taken over. {@link ClaimAlgorithm} describes the algorithm. A claim made with a fingerprint
-     * version this library does not know is written as asked, and reads back as unreadable (C3).
+     * version this library does not compute is written as asked and read back as it is (C3).
      */
     @Override
     public ClaimResult claim(

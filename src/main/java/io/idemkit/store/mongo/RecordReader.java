@@ -99,9 +99,9 @@ final class RecordReader {
     /**
      * Reads a stored document.
      *
-     * @return the record, or empty if the document is unreadable: a wrong type, a missing field, an
-     *     unknown fingerprint version, an unknown state, or a body that is not generic binary or
-     *     not as long as it was written. Unreadable is absent (contract C3).
+     * @return the record, or empty if the document is unreadable: a wrong type, a missing field, a
+     *     fingerprint version below 1 or not an integer, an unknown state, or a body that is not
+     *     generic binary or not as long as it was written. Unreadable is absent (contract C3).
      */
     static Optional<IdempotencyRecord> read(BsonDocument doc) {
         try {
@@ -126,8 +126,10 @@ final class RecordReader {
         RecordState state = state(doc);
         String fingerprint = string(doc, FINGERPRINT);
         int version = integer(doc, FINGERPRINT_VERSION);
-        if (!IdempotencyRecord.isKnownFingerprintVersion(version)) {
-            throw new Unreadable("unknown " + FINGERPRINT_VERSION + " " + version);
+        // Any version from 1 is read as it is, one this library does not compute too: a node of
+        // another release wrote it, and it must not be overwritten while it is live (C3).
+        if (!IdempotencyRecord.isReadableFingerprintVersion(version)) {
+            throw new Unreadable(FINGERPRINT_VERSION + " " + version + " is below 1");
         }
         String token = string(doc, CLAIM_TOKEN);
         if (token.isBlank()) {

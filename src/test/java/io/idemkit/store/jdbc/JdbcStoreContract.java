@@ -1,6 +1,8 @@
 package io.idemkit.store.jdbc;
 
+import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.spi.RecordState;
 import io.idemkit.testkit.IdempotencyStoreContract;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -91,6 +93,41 @@ abstract class JdbcStoreContract extends IdempotencyStoreContract {
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Writes the record's columns as they are, its version, token and times included. */
+    @Override
+    protected IdempotencyRecord plantRecord(IdempotencyRecord record) {
+        boolean completed = record.state() == RecordState.COMPLETED;
+        String columns =
+                "idem_key, state, fingerprint, fingerprint_version, claim_token, claimed_at,"
+                        + " lease_until"
+                        + (completed
+                                ? ", completed_at, response_status, response_headers,"
+                                        + " response_body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                                : ") VALUES (?, ?, ?, ?, ?, ?, ?)");
+        try (Connection c = dataSource().getConnection();
+                PreparedStatement ps =
+                        c.prepareStatement("INSERT INTO " + table + " (" + columns)) {
+            ps.setString(1, record.key());
+            ps.setString(2, record.state().name());
+            ps.setString(3, record.fingerprint());
+            ps.setInt(4, record.fingerprintVersion());
+            ps.setString(5, record.token().value());
+            ps.setLong(6, record.claimedAt().toEpochMilli());
+            // lease_until is the end of retention for a completed record.
+            ps.setLong(7, (completed ? record.expiresAt() : record.leaseUntil()).toEpochMilli());
+            if (completed) {
+                ps.setLong(8, record.completedAt().toEpochMilli());
+                ps.setInt(9, record.result().status());
+                ps.setString(10, RecordRows.encodeHeaders(record.result().headers()));
+                ps.setBytes(11, record.result().body());
+            }
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return record;
     }
 
     /**

@@ -56,6 +56,15 @@ class PostgresWakeUpTest {
     /** Well under the 500 ms pause that follows {@link #READ_BEFORE_LONG_PAUSE}. */
     private static final long WOKEN_WITHIN_MILLIS = 450;
 
+    /**
+     * The listener's idle period where a test waits it out: a few of its 500 ms reads, so that it
+     * is measured in time, far under the minute of {@link CompletionListener#IDLE_PERIOD}.
+     */
+    private static final Duration SHORT_IDLE = Duration.ofSeconds(2);
+
+    /** The backends whose last statement was the {@code LISTEN} on the table's channel. */
+    private static final String LISTENERS = " WHERE query = ?";
+
     private final List<AutoCloseable> opened = new ArrayList<>();
     private final ExecutorService waiters = Executors.newCachedThreadPool();
     private String table;
@@ -73,8 +82,16 @@ class PostgresWakeUpTest {
         watched = new WatchedReads(poolB);
         a = new JdbcIdempotencyStore(poolA, new JdbcStoreSettings(table, true));
         a.start();
-        b = new JdbcIdempotencyStore(watched.dataSource(), new JdbcStoreSettings(table, false));
-        b.start();
+        b = instanceB(CompletionListener.IDLE_PERIOD);
+    }
+
+    /** Instance B on its watched pool, its listener given back after {@code idle}. */
+    private JdbcIdempotencyStore instanceB(Duration idle) {
+        JdbcIdempotencyStore store =
+                new JdbcIdempotencyStore(
+                        watched.dataSource(), null, new JdbcStoreSettings(table, false), idle);
+        store.start();
+        return store;
     }
 
     /**
@@ -215,20 +232,41 @@ class PostgresWakeUpTest {
                 .isEqualTo(RecordState.COMPLETED);
 
         watched.blockListen(false);
-        String second = key();
-        ClaimResult secondClaim = a.claim(second, FP, 1, LEASE);
-        CountDownLatch longPause =
-                watched.watchFor(READ_BEFORE_LONG_PAUSE).get(READ_BEFORE_LONG_PAUSE);
-        AtomicLong returnedAt = new AtomicLong();
-        Future<Optional<IdempotencyRecord>> again = waitOnB(second, returnedAt);
-        await().atMost(Duration.ofSeconds(10)).until(() -> notifications(b).equals("listening"));
-        assertThat(longPause.await(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(a.complete(second, secondClaim.token(), RESULT, LEASE)).isTrue();
-        long completedAt = System.nanoTime();
+        nextWaiterMakesBListenAgain_andIsWokenByNotification();
+    }
 
-        assertThat(again.get(5, TimeUnit.SECONDS).orElseThrow().state())
-                .isEqualTo(RecordState.COMPLETED);
-        assertWokenEarly(completedAt, returnedAt);
+    @Test
+    void listenerIdleWithNobodyWaiting_givesItsConnectionBack_andANewWaiterIsWokenByNotifyAgain()
+            throws Exception {
+        b.close();
+        b = instanceB(SHORT_IDLE);
+        String first = key();
+        ClaimResult firstClaim = a.claim(first, FP, 1, LEASE);
+        Future<Optional<IdempotencyRecord>> waiting = waitOnB(first, new AtomicLong());
+        await().atMost(Duration.ofSeconds(5)).until(() -> notifications(b).equals("listening"));
+        assertThat(listeningBackends()).as("a backend LISTENs while a waiter waits").isEqualTo(1);
+
+        long lastWaitEndsAfter = System.nanoTime();
+        assertThat(a.complete(first, firstClaim.token(), RESULT, LEASE)).isTrue();
+        assertThat(waiting.get(5, TimeUnit.SECONDS)).isPresent();
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(
+                        () ->
+                                assertThat(poolB.getHikariPoolMXBean().getActiveConnections())
+                                        .as("the listening connection, held with nobody waiting")
+                                        .isEqualTo(1));
+
+        await().atMost(SHORT_IDLE.plusSeconds(10))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> notifications(b).equals(PgCompletionListener.IDLE));
+        long releasedBy = System.nanoTime();
+        assertThat(Duration.ofNanos(releasedBy - lastWaitEndsAfter))
+                .as("given back only once nobody has waited for the idle period")
+                .isGreaterThanOrEqualTo(SHORT_IDLE);
+        assertThat(poolB.getHikariPoolMXBean().getActiveConnections()).isZero();
+        assertThat(listeningBackends()).as("no backend LISTENs any more").isZero();
+
+        nextWaiterMakesBListenAgain_andIsWokenByNotification();
     }
 
     @Test
@@ -293,6 +331,28 @@ class PostgresWakeUpTest {
 
     // --- helpers -------------------------------------------------------------------------------
 
+    /**
+     * A waiter on B, with B not listening: B's listener takes a connection and LISTENs again, and
+     * A's completion then wakes the waiter by notification, well inside the poll's 500 ms pause.
+     */
+    private void nextWaiterMakesBListenAgain_andIsWokenByNotification() throws Exception {
+        String key = key();
+        ClaimResult claim = a.claim(key, FP, 1, LEASE);
+        CountDownLatch longPause =
+                watched.watchFor(READ_BEFORE_LONG_PAUSE).get(READ_BEFORE_LONG_PAUSE);
+        AtomicLong returnedAt = new AtomicLong();
+        Future<Optional<IdempotencyRecord>> waiting = waitOnB(key, returnedAt);
+        await().atMost(Duration.ofSeconds(10)).until(() -> notifications(b).equals("listening"));
+        assertThat(listeningBackends()).as("a backend LISTENs again").isEqualTo(1);
+        assertThat(longPause.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(a.complete(key, claim.token(), RESULT, LEASE)).isTrue();
+        long completedAt = System.nanoTime();
+
+        assertThat(waiting.get(5, TimeUnit.SECONDS).orElseThrow().state())
+                .isEqualTo(RecordState.COMPLETED);
+        assertWokenEarly(completedAt, returnedAt);
+    }
+
     private Future<Optional<IdempotencyRecord>> waitOnB(String key, AtomicLong returnedAt) {
         return waiters.submit(
                 () -> {
@@ -341,7 +401,7 @@ class PostgresWakeUpTest {
                 PreparedStatement ps =
                         c.prepareStatement(
                                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                                        + " WHERE query = ?")) {
+                                        + LISTENERS)) {
             ps.setString(1, "LISTEN " + CompletionNotices.channel(table));
             int terminated = 0;
             try (ResultSet rows = ps.executeQuery()) {
@@ -350,6 +410,18 @@ class PostgresWakeUpTest {
                 }
             }
             return terminated;
+        }
+    }
+
+    private int listeningBackends() throws SQLException {
+        try (Connection c = Databases.postgres().getConnection();
+                PreparedStatement ps =
+                        c.prepareStatement("SELECT count(*) FROM pg_stat_activity" + LISTENERS)) {
+            ps.setString(1, "LISTEN " + CompletionNotices.channel(table));
+            try (ResultSet rows = ps.executeQuery()) {
+                rows.next();
+                return rows.getInt(1);
+            }
         }
     }
 

@@ -10,6 +10,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.mongodb.client.MongoClient;
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimStatus;
+import io.idemkit.spi.ClaimToken;
+import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.RecordState;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,7 +25,9 @@ import org.bson.BsonArray;
 import org.bson.BsonBinary;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
+import org.bson.BsonDouble;
 import org.bson.BsonInt32;
+import org.bson.BsonInt64;
 import org.bson.BsonRegularExpression;
 import org.bson.BsonString;
 import org.bson.BsonTimestamp;
@@ -47,9 +51,19 @@ class MongoCorruptRecordTest extends FreshStoreTest {
                 corrupt("no state", d -> d.remove("state")),
                 corrupt("no fingerprint", d -> d.remove("fingerprint")),
                 corrupt("fingerprint of a wrong type", d -> d.put("fingerprint", new BsonInt32(7))),
+                // Any version from 1 is readable, one this library does not compute too (C3).
                 corrupt(
-                        "an unknown fingerprint version",
-                        d -> d.put("fingerprint_version", new BsonInt32(99))),
+                        "a fingerprint version below 1",
+                        d -> d.put("fingerprint_version", new BsonInt32(0))),
+                corrupt(
+                        "a negative fingerprint version",
+                        d -> d.put("fingerprint_version", new BsonInt32(-2))),
+                corrupt(
+                        "a fingerprint version that is not an integer",
+                        d -> d.put("fingerprint_version", new BsonDouble(2.5))),
+                corrupt(
+                        "a fingerprint version too large for an int",
+                        d -> d.put("fingerprint_version", new BsonInt64(1L << 40))),
                 corrupt(
                         "fingerprint version of a wrong type",
                         d -> d.put("fingerprint_version", new BsonString("1"))),
@@ -225,30 +239,15 @@ class MongoCorruptRecordTest extends FreshStoreTest {
     /** A live completed record as the store writes it. */
     private static BsonDocument completedDocument(String key) {
         Instant now = mongo.serverTime();
-        byte[] body = "{\"id\":1}".getBytes();
-        BsonArray headers = new BsonArray();
-        result("{\"id\":1}")
-                .headers()
-                .forEach(
-                        h ->
-                                headers.add(
-                                        new BsonDocument("name", new BsonString(h.name()))
-                                                .append("value", new BsonString(h.value()))));
-        return new BsonDocument("_id", new BsonString(key))
-                .append("state", new BsonString("COMPLETED"))
-                .append("fingerprint", new BsonString(FINGERPRINT))
-                .append("fingerprint_version", new BsonInt32(1))
-                .append("claim_token", new BsonString("ab".repeat(16)))
-                .append("claimed_at", new BsonDateTime(now.toEpochMilli()))
-                .append("lease_until", new BsonDateTime(now.plus(LONG).toEpochMilli()))
-                .append("expire_at", new BsonDateTime(now.plus(LONG).toEpochMilli() + 60_000))
-                .append("completed_at", new BsonDateTime(now.toEpochMilli()))
-                .append("response_status", new BsonInt32(201))
-                .append("response_headers", headers)
-                .append("response_body", new BsonBinary(body))
-                .append(
-                        "response_body_check",
-                        new BsonDocument("claim_token", new BsonString("ab".repeat(16)))
-                                .append("length", new BsonInt32(body.length)));
+        return Fixtures.document(
+                IdempotencyRecord.claimed(
+                                key,
+                                FINGERPRINT,
+                                VERSION,
+                                new ClaimToken("ab".repeat(16)),
+                                now,
+                                now.plus(LONG))
+                        .complete(now, now.plus(LONG), result("{\"id\":1}")),
+                MongoStoreSettings.DEFAULT_LEASE_GRACE);
     }
 }

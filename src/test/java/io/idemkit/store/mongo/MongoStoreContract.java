@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
+import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.spi.StoredResult;
 import io.idemkit.testkit.IdempotencyStoreContract;
@@ -125,6 +126,13 @@ abstract class MongoStoreContract extends IdempotencyStoreContract {
                                 .append(
                                         "lease_until",
                                         new BsonDateTime(now.toEpochMilli() + 600_000)));
+    }
+
+    /** Inserts the record's fields as the stores lay them out, its version, token and times too. */
+    @Override
+    protected IdempotencyRecord plantRecord(IdempotencyRecord record) {
+        raw().insertOne(Fixtures.document(record, settings.leaseGrace()));
+        return record;
     }
 
     private MongoCollection<BsonDocument> raw() {
