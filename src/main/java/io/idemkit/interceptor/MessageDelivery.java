@@ -54,8 +54,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
  *   <li>Every run counts one attempt in the store ({@code countAttempt}), which outlives releases
  *       and restarts; a store that cannot count leaves the broker's {@code JMSXDeliveryCount}. Once
  *       the count passes {@link MessagePolicy#maxAttempts()}, the bean is not run: {@link
- *       IdempotencyMessageExhausted} fires, the record is completed as given up, and the message is
- *       acknowledged (C11.3).
+ *       IdempotencyMessageExhausted} fires, the record is completed as given up, the message is
+ *       acknowledged, and the delivery's event reports {@code given_up} (C11.3).
  * </ul>
  *
  * <p>The one class of the library that uses Jakarta Messaging: it is loaded only when an {@code
@@ -213,6 +213,8 @@ final class MessageDelivery {
             Operation operation,
             Execution execution,
             long attempts) {
+        // Its own decision, not how the claim was won: the bean does not run (C11.3, C4.8).
+        execution.markGivenUp();
         Failure seen = lastFailures.get(operation.effectiveKey());
         // The class only: a message may hold application data, which the event and the warning
         // never carry; it is logged at DEBUG (FINE) below, for whoever turns that on.

@@ -162,7 +162,52 @@ class MessageSurfaceTest {
         assertThat(exhausted.message()).isSameAs(message);
         assertThat(exhausted.operation()).isEqualTo(Orders.class.getName() + ".onMessage()");
         // The give-up is stored: the fifth delivery replays it.
-        assertThat(Beans.decisions()).endsWith(Decision.NEW, Decision.REPLAYED);
+        assertThat(Beans.decisions()).endsWith(Decision.GIVEN_UP, Decision.REPLAYED);
+    }
+
+    @Test
+    void theDeliveryThatGivesUp_reportsGivenUp_notNew() {
+        // C11.3, C4.8: the bean did not run on that delivery; a dashboard must tell it apart.
+        deployment.set("idemkit.message.max-attempts", "2");
+        start();
+        Message message = TestMessages.message().property("IdempotencyKey", "gu").build();
+        Orders.failuresLeft.set(Integer.MAX_VALUE);
+
+        for (int i = 0; i < 2; i++) {
+            assertThatThrownBy(() -> orders.onMessage(message)).hasMessage("handler failed");
+        }
+        orders.onMessage(message);
+
+        assertThat(Beans.decisions())
+                .containsExactly(Decision.NEW, Decision.NEW, Decision.GIVEN_UP);
+        IdempotencyEvent givenUp = Beans.events.get(2);
+        assertThat(givenUp.decision().eventName()).isEqualTo("idempotency.given_up");
+        assertThat(givenUp.surface()).isEqualTo("message");
+        assertThat(givenUp.effectiveKey()).isEqualTo(ExhaustedLog.events.get(0).effectiveKey());
+    }
+
+    @Test
+    void aGiveUpWhoseTransactionRollsBack_reportsGivenUp_andTheRedeliveryGivesUpAgain() {
+        deployment.set("idemkit.message.max-attempts", "1");
+        start(FakeTransactions.class);
+        Message message = TestMessages.message().property("IdempotencyKey", "gu-tx").build();
+        Orders.failuresLeft.set(Integer.MAX_VALUE);
+        FakeTransactions.status = Status.STATUS_ACTIVE;
+        assertThatThrownBy(() -> orders.onMessage(message)).hasMessage("handler failed");
+        FakeTransactions.end(Status.STATUS_ROLLEDBACK);
+
+        // The observer's forward fails at commit: the give-up rolls back, and comes again.
+        FakeTransactions.status = Status.STATUS_ACTIVE;
+        orders.onMessage(message);
+        FakeTransactions.end(Status.STATUS_ROLLEDBACK);
+        FakeTransactions.status = Status.STATUS_ACTIVE;
+        orders.onMessage(message);
+        FakeTransactions.end(Status.STATUS_COMMITTED);
+
+        assertThat(Orders.runs).hasValue(1);
+        assertThat(Beans.decisions())
+                .containsExactly(Decision.NEW, Decision.GIVEN_UP, Decision.GIVEN_UP);
+        assertThat(ExhaustedLog.events).hasSize(2);
     }
 
     @Test
