@@ -392,7 +392,7 @@ public class IdemkitExtension implements Extension {
         }
         if (methodProblems.isEmpty()) {
             methodProblems.addAll(
-                    LeaseChecks.messages(read, idempotentMethods, methodPolicies, mpConfig()));
+                    MessageChecks.problems(read, idempotentMethods, methodPolicies, mpConfig()));
             methodProblems.addAll(
                     DerivedKeyChecks.problems(
                             read.derivedKeys(), idempotentMethods, w -> LOG.log(Level.WARNING, w)));

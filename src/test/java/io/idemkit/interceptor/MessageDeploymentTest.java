@@ -66,6 +66,28 @@ class MessageDeploymentTest {
     }
 
     @Test
+    void scopeSourcePrincipal_withAnIdempotentMessageListener_failsTheDeployment() {
+        // C11.6: a delivery has no caller, so every message would be refused.
+        deployment.set("idemkit.scope-source", "principal");
+
+        assertThatThrownBy(() -> deployment.start(Listener.class))
+                .isInstanceOf(DeploymentException.class)
+                .hasMessageContaining(
+                        "idemkit.scope-source=principal cannot scope the messages of "
+                                + Listener.class.getName()
+                                + ".onMessage()")
+                .hasMessageContaining("idemkit.scope-source=auto");
+    }
+
+    @Test
+    void scopeSourcePrincipal_withoutAMessageListener_deploys() {
+        deployment.set("idemkit.scope-source", "principal");
+
+        assertThat(deployment.start(NotAListener.class).select(NotAListener.class).get())
+                .isNotNull();
+    }
+
+    @Test
     void theDefaults_holdTheRule_andAMethodNamedOnMessageOutsideAListenerIsNotChecked() {
         deployment.set("idemkit.message.transaction-timeout", "20s");
         deployment.set("idemkit.lease-ttl", "30s");
