@@ -285,22 +285,15 @@ final class MessageDelivery {
      * redelivery, as for an exhausted message.
      */
     private Object refuseMismatch(Message message, MethodPlan plan, Operation operation) {
-        exhausted.accept(
-                new IdempotencyMessageExhausted(
-                        plan.description(),
-                        operation.effectiveKey(),
-                        0,
-                        MISMATCH_FAILURE,
-                        message));
-        LOG.log(
-                Level.WARNING,
-                "idemkit acknowledged a message to "
-                        + plan.description()
-                        + " without running it: its key was used before with another body"
-                        + " (effective key "
+        return acknowledgeUnrun(
+                message,
+                plan,
+                operation.effectiveKey(),
+                MISMATCH_FAILURE,
+                "its key was used before with another body (effective key "
                         + operation.effectiveKey()
-                        + "); IdempotencyMessageExhausted observers received it.");
-        return null;
+                        + ")",
+                "");
     }
 
     /**
@@ -316,18 +309,39 @@ final class MessageDelivery {
     private Object refuseUnscoped(
             Message message, MethodPlan plan, IdempotencyScopeUnavailableException cause) {
         // The resolver's message names the source and the failure's class only (C4.11).
-        String reason = SCOPE_FAILURE + cause.getMessage();
+        return acknowledgeUnrun(
+                message,
+                plan,
+                "",
+                SCOPE_FAILURE + cause.getMessage(),
+                "its idempotency scope could not be resolved (" + cause.getMessage() + ")",
+                " Make the IdempotencyScopeProvider answer during a message delivery, where there"
+                        + " is no HTTP request.");
+    }
+
+    /**
+     * Acknowledges a message without running it, for a reason a redelivery cannot change, and hands
+     * it to the {@link IdempotencyMessageExhausted} observers with no attempts, so that a
+     * dead-letter forward keeps it; an observer that throws asks for redelivery.
+     */
+    private Object acknowledgeUnrun(
+            Message message,
+            MethodPlan plan,
+            String effectiveKey,
+            String lastFailure,
+            String why,
+            String advice) {
         exhausted.accept(
-                new IdempotencyMessageExhausted(plan.description(), "", 0, reason, message));
+                new IdempotencyMessageExhausted(
+                        plan.description(), effectiveKey, 0, lastFailure, message));
         LOG.log(
                 Level.WARNING,
                 "idemkit acknowledged a message to "
                         + plan.description()
-                        + " without running it: its idempotency scope could not be resolved ("
-                        + cause.getMessage()
-                        + "); IdempotencyMessageExhausted observers received it. Make the"
-                        + " IdempotencyScopeProvider answer during a message delivery, where there"
-                        + " is no HTTP request.");
+                        + " without running it: "
+                        + why
+                        + "; IdempotencyMessageExhausted observers received it."
+                        + advice);
         return null;
     }
 
