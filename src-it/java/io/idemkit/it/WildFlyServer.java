@@ -54,6 +54,24 @@ final class WildFlyServer implements OwnServer {
                 .exportTo(base.resolve("deployments").resolve(war.getName()).toFile());
     }
 
+    /**
+     * Adds an application to the deployment scanner's folder, before the server starts.
+     *
+     * @param war the application
+     */
+    void addApplication(WebArchive war) {
+        war.as(ZipExporter.class).exportTo(deployment(war).toFile());
+    }
+
+    /**
+     * @param war an application of this server
+     * @return its file in the deployment scanner's folder, beside which the scanner writes {@code
+     *     <name>.deployed} or {@code <name>.failed} (with the reason)
+     */
+    Path deployment(WebArchive war) {
+        return base.resolve("deployments").resolve(war.getName());
+    }
+
     @Override
     public URI application(WebArchive war) {
         String context = war.getName().replaceFirst("\\.war$", "");

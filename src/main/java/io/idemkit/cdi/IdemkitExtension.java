@@ -19,6 +19,7 @@ import io.idemkit.core.CacheableStatuses;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
+import io.idemkit.interceptor.ServerTransactionTimeout;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.store.jdbc.JdbcIdempotencyStore;
 import io.idemkit.store.jdbc.JdbcSettingsReader;
@@ -392,7 +393,12 @@ public class IdemkitExtension implements Extension {
         }
         if (methodProblems.isEmpty()) {
             methodProblems.addAll(
-                    LeaseChecks.messages(read, idempotentMethods, methodPolicies, mpConfig()));
+                    MessageChecks.problems(
+                            read,
+                            idempotentMethods,
+                            methodPolicies,
+                            mpConfig(),
+                            ServerTransactionTimeout::read));
             methodProblems.addAll(
                     DerivedKeyChecks.problems(
                             read.derivedKeys(), idempotentMethods, w -> LOG.log(Level.WARNING, w)));
