@@ -118,12 +118,15 @@ class MessageMongoStoreIT extends MessageScenarios {
 
     @Test
     void storageOutage_redeliversTheMessage_andCountsNoAttempt() throws Exception {
+        int failuresBefore = countAll("store-failures");
         mongo.shutdownNow();
         try {
             send("ok", "outage-" + tag, 1);
-            // Several deliveries meet the outage (each waits out idemkit.mongo.timeout), more
-            // than max-attempts=3 would allow if they counted.
-            Thread.sleep(4_000);
+            // More deliveries meet the outage (each waits out idemkit.mongo.timeout) than
+            // max-attempts=3 would allow, had they counted.
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .until(() -> countAll("store-failures") - failuresBefore > 3);
             assertThat(count("runs")).isZero();
         } finally {
             mongo = ItMongo.start(mongoPort);

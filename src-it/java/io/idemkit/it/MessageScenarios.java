@@ -115,6 +115,11 @@ abstract class MessageScenarios {
         return Integer.parseInt(http.get("api/messages/" + what + "/" + tag).text());
     }
 
+    /** A count of the whole application, not of this test's tag ({@code DeliveryEvents}). */
+    int countAll(String what) {
+        return Integer.parseInt(http.get("api/messages/" + what + "/all").text());
+    }
+
     int pending() {
         return Integer.parseInt(http.get("api/messages/pending/" + tag).text());
     }
@@ -145,11 +150,20 @@ abstract class MessageScenarios {
 
     @Test
     void queue_concurrent_redelivery() throws Exception {
+        int replayedBefore = countAll("replayed");
+        int waitedBefore = countAll("waited");
         // Eight messages of one key at once, to eight consumers; the first runs for half a second.
         send("slow", "Q2-" + tag, 8);
 
-        awaitAllAcknowledged(1);
+        // Settled when each of the seven duplicates has been replayed (acknowledged unrun).
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> countAll("replayed") - replayedBefore >= 7);
         assertThat(count("runs")).isEqualTo(1);
+        assertThat(countAll("replayed") - replayedBefore).isEqualTo(7);
+        assertThat(countAll("waited") - waitedBefore)
+                .as("duplicates that arrived while the first delivery ran, and waited for it")
+                .isPositive();
     }
 
     @Test
