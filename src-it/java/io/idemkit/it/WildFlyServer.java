@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -37,11 +36,7 @@ final class WildFlyServer implements OwnServer {
      */
     WildFlyServer(String name, WebArchive war) throws IOException {
         this.base = HOME.getParent().resolve("servers").resolve(name);
-        if (Files.exists(base)) {
-            try (var files = Files.walk(base)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-        }
+        OwnServer.deleteTree(base);
         Path configuration = HOME.resolve("standalone/configuration");
         Files.createDirectories(base.resolve("configuration"));
         try (var files = Files.list(configuration)) {
