@@ -1,16 +1,13 @@
 package io.idemkit.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.idemkit.it.HttpCalls.Reply;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.SQLException;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -28,7 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
                 "an application data source on Open Liberty needs the jdbc-4.3 feature, which the"
                         + " shared IT server does not enable; Liberty runs the JDBC scenarios on"
                         + " PostgreSQL (HttpJdbcStoreIT)")
-class HttpJdbcMariaDbIT extends HttpScenarios {
+class HttpJdbcMariaDbIT extends HttpJdbcScenarios {
 
     private static ItMariaDb mariaDb;
 
@@ -36,7 +33,7 @@ class HttpJdbcMariaDbIT extends HttpScenarios {
     static WebArchive application() {
         mariaDb = ItMariaDb.start();
         return ItPostgres.withAppDataSource(
-                memoryWar(
+                scenarioWar(
                         "http-jdbc-mariadb",
                         "idemkit.store=jdbc\nidemkit.jdbc.datasource="
                                 + ItPostgres.APP_DATA_SOURCE
@@ -59,19 +56,8 @@ class HttpJdbcMariaDbIT extends HttpScenarios {
         }
     }
 
-    @Test
-    void theRecordsAreRowsOfTheMariaDbTable() throws Exception {
-        Reply first = post("api/resources", BODY_X, key("M1"));
-
-        assertThat(first.status()).isEqualTo(201);
-        try (Connection c = DriverManager.getConnection(mariaDb.url(), ItMariaDb.USER, "")) {
-            assertThat(storedState(c, effectiveKey(key("M1"), "api/resources")))
-                    .isEqualTo("COMPLETED");
-        }
-    }
-
-    @Test
-    void crash_recovery_lease_expiry() throws Exception {
-        stagedCrashRecovery();
+    @Override
+    Connection database() throws SQLException {
+        return DriverManager.getConnection(mariaDb.url(), ItMariaDb.USER, "");
     }
 }
