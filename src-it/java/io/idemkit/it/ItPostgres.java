@@ -158,9 +158,11 @@ final class ItPostgres {
          * @param war the application
          * @param moreConfig more of the {@code <server>} element's body, or an empty string
          * @param probe a path of the application that answers 200 once it runs
+         * @param others more applications, deployed beside it
          * @return the servers, started
          */
-        static OnLiberty start(String name, WebArchive war, String moreConfig, String probe)
+        static OnLiberty start(
+                String name, WebArchive war, String moreConfig, String probe, WebArchive... others)
                 throws Exception {
             EmbeddedPostgres postgres = ItPostgres.start();
             LibertyServer server = null;
@@ -171,6 +173,9 @@ final class ItPostgres {
                                 LibertyServer.freePort(),
                                 war,
                                 libertyDataSources(postgres) + moreConfig);
+                for (WebArchive other : others) {
+                    server.addApplication(other);
+                }
                 URI app = server.application(war);
                 server.start(app.resolve(probe));
                 return new OnLiberty(postgres, server, app);
