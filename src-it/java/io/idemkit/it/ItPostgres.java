@@ -11,7 +11,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
@@ -88,13 +87,13 @@ final class ItPostgres {
      * @param connection the {@code <data-source>} elements that say where the database is, in the
      *     order of the schema (server, port, database, URL, user, password)
      * @param driver the driver's jar, put in {@code WEB-INF/lib}
-     * @return {@code war} with the data source {@value #APP_DATA_SOURCE}, not enlisted in JTA
+     * @return {@code war} with the data source {@value #APP_DATA_SOURCE}, not enlisted in JTA,
+     *     added to its {@code web.xml} ({@link WebXml})
      */
     static WebArchive withAppDataSource(
             WebArchive war, String className, String connection, Path driver) {
-        String webXml =
-                "<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"6.0\">"
-                        + "<data-source>"
+        String dataSource =
+                "<data-source>"
                         + "<name>"
                         + APP_DATA_SOURCE
                         + "</name>"
@@ -103,9 +102,8 @@ final class ItPostgres {
                         + "</class-name>"
                         + connection
                         + "<transactional>false</transactional>"
-                        + "</data-source>"
-                        + "</web-app>";
-        return war.setWebXML(new StringAsset(webXml)).addAsLibrary(driver.toFile());
+                        + "</data-source>";
+        return WebXml.add(war, dataSource).addAsLibrary(driver.toFile());
     }
 
     /**
@@ -160,9 +158,11 @@ final class ItPostgres {
          * @param war the application
          * @param moreConfig more of the {@code <server>} element's body, or an empty string
          * @param probe a path of the application that answers 200 once it runs
+         * @param others more applications, deployed beside it
          * @return the servers, started
          */
-        static OnLiberty start(String name, WebArchive war, String moreConfig, String probe)
+        static OnLiberty start(
+                String name, WebArchive war, String moreConfig, String probe, WebArchive... others)
                 throws Exception {
             EmbeddedPostgres postgres = ItPostgres.start();
             LibertyServer server = null;
@@ -173,6 +173,9 @@ final class ItPostgres {
                                 LibertyServer.freePort(),
                                 war,
                                 libertyDataSources(postgres) + moreConfig);
+                for (WebArchive other : others) {
+                    server.addApplication(other);
+                }
                 URI app = server.application(war);
                 server.start(app.resolve(probe));
                 return new OnLiberty(postgres, server, app);
