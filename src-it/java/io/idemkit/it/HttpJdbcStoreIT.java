@@ -1,5 +1,6 @@
 package io.idemkit.it;
 
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -19,12 +20,12 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
         disabledReason = "the server-defined data sources of this test are Open Liberty's")
 class HttpJdbcStoreIT extends HttpJdbcScenarios {
 
-    private static ItPostgres.OnLiberty liberty;
+    private static DatabaseOnLiberty<EmbeddedPostgres> liberty;
 
     @BeforeAll
     static void start() throws Exception {
         liberty =
-                ItPostgres.OnLiberty.start(
+                ItPostgres.onLiberty(
                         "idemkit-http-jdbc",
                         scenarioWar("http-jdbc", ItPostgres.STORE_CONFIG),
                         // The same features as the server the other stores' scenarios run on:
@@ -54,6 +55,6 @@ class HttpJdbcStoreIT extends HttpJdbcScenarios {
 
     @Override
     Connection database() throws SQLException {
-        return liberty.postgres().getPostgresDatabase().getConnection();
+        return liberty.database().getPostgresDatabase().getConnection();
     }
 }

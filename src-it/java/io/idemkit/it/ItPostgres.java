@@ -4,7 +4,6 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -143,58 +142,19 @@ final class ItPostgres {
     }
 
     /**
-     * An Open Liberty server of a test's own, running one application, whose data sources reach a
-     * PostgreSQL started for it. Closing it stops both.
-     *
-     * @param postgres the database server
-     * @param server the application server
-     * @param app the application's root
+     * @param name the Liberty server's name, unique among the tests
+     * @param war the application
+     * @param moreConfig more of the {@code <server>} element's body, or an empty string
+     * @param probe a path of the application that answers 200 once it runs
+     * @param others more applications of the server
+     * @return a PostgreSQL and an Open Liberty server whose data sources ({@link
+     *     #libertyDataSources}) reach it, both started
      */
-    record OnLiberty(EmbeddedPostgres postgres, LibertyServer server, URI app)
-            implements AutoCloseable {
-
-        /**
-         * @param name the Liberty server's name, unique among the tests
-         * @param war the application
-         * @param moreConfig more of the {@code <server>} element's body, or an empty string
-         * @param probe a path of the application that answers 200 once it runs
-         * @param others more applications, deployed beside it
-         * @return the servers, started
-         */
-        static OnLiberty start(
-                String name, WebArchive war, String moreConfig, String probe, WebArchive... others)
-                throws Exception {
-            EmbeddedPostgres postgres = ItPostgres.start();
-            LibertyServer server = null;
-            try {
-                server =
-                        new LibertyServer(
-                                name,
-                                LibertyServer.freePort(),
-                                war,
-                                libertyDataSources(postgres) + moreConfig);
-                for (WebArchive other : others) {
-                    server.addApplication(other);
-                }
-                URI app = server.application(war);
-                server.start(app.resolve(probe));
-                return new OnLiberty(postgres, server, app);
-            } catch (Exception | Error e) {
-                if (server != null) {
-                    server.close();
-                }
-                postgres.close();
-                throw e;
-            }
-        }
-
-        @Override
-        public void close() throws Exception {
-            try {
-                server.close();
-            } finally {
-                postgres.close();
-            }
-        }
+    static DatabaseOnLiberty<EmbeddedPostgres> onLiberty(
+            String name, WebArchive war, String moreConfig, String probe, WebArchive... others)
+            throws Exception {
+        EmbeddedPostgres postgres = start();
+        return DatabaseOnLiberty.start(
+                postgres, libertyDataSources(postgres), name, war, moreConfig, probe, others);
     }
 }

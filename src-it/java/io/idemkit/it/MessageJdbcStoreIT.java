@@ -3,6 +3,7 @@ package io.idemkit.it;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.store.jdbc.JdbcIdempotencyStore;
 import io.idemkit.store.jdbc.JdbcStoreSettings;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.URI;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,12 +25,12 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 class MessageJdbcStoreIT extends MessageScenarios {
 
     private static final String APP = "message-jdbc";
-    private static ItPostgres.OnLiberty liberty;
+    private static DatabaseOnLiberty<EmbeddedPostgres> liberty;
 
     @BeforeAll
     static void startServer() throws Exception {
         liberty =
-                ItPostgres.OnLiberty.start(
+                ItPostgres.onLiberty(
                         "idemkit-message-jdbc",
                         war(APP, ItPostgres.STORE_CONFIG),
                         messaging(APP),
@@ -58,6 +59,6 @@ class MessageJdbcStoreIT extends MessageScenarios {
     @Override
     IdempotencyStore storeOfAnotherProcess() {
         return new JdbcIdempotencyStore(
-                liberty.postgres().getPostgresDatabase(), JdbcStoreSettings.defaults());
+                liberty.database().getPostgresDatabase(), JdbcStoreSettings.defaults());
     }
 }
