@@ -55,4 +55,9 @@ class HttpJdbcMariaDbLibertyIT extends HttpJdbcScenarios {
     long serverLog(String marker) throws java.io.IOException {
         return liberty.server().messagesLog().lines().filter(l -> l.contains(marker)).count();
     }
+
+    @Override
+    OwnServer ownServer() {
+        return liberty.server();
+    }
 }

@@ -57,4 +57,9 @@ class HttpJdbcStoreIT extends HttpJdbcScenarios {
     Connection database() throws SQLException {
         return liberty.database().getPostgresDatabase().getConnection();
     }
+
+    @Override
+    OwnServer ownServer() {
+        return liberty.server();
+    }
 }
