@@ -129,7 +129,7 @@ class TwoNodesIT {
     void theNodeRunningTheOperationIsKilled_aDuplicateOnTheOtherTakesOverAfterTheLease_andRunsOnce()
             throws Exception {
         String key = "takeover-" + tag;
-        String path = "api/resources/takeover";
+        String path = "api/resources/short-lease/takeover";
         CompletableFuture<Reply> doomed =
                 CompletableFuture.supplyAsync(
                         () ->

@@ -124,17 +124,6 @@ public class ResourcesResource {
         return answer(item, tag, delayMs, 201, false);
     }
 
-    /** A lease a dead node's claim soon loses, and a wait that outlasts it: the takeover case. */
-    @POST
-    @Path("takeover")
-    @Idempotent(leaseTtl = "5s", waitTimeout = "30s")
-    @Consumes(MediaType.APPLICATION_JSON)
-    @Produces(MediaType.APPLICATION_JSON)
-    public Response takeover(
-            Item item, @HeaderParam(TAG) String tag, @HeaderParam(DELAY) long delayMs) {
-        return answer(item, tag, delayMs, 201, false);
-    }
-
     @POST
     @Path("quick")
     @Idempotent(waitTimeout = "0s")
