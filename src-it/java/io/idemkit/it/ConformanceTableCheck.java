@@ -97,7 +97,11 @@ class ConformanceTableCheck {
                             "PostgreSQL",
                             true,
                             List.of("HttpJdbcStoreIT", "HttpJdbcAppDataSourceIT")),
-                    new Row(Surface.HTTP, "MariaDB", false, List.of("HttpJdbcMariaDbIT")),
+                    new Row(
+                            Surface.HTTP,
+                            "MariaDB",
+                            false,
+                            List.of("HttpJdbcMariaDbLibertyIT", "HttpJdbcMariaDbIT")),
                     new Row(Surface.HTTP, MONGO, false, List.of("HttpMongoStoreIT")),
                     new Row(Surface.HTTP, "in-memory", false, List.of("HttpMemoryStoreIT")),
                     new Row(Surface.QUEUE, "PostgreSQL", true, List.of("MessageJdbcStoreIT")),
@@ -108,6 +112,7 @@ class ConformanceTableCheck {
                             "PostgreSQL",
                             true,
                             List.of("JdbcMethodSurfaceIT", "JdbcAppDataSourceMethodIT")),
+                    new Row(Surface.TOOL, "MariaDB", false, List.of("JdbcMariaDbMethodSurfaceIT")),
                     new Row(Surface.TOOL, MONGO, false, List.of("MongoMethodSurfaceIT")),
                     new Row(Surface.TOOL, "in-memory", false, List.of("MethodSurfaceIT")));
 

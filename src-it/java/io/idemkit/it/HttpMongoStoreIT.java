@@ -22,7 +22,6 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -149,37 +148,4 @@ class HttpMongoStoreIT extends HttpScenarios {
      * and a retry sent at once was seen to find the claim still held (423). The in-memory variant
      * (HttpMemoryStoreIT) still runs them there.
      */
-    private static final String RELEASED_AFTER_THE_RESPONSE =
-            "known gap on WildFly: Undertow completes the 500 before requestDestroyed, where"
-                    + " idemkit releases the claim; on MongoDB an immediate retry can still get 423";
-
-    @Override
-    @Test
-    @DisabledIfSystemProperty(
-            named = "idemkit.it.runtime",
-            matches = "wildfly",
-            disabledReason = RELEASED_AFTER_THE_RESPONSE)
-    void errorNoExceptionMapperHandles_releasesTheKeyAtOnce() {
-        super.errorNoExceptionMapperHandles_releasesTheKeyAtOnce();
-    }
-
-    @Override
-    @Test
-    @DisabledIfSystemProperty(
-            named = "idemkit.it.runtime",
-            matches = "wildfly",
-            disabledReason = RELEASED_AFTER_THE_RESPONSE)
-    void requestThatEndsWithoutReachingTheResponseFilter_releasesTheKeyAtOnce() {
-        super.requestThatEndsWithoutReachingTheResponseFilter_releasesTheKeyAtOnce();
-    }
-
-    @Override
-    @Test
-    @DisabledIfSystemProperty(
-            named = "idemkit.it.runtime",
-            matches = "wildfly",
-            disabledReason = RELEASED_AFTER_THE_RESPONSE)
-    void unmappedException_releasesTheKeyAtOnce() {
-        super.unmappedException_releasesTheKeyAtOnce();
-    }
 }

@@ -128,7 +128,7 @@ abstract class HttpScenarios extends HttpConformanceScenarios {
     void errorNoExceptionMapperHandles_releasesTheKeyAtOnce() {
         // waitTimeout=0s on this endpoint: a claim still held would answer 423 at once.
         Reply first = post("api/resources/error", "", key("ER"));
-        Reply second = post("api/resources/error", "", key("ER"));
+        Reply second = againOnceTheRequestEnded(() -> post("api/resources/error", "", key("ER")));
 
         assertThat(first.status()).isEqualTo(500);
         assertThat(second.status()).isEqualTo(500);
@@ -149,6 +149,20 @@ abstract class HttpScenarios extends HttpConformanceScenarios {
                         "X-Test-Break-Response",
                         "1");
         Reply second = post("api/resources/async", BODY_X, key("GA"));
+
+        assertThat(first.status()).isEqualTo(500);
+        assertThat(second.status()).isEqualTo(201);
+        assertThat(second.has("Idempotency-Replayed")).isFalse();
+        assertThat(calls()).isEqualTo(2);
+    }
+
+    @Test
+    void requestThatEndsWithoutReachingTheResponseFilter_releasesTheKeyAtOnce() {
+        // A response filter ahead of idemkit's throws, so idemkit's never runs; the end of the
+        // request releases the claim (C6.7). waitTimeout=0s: a held claim gives 423.
+        Reply first = post("api/resources/quick", BODY_X, key("G"), "X-Test-Break-Response", "1");
+        Reply second =
+                againOnceTheRequestEnded(() -> post("api/resources/quick", BODY_X, key("G")));
 
         assertThat(first.status()).isEqualTo(500);
         assertThat(second.status()).isEqualTo(201);
@@ -267,7 +281,9 @@ abstract class HttpScenarios extends HttpConformanceScenarios {
     void unmappedException_releasesTheKeyAtOnce() {
         // waitTimeout=0s on this endpoint: a claim still held would answer 423 at once.
         Reply first = post("api/resources/throw?kind=unmapped", BODY_X, key("U"));
-        Reply second = post("api/resources/throw?kind=unmapped", BODY_X, key("U"));
+        Reply second =
+                againOnceTheRequestEnded(
+                        () -> post("api/resources/throw?kind=unmapped", BODY_X, key("U")));
 
         assertThat(first.status()).isEqualTo(500);
         assertThat(second.status()).isEqualTo(500);
@@ -408,5 +424,22 @@ abstract class HttpScenarios extends HttpConformanceScenarios {
         assertThat(calls()).isEqualTo(1);
         assertThat(http.get("api/events/" + effectiveKey(key("K6"), path)).text())
                 .isEqualTo("idempotency.conflict,idempotency.lease_reclaimed");
+    }
+
+    /**
+     * Sends {@code retry}, right after a request whose 500 released its claim at the request's end
+     * (C6.7): at once, except on WildFly, a known gap: Undertow completes the 500 before {@code
+     * requestDestroyed}, where idemkit releases the claim, so a retry sent at once can meet the
+     * claim for that instant (423). There the retry is sent again while it meets it, for 5 s at
+     * most: a claim never released would answer 423 for its whole 30 s lease.
+     */
+    static Reply againOnceTheRequestEnded(java.util.function.Supplier<Reply> retry) {
+        if (!"wildfly".equals(System.getProperty("idemkit.it.runtime"))) {
+            return retry.get();
+        }
+        return Awaitility.await()
+                .atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(100))
+                .until(retry::get, r -> r.status() != 423);
     }
 }
