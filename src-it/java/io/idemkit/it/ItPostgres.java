@@ -145,6 +145,20 @@ final class ItPostgres {
     }
 
     /**
+     * @param app the name of a WAR in the server's dropins folder, which is also the application's
+     * @return a {@code webApplication} element that runs it with the PostgreSQL driver's library of
+     *     {@link #libertyDataSources} visible, so that the JDBC store's wake-ups listen (the
+     *     configuration docs/jdbc-store.md asks for)
+     */
+    static String libertyApplicationSeeingTheDriver(String app) {
+        return "<webApplication location=\"${server.config.dir}/dropins/"
+                + app
+                + ".war\" name=\""
+                + app
+                + "\"><classloader commonLibraryRef=\"postgresql\"/></webApplication>\n";
+    }
+
+    /**
      * An Open Liberty server of a test's own, running one application, whose data sources reach a
      * PostgreSQL started for it. Closing it stops both.
      *
