@@ -142,6 +142,20 @@ final class ItPostgres {
     }
 
     /**
+     * @param app the name of a WAR in the server's dropins folder, which is also the application's
+     * @return a {@code webApplication} element that runs it with the PostgreSQL driver's library of
+     *     {@link #libertyDataSources} visible, so that the JDBC store's wake-ups listen (the
+     *     configuration docs/jdbc-store.md asks for)
+     */
+    static String libertyApplicationSeeingTheDriver(String app) {
+        return "<webApplication location=\"${server.config.dir}/dropins/"
+                + app
+                + ".war\" name=\""
+                + app
+                + "\"><classloader commonLibraryRef=\"postgresql\"/></webApplication>\n";
+    }
+
+    /**
      * @param name the Liberty server's name, unique among the tests
      * @param war the application
      * @param moreConfig more of the {@code <server>} element's body, or an empty string

@@ -30,13 +30,7 @@ class JdbcNotificationsLibertyIT extends JdbcNotificationsScenarios {
                         ItPostgres.libertyDataSources(postgres),
                         "idemkit-jdbc-notifications",
                         memoryWar(WAR, ItPostgres.STORE_CONFIG),
-                        // The application, in dropins, configured to see the driver's library.
-                        "<webApplication location=\"${server.config.dir}/dropins/"
-                                + WAR
-                                + ".war\" name=\""
-                                + WAR
-                                + "\"><classloader commonLibraryRef=\"postgresql\"/>"
-                                + "</webApplication>",
+                        ItPostgres.libertyApplicationSeeingTheDriver(WAR),
                         "api/calls/probe");
     }
 

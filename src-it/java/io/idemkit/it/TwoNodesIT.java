@@ -51,11 +51,7 @@ class TwoNodesIT {
         WebArchive war = HttpScenarioSupport.memoryWar(WAR, ItPostgres.STORE_CONFIG);
         String config =
                 ItPostgres.libertyDataSources(postgres)
-                        + "<webApplication location=\"${server.config.dir}/dropins/"
-                        + WAR
-                        + ".war\" name=\""
-                        + WAR
-                        + "\"><classloader commonLibraryRef=\"postgresql\"/></webApplication>";
+                        + ItPostgres.libertyApplicationSeeingTheDriver(WAR);
         for (int n = 0; n < 2; n++) {
             NODES[n] =
                     new LibertyServer("idemkit-node-" + n, LibertyServer.freePort(), war, config);
