@@ -7,6 +7,7 @@ import io.idemkit.IdempotencyKey;
 import io.idemkit.IdempotencyScopeProvider;
 import io.idemkit.Idempotent;
 import io.idemkit.admin.AdminSettings;
+import io.idemkit.client.OperationKey;
 import io.idemkit.config.ConfigReader;
 import io.idemkit.config.ConfigValues;
 import io.idemkit.config.HttpKeyPolicy;
@@ -537,6 +538,18 @@ public class IdemkitExtension implements Extension {
 
     private Optional<IdempotencyStore> startedStore() {
         return Optional.ofNullable(startedStore);
+    }
+
+    /** Checks where {@code @OperationKey} stands (C14.1), as a definition error. */
+    <T> void checkOperationKeys(
+            @Observes @WithAnnotations(OperationKey.class) ProcessAnnotatedType<T> event) {
+        definitionErrors.addAll(ClientChecks.annotationProblems(event.getAnnotatedType()));
+    }
+
+    /** Validates {@code idemkit.client.*} at deployment, like every other key (C14). */
+    void validateClient(@Observes AfterDeploymentValidation event) {
+        ClientChecks.configProblems(ConfigProvider.getConfig())
+                .forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
     }
 
     /** Validates {@code idemkit.admin.*} at deployment, like every other key. */
