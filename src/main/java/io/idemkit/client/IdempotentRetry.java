@@ -92,7 +92,7 @@ public final class IdempotentRetry {
     }
 
     /**
-     * Runs {@code call}, and again as long as {@link IdempotentRetry} says it may.
+     * Runs {@code call}, and again while the retry rules above (C14.5) allow.
      *
      * @return what the last attempt returned
      * @throws X what the last attempt threw, unchanged
@@ -102,7 +102,7 @@ public final class IdempotentRetry {
     }
 
     /**
-     * Runs {@code call}, and again as long as {@link IdempotentRetry} says it may.
+     * Runs {@code call}, and again while the retry rules above (C14.5) allow.
      *
      * @return what the last attempt returned, how many attempts were made, and whether its last
      *     response was a replay
