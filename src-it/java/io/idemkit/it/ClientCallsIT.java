@@ -2,21 +2,12 @@ package io.idemkit.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idemkit.it.HttpCalls.Reply;
 import io.idemkit.it.client.ClientApplication;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
-import java.io.StringReader;
-import java.net.URL;
-import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -28,47 +19,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-class ClientCallsIT {
+class ClientCallsIT extends ClientItSupport {
 
     @Deployment(testable = false)
     static WebArchive application() {
-        return LibraryJar.addTo(
-                ShrinkWrap.create(WebArchive.class, "client-calls.war")
-                        .addPackage(ClientApplication.class.getPackage())
-                        .addAsResource(
-                                new StringAsset(
-                                        "idemkit.store=memory\n"
-                                                + "idemkit.scope-mode=single-tenant\n"
-                                                + "idemkit.client.retry.delay=100ms\n"),
-                                "META-INF/microprofile-config.properties"));
-    }
-
-    @ArquillianResource URL base;
-
-    private HttpCalls http;
-    private String tag;
-
-    @BeforeEach
-    void openClient() throws Exception {
-        http = new HttpCalls(base.toURI());
-        tag = UUID.randomUUID().toString();
-    }
-
-    private JsonObject drive(String path) {
-        Reply reply = http.postJson("api/drive/" + path + "?tag=" + tag, "{}");
-        assertThat(reply.status()).as(reply.text()).isEqualTo(200);
-        try (var reader = Json.createReader(new StringReader(reply.text()))) {
-            return reader.readObject();
-        }
-    }
-
-    private int runs(String kind) {
-        return Integer.parseInt(http.get("api/charges/runs/" + kind + "/" + tag).text());
+        return war("client-calls", war -> war.addPackage(ClientApplication.class.getPackage()));
     }
 
     @Test
     void aReadTimeout_isRetriedWithTheSameKey_andTheServerReplaysTheOneRun() {
-        JsonObject result = drive("slow");
+        JsonObject result = drive("drive/slow");
 
         assertThat(result.getInt("status")).isEqualTo(201);
         assertThat(result.getInt("attempts")).isGreaterThanOrEqualTo(2);
@@ -78,7 +38,7 @@ class ClientCallsIT {
 
     @Test
     void a503WithRetryAfter_isRetried_andTheSecondRunSucceeds() {
-        JsonObject result = drive("flaky");
+        JsonObject result = drive("drive/flaky");
 
         assertThat(result.getInt("status")).isEqualTo(201);
         assertThat(result.getInt("attempts")).isEqualTo(2);
@@ -88,7 +48,7 @@ class ClientCallsIT {
 
     @Test
     void a422_isNotRetried() {
-        JsonObject result = drive("refused");
+        JsonObject result = drive("drive/refused");
 
         assertThat(result.getInt("status")).isEqualTo(422);
         assertThat(result.getInt("attempts")).isEqualTo(1);
@@ -97,7 +57,7 @@ class ClientCallsIT {
 
     @Test
     void twoCallsRetriedTogether_runTheFirstOnce_byItsOwnKey() {
-        JsonObject result = drive("charge-and-ship");
+        JsonObject result = drive("drive/charge-and-ship");
 
         assertThat(result.getInt("status")).isEqualTo(201);
         assertThat(result.getInt("attempts")).isEqualTo(2);

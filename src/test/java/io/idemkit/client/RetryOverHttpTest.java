@@ -62,6 +62,12 @@ class RetryOverHttpTest {
         return payments().request().post(Entity.json("{\"amount\":1999}"));
     }
 
+    /** Two calls of one operation: a charge, then a shipment, whose answer is returned. */
+    private Response chargeThenShip() {
+        charge().close();
+        return client.target(server.uri("/api/shipments")).request().post(Entity.json("{}"));
+    }
+
     @Test
     void aDroppedResponse_isSentAgain_withTheSameKey() {
         // Two drops: the JDK's HttpURLConnection may resend a POST once by itself (with the same
@@ -160,15 +166,9 @@ class RetryOverHttpTest {
 
     @Test
     void twoCallsOfAnOperation_areRetriedTogether_andTheFirstIsReplayedWithItsKey() {
-        WebTarget shipments = client.target(server.uri("/api/shipments"));
         server.then(LoopbackServer.status(201)).then(LoopbackServer.status(503));
 
-        RetryOutcome<Response> outcome =
-                retry.callForOutcome(
-                        () -> {
-                            charge().close();
-                            return shipments.request().post(Entity.json("{}"));
-                        });
+        RetryOutcome<Response> outcome = retry.callForOutcome(this::chargeThenShip);
 
         assertThat(outcome.value().getStatus()).isEqualTo(201);
         List<String> keys = server.keys();
@@ -182,16 +182,10 @@ class RetryOverHttpTest {
         String soon =
                 DateTimeFormatter.RFC_1123_DATE_TIME.format(
                         Instant.now().plusSeconds(30).atOffset(ZoneOffset.UTC));
-        WebTarget shipments = client.target(server.uri("/api/shipments"));
         server.then(LoopbackServer.status(201, "Idempotency-Key-Expires", soon))
                 .then(LoopbackServer.status(503));
 
-        RetryOutcome<Response> outcome =
-                retry.callForOutcome(
-                        () -> {
-                            charge().close();
-                            return shipments.request().post(Entity.json("{}"));
-                        });
+        RetryOutcome<Response> outcome = retry.callForOutcome(this::chargeThenShip);
 
         assertThat(outcome.value().getStatus()).isEqualTo(503);
         assertThat(outcome.attempts()).isEqualTo(1);
