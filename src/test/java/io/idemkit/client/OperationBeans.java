@@ -16,13 +16,13 @@ import java.lang.annotation.Target;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Beans of the interceptor tests, and a retry interceptor where Fault Tolerance puts its own. */
-final class OperationBeans {
+public final class OperationBeans {
 
     /** Where the beans send their requests; the test sets it. */
-    static volatile WebTarget base;
+    public static volatile WebTarget base;
 
     /** How many more attempts fail after their first request; the test sets it. */
-    static final AtomicInteger failures = new AtomicInteger();
+    public static final AtomicInteger failures = new AtomicInteger();
 
     private OperationBeans() {}
 
@@ -40,13 +40,13 @@ final class OperationBeans {
     @InterceptorBinding
     @Retention(RetentionPolicy.RUNTIME)
     @Target({ElementType.METHOD, ElementType.TYPE})
-    @interface LikeRetry {}
+    public @interface LikeRetry {}
 
     /** At Fault Tolerance's own priority, {@code PLATFORM_AFTER + 10}. */
     @LikeRetry
     @Interceptor
     @Priority(Interceptor.Priority.PLATFORM_AFTER + 10)
-    static class LikeRetryInterceptor {
+    public static class LikeRetryInterceptor {
         @AroundInvoke
         Object retry(InvocationContext invocation) throws Exception {
             for (int attempt = 1; ; attempt++) {
@@ -65,35 +65,44 @@ final class OperationBeans {
     @InterceptorBinding
     @Retention(RetentionPolicy.RUNTIME)
     @Target({ElementType.METHOD, ElementType.TYPE})
-    @interface LikeAsynchronousRetry {}
+    public @interface LikeAsynchronousRetry {}
 
-    /** Two attempts, each on a new thread, at Fault Tolerance's priority. */
+    /**
+     * Runs each attempt on a thread of its own, and retries a failed one once, at Fault Tolerance's
+     * priority: what {@code @Asynchronous} with {@code @Retry} does.
+     */
     @LikeAsynchronousRetry
     @Interceptor
     @Priority(Interceptor.Priority.PLATFORM_AFTER + 10)
-    static class LikeAsynchronousRetryInterceptor {
+    public static class LikeAsynchronousRetryInterceptor {
         @AroundInvoke
         Object retry(InvocationContext invocation) throws Exception {
-            Object[] result = new Object[1];
-            for (int attempt = 0; attempt < 2; attempt++) {
+            for (int attempt = 1; ; attempt++) {
+                Object[] result = new Object[1];
+                Exception[] failure = new Exception[1];
                 Thread thread =
                         new Thread(
                                 () -> {
                                     try {
                                         result[0] = invocation.proceed();
                                     } catch (Exception e) {
-                                        throw new IllegalStateException(e);
+                                        failure[0] = e;
                                     }
                                 });
                 thread.start();
                 thread.join();
+                if (failure[0] == null) {
+                    return result[0];
+                }
+                if (attempt == 2) {
+                    throw failure[0];
+                }
             }
-            return result[0];
         }
     }
 
     @ApplicationScoped
-    static class Checkout {
+    public static class Checkout {
 
         @Inject Shipping shipping;
 
@@ -122,6 +131,7 @@ final class OperationBeans {
         @LikeAsynchronousRetry
         public void checkoutOnAnotherThread() {
             post("payments");
+            maybeFail();
         }
 
         /** Not an operation: each call, and each of its retries, keys requests on its own. */
@@ -131,7 +141,7 @@ final class OperationBeans {
     }
 
     @ApplicationScoped
-    static class Shipping {
+    public static class Shipping {
         @IdempotentOperation
         public void book() {
             post("shipments");
@@ -140,7 +150,7 @@ final class OperationBeans {
 
     /** Retries a call of an operation method from outside it: the mistake C14.3 warns about. */
     @ApplicationScoped
-    static class RetryingCaller {
+    public static class RetryingCaller {
 
         @Inject Checkout checkout;
 
@@ -156,12 +166,12 @@ final class OperationBeans {
     }
 
     @ApplicationScoped
-    static class MisplacedKey {
+    public static class MisplacedKey {
         public void send(@OperationKey String orderId) {}
     }
 
     @ApplicationScoped
-    static class TwoKeys {
+    public static class TwoKeys {
         @IdempotentOperation
         public void send(@OperationKey String orderId, @OperationKey String lineId) {}
     }

@@ -77,6 +77,7 @@ class OperationInterceptorTest {
     @Test
     void attemptsOnThreadsOfTheirOwn_asAsynchronousRuns_keepTheKeysToo() {
         Checkout checkout = start().select(Checkout.class).get();
+        OperationBeans.failures.set(1);
 
         checkout.checkoutOnAnotherThread();
 

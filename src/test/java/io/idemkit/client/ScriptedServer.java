@@ -5,7 +5,6 @@ import jakarta.ws.rs.client.ClientBuilder;
 import jakarta.ws.rs.client.ClientRequestContext;
 import jakarta.ws.rs.client.ClientRequestFilter;
 import jakarta.ws.rs.core.Response;
-import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -17,47 +16,47 @@ import java.util.function.Supplier;
  * request carried, and answers it from a script (201 once the script is used up), without a
  * network. Jersey runs the response filters on its answer, as on a real one.
  */
-final class ScriptedServer implements ClientRequestFilter {
+public final class ScriptedServer implements ClientRequestFilter {
 
     /** One request as it would have gone out. */
-    record Sent(String method, String path, String key) {}
+    public record Sent(String method, String path, String key) {}
 
     private final String keyHeader;
     private final List<Sent> sent = new ArrayList<>();
     private final Deque<Supplier<Response>> script = new ArrayDeque<>();
 
-    ScriptedServer(String keyHeader) {
+    public ScriptedServer(String keyHeader) {
         this.keyHeader = keyHeader;
     }
 
-    ScriptedServer() {
+    public ScriptedServer() {
         this("Idempotency-Key");
     }
 
     /**
      * @return a Jersey client with idemkit's feature under {@code settings} and this server
      */
-    Client client(ClientSettings settings) {
+    public Client client(ClientSettings settings) {
         return ClientBuilder.newBuilder()
-                .register(new IdempotencyClientFeature(settings, Clock.systemUTC()))
+                .register(new IdempotencyClientFeature(settings))
                 .register(this, 10_000)
                 .build();
     }
 
-    Client client() {
+    public Client client() {
         return client(ClientSettings.defaults());
     }
 
-    ScriptedServer then(Supplier<Response> answer) {
+    public ScriptedServer then(Supplier<Response> answer) {
         script.addLast(answer);
         return this;
     }
 
-    synchronized List<Sent> sent() {
+    public synchronized List<Sent> sent() {
         return List.copyOf(sent);
     }
 
-    synchronized List<String> keys() {
+    public synchronized List<String> keys() {
         return sent.stream().map(Sent::key).toList();
     }
 
