@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idemkit.cdi.TestConfig;
+import io.idemkit.testsupport.RunningCdi;
 import io.smallrye.config.inject.ConfigExtension;
 import io.smallrye.faulttolerance.FaultToleranceExtension;
 import io.smallrye.faulttolerance.metrics.MetricsIntegration;
@@ -71,6 +72,7 @@ class FaultToleranceRetryTest {
 
     @BeforeEach
     void start() {
+        RunningCdi.install();
         config = TestConfig.of(Map.of());
         client = server.client();
         OperationBeans.base = client.target("http://shop.example/api");
