@@ -57,6 +57,8 @@ class LayeringTest {
                         .definedBy("io.idemkit.client..")
                         .layer("Health")
                         .definedBy("io.idemkit.health..")
+                        .layer("OpenAPI")
+                        .definedBy("io.idemkit.openapi..")
                         .layer("Admin")
                         .definedBy("io.idemkit.admin..")
                         .layer("CDI glue")
@@ -88,6 +90,8 @@ class LayeringTest {
                         .mayOnlyAccessLayers("API", "Config")
                         .whereLayer("Health")
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
+                        .whereLayer("OpenAPI")
+                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
                         .whereLayer("Admin")
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "HTTP surface")
                         .whereLayer("CDI glue")
@@ -105,6 +109,7 @@ class LayeringTest {
                                 "Method surface",
                                 "Client",
                                 "Health",
+                                "OpenAPI",
                                 "Admin");
 
         layers.check(MAIN);

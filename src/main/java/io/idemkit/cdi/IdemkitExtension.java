@@ -20,6 +20,8 @@ import io.idemkit.core.CacheableStatuses;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
+import io.idemkit.openapi.IdempotentResourceMethods;
+import io.idemkit.openapi.ResourceMethod;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.store.jdbc.JdbcIdempotencyStore;
 import io.idemkit.store.jdbc.JdbcSettingsReader;
@@ -86,6 +88,9 @@ public class IdemkitExtension implements Extension {
     private volatile IdemkitConfig config;
     private volatile MongoStoreSettings mongoSettings;
 
+    /** The {@code @Idempotent} JAX-RS resource methods, for the optional OpenAPI filter. */
+    private final Set<ResourceMethod> idempotentResources = ConcurrentHashMap.newKeySet();
+
     /**
      * The application's {@link IdempotencyScopeProvider} beans, as the container discovered them.
      * Not asked of the library's {@code BeanManager}: on Payara each jar of {@code WEB-INF/lib} is
@@ -138,8 +143,12 @@ public class IdemkitExtension implements Extension {
             if (intercepted) {
                 idempotentMethods.add(
                         new MethodPolicies.MethodRef(type.getJavaClass(), javaMethod));
-                if (onMethod != null
-                        && JaxRsResourceMethods.isResourceMethod(type.getJavaClass(), javaMethod)) {
+                boolean resource =
+                        JaxRsResourceMethods.isResourceMethod(type.getJavaClass(), javaMethod);
+                if (resource) {
+                    idempotentResources.add(new ResourceMethod(type.getJavaClass(), javaMethod));
+                }
+                if (onMethod != null && resource) {
                     resourceMethods.add(javaMethod);
                 }
             }
@@ -538,6 +547,13 @@ public class IdemkitExtension implements Extension {
 
     private Optional<IdempotencyStore> startedStore() {
         return Optional.ofNullable(startedStore);
+    }
+
+    /**
+     * @return the {@code @Idempotent} JAX-RS resource methods of the application's bean archives
+     */
+    IdempotentResourceMethods idempotentResources() {
+        return new IdempotentResourceMethods(List.copyOf(idempotentResources));
     }
 
     /** Checks where {@code @OperationKey} stands (C14.1), as a definition error. */

@@ -38,6 +38,7 @@ public final class TestDeployment implements AutoCloseable {
                     IdempotentInterceptor.class,
                     InTransactionInterceptor.class,
                     ClientProducer.class,
+                    OpenApiProducer.class,
                     OperationInterceptor.class,
                     AttemptInterceptor.class);
 
