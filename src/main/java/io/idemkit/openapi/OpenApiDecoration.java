@@ -17,10 +17,10 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 
 /**
- * Adds to the operations of {@code @Idempotent} endpoints what the HTTP surface adds to them: the
- * key header parameter (C6.1), the problem responses (C6.4), and the replay and expiry headers of
- * successes (C6.2, C6.8). Adds only what is absent: an application's own description of the same
- * parameter, response or header wins. Stateless.
+ * Adds to the operations of {@code @Idempotent} endpoints what the HTTP surface adds to them
+ * (C6.12): the key header parameter (C6.1), the problem responses (C6.4), and the replay and expiry
+ * headers of successes (C6.2, C6.8). Adds only what is absent: an application's own description of
+ * the same parameter, response or header wins. Stateless.
  */
 final class OpenApiDecoration {
 
