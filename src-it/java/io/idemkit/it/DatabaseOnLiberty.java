@@ -23,6 +23,7 @@ record DatabaseOnLiberty<D extends AutoCloseable>(D database, LibertyServer serv
      * @param war the application
      * @param moreConfig more of the {@code <server>} element's body, or an empty string
      * @param probe a path of the application that answers 200 once it runs
+     * @param others more applications of the server
      * @return the servers, started
      */
     static <D extends AutoCloseable> DatabaseOnLiberty<D> start(
@@ -31,13 +32,17 @@ record DatabaseOnLiberty<D extends AutoCloseable>(D database, LibertyServer serv
             String name,
             WebArchive war,
             String moreConfig,
-            String probe)
+            String probe,
+            WebArchive... others)
             throws Exception {
         LibertyServer server = null;
         try {
             server =
                     new LibertyServer(
                             name, LibertyServer.freePort(), war, dataSources + moreConfig);
+            for (WebArchive other : others) {
+                server.addApplication(other);
+            }
             URI app = server.application(war);
             server.start(app.resolve(probe));
             return new DatabaseOnLiberty<>(database, server, app);

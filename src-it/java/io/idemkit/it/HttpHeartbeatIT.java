@@ -21,7 +21,7 @@ class HttpHeartbeatIT extends HttpScenarios {
 
     @Deployment(testable = false)
     static WebArchive application() {
-        return memoryWar("http-heartbeat", "idemkit.store=memory\nidemkit.http.heartbeat=true\n");
+        return scenarioWar("http-heartbeat", "idemkit.store=memory\nidemkit.http.heartbeat=true\n");
     }
 
     @Test

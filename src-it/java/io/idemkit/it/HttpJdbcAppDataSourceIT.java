@@ -1,16 +1,13 @@
 package io.idemkit.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.idemkit.it.HttpCalls.Reply;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
+import java.sql.SQLException;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -31,7 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
                 "Open Liberty runs these scenarios on its server-defined data source"
                         + " (HttpJdbcStoreIT); an application data source there needs the"
                         + " jdbc-4.3 feature, which the shared IT server does not enable")
-class HttpJdbcAppDataSourceIT extends HttpScenarios {
+class HttpJdbcAppDataSourceIT extends HttpJdbcScenarios {
 
     private static EmbeddedPostgres postgres;
 
@@ -39,7 +36,7 @@ class HttpJdbcAppDataSourceIT extends HttpScenarios {
     static WebArchive application() {
         postgres = ItPostgres.start();
         return ItPostgres.withAppDataSource(
-                memoryWar(
+                scenarioWar(
                         "http-jdbc-app",
                         "idemkit.store=jdbc\nidemkit.jdbc.datasource="
                                 + ItPostgres.APP_DATA_SOURCE
@@ -54,19 +51,8 @@ class HttpJdbcAppDataSourceIT extends HttpScenarios {
         }
     }
 
-    @Test
-    void theRecordsAreRowsOfThePostgresTable() throws Exception {
-        Reply first = post("api/resources", BODY_X, key("J1"));
-
-        assertThat(first.status()).isEqualTo(201);
-        try (Connection c = postgres.getPostgresDatabase().getConnection()) {
-            assertThat(storedState(c, effectiveKey(key("J1"), "api/resources")))
-                    .isEqualTo("COMPLETED");
-        }
-    }
-
-    @Test
-    void crash_recovery_lease_expiry() throws Exception {
-        stagedCrashRecovery();
+    @Override
+    Connection database() throws SQLException {
+        return postgres.getPostgresDatabase().getConnection();
     }
 }

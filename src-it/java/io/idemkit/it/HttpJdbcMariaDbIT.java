@@ -1,5 +1,8 @@
 package io.idemkit.it;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -9,8 +12,9 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The HTTP scenarios on MariaDB on WildFly and Payara Micro, through a data source the application
- * defines in its {@code web.xml}, with MariaDB's driver in {@code WEB-INF/lib}.
+ * The HTTP scenarios on the JDBC store on a real MariaDB 11.4 (C6, C12), with MariaDB's own driver,
+ * on WildFly and Payara Micro, through a data source the application defines in its {@code
+ * web.xml}.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -20,7 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
         disabledReason =
                 "Open Liberty runs these scenarios on its server-defined data source"
                         + " (HttpJdbcMariaDbLibertyIT)")
-class HttpJdbcMariaDbIT extends HttpJdbcMariaDbScenarios {
+class HttpJdbcMariaDbIT extends HttpJdbcScenarios {
 
     private static ItMariaDb mariaDb;
 
@@ -28,7 +32,7 @@ class HttpJdbcMariaDbIT extends HttpJdbcMariaDbScenarios {
     static WebArchive application() {
         mariaDb = ItMariaDb.start();
         return ItPostgres.withAppDataSource(
-                memoryWar(
+                scenarioWar(
                         "http-jdbc-mariadb",
                         "idemkit.store=jdbc\nidemkit.jdbc.datasource="
                                 + ItPostgres.APP_DATA_SOURCE
@@ -52,7 +56,7 @@ class HttpJdbcMariaDbIT extends HttpJdbcMariaDbScenarios {
     }
 
     @Override
-    ItMariaDb mariaDb() {
-        return mariaDb;
+    Connection database() throws SQLException {
+        return DriverManager.getConnection(mariaDb.url(), ItMariaDb.USER, "");
     }
 }

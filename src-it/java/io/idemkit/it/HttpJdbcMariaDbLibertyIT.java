@@ -1,6 +1,9 @@
 package io.idemkit.it;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -14,7 +17,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
         named = "idemkit.it.runtime",
         matches = "liberty",
         disabledReason = "the server-defined data sources of this test are Open Liberty's")
-class HttpJdbcMariaDbLibertyIT extends HttpJdbcMariaDbScenarios {
+class HttpJdbcMariaDbLibertyIT extends HttpJdbcScenarios {
 
     private static DatabaseOnLiberty<ItMariaDb> liberty;
 
@@ -23,7 +26,7 @@ class HttpJdbcMariaDbLibertyIT extends HttpJdbcMariaDbScenarios {
         liberty =
                 ItMariaDb.onLiberty(
                         "idemkit-http-mariadb",
-                        memoryWar("http-jdbc-mariadb", ItPostgres.STORE_CONFIG),
+                        scenarioWar("http-jdbc-mariadb", ItPostgres.STORE_CONFIG),
                         // The same features as the server the other stores' scenarios run on.
                         "\n<include location=\""
                                 + Path.of("src-it/liberty/it-security.xml").toAbsolutePath()
@@ -44,12 +47,17 @@ class HttpJdbcMariaDbLibertyIT extends HttpJdbcMariaDbScenarios {
     }
 
     @Override
-    ItMariaDb mariaDb() {
-        return liberty.database();
+    Connection database() throws SQLException {
+        return DriverManager.getConnection(liberty.database().url(), ItMariaDb.USER, "");
     }
 
     @Override
     long serverLog(String marker) throws java.io.IOException {
         return liberty.server().messagesLog().lines().filter(l -> l.contains(marker)).count();
+    }
+
+    @Override
+    OwnServer ownServer() {
+        return liberty.server();
     }
 }

@@ -1,14 +1,12 @@
 package io.idemkit.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.idemkit.it.HttpCalls.Reply;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.SQLException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
@@ -20,16 +18,16 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
         named = "idemkit.it.runtime",
         matches = "liberty",
         disabledReason = "the server-defined data sources of this test are Open Liberty's")
-class HttpJdbcStoreIT extends HttpScenarios {
+class HttpJdbcStoreIT extends HttpJdbcScenarios {
 
-    private static ItPostgres.OnLiberty liberty;
+    private static DatabaseOnLiberty<EmbeddedPostgres> liberty;
 
     @BeforeAll
     static void start() throws Exception {
         liberty =
-                ItPostgres.OnLiberty.start(
+                ItPostgres.onLiberty(
                         "idemkit-http-jdbc",
-                        memoryWar("http-jdbc", ItPostgres.STORE_CONFIG),
+                        scenarioWar("http-jdbc", ItPostgres.STORE_CONFIG),
                         // The same features as the server the other stores' scenarios run on:
                         // with appSecurity comes the Servlet API.
                         "\n<include location=\""
@@ -55,19 +53,13 @@ class HttpJdbcStoreIT extends HttpScenarios {
         return liberty.server().messagesLog().lines().filter(l -> l.contains(marker)).count();
     }
 
-    @Test
-    void theRecordsAreRowsOfThePostgresTable() throws Exception {
-        Reply first = post("api/resources", BODY_X, key("J1"));
-
-        assertThat(first.status()).isEqualTo(201);
-        try (Connection c = liberty.postgres().getPostgresDatabase().getConnection()) {
-            assertThat(storedState(c, effectiveKey(key("J1"), "api/resources")))
-                    .isEqualTo("COMPLETED");
-        }
+    @Override
+    Connection database() throws SQLException {
+        return liberty.database().getPostgresDatabase().getConnection();
     }
 
-    @Test
-    void crash_recovery_lease_expiry() throws Exception {
-        stagedCrashRecovery();
+    @Override
+    OwnServer ownServer() {
+        return liberty.server();
     }
 }

@@ -12,8 +12,10 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * A resource whose key comes from another header and whose fingerprint takes a request header
- * ({@code @Idempotent(keyHeader = "X-Request-Key", fingerprintHeaders = "Currency")}, C6.1, C6.9).
+ * Where a request's key comes from (C6.1, C6.9): a resource whose key comes from another header and
+ * whose fingerprint takes a request header ({@code @Idempotent(keyHeader = "X-Request-Key",
+ * fingerprintHeaders = "Currency")}), and a request without a key where none is required (the
+ * default; the stores' scenarios require one).
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -49,6 +51,16 @@ class HttpKeySourceIT extends HttpScenarioSupport {
         // Idempotency-Key is no key here: the request runs unprotected.
         assertThat(idempotencyKeyOnly.status()).isEqualTo(201);
         assertThat(idempotencyKeyOnly.has("Idempotency-Replayed")).isFalse();
+        assertThat(calls()).isEqualTo(2);
+    }
+
+    @Test
+    void noKey_runsUnprotected() {
+        Reply first = http.postJson("api/resources", BODY_X, TAG, tag);
+        Reply second = http.postJson("api/resources", BODY_X, TAG, tag);
+
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(second.has("Idempotency-Replayed")).isFalse();
         assertThat(calls()).isEqualTo(2);
     }
 }

@@ -17,7 +17,7 @@ class HttpMemoryStoreIT extends HttpScenarios {
 
     @Deployment(testable = false)
     static WebArchive application() {
-        return memoryWar("http-memory", "idemkit.store=memory\n");
+        return scenarioWar("http-memory", "idemkit.store=memory\n");
     }
 
     @Test

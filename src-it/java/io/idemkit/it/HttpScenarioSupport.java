@@ -8,10 +8,6 @@ import io.idemkit.it.http.ShortLeaseResource;
 import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -55,7 +51,27 @@ abstract class HttpScenarioSupport {
      * (a lease must outlast 3 × idemkit.mongo.timeout + 3 s).
      */
     static WebArchive war(String name, String extraConfig) {
-        return memoryWar(name, extraConfig).deleteClass(ShortLeaseResource.class);
+        return withoutShortLease(memoryWar(name, extraConfig));
+    }
+
+    /** {@code war} without the endpoint of the 300 ms lease, which the MongoDB store refuses. */
+    static WebArchive withoutShortLease(WebArchive war) {
+        return war.deleteClass(ShortLeaseResource.class);
+    }
+
+    /**
+     * The application of the scenarios ({@link HttpScenarios}) on a store: the test application
+     * with the conformance file's {@code require_key_for_mutations} ({@code
+     * idemkit.require-key=true}, for missing-key-when-required), and BASIC authentication on {@code
+     * /api/secure/*} (for cross-tenant-isolation: two real users of the runtime's registry).
+     *
+     * @param name the WAR's name
+     * @param storeConfig the store's settings
+     */
+    static WebArchive scenarioWar(String name, String storeConfig) {
+        return WebXml.add(
+                memoryWar(name, "idemkit.require-key=true\n" + storeConfig),
+                WebXml.BASIC_ON_SECURE);
     }
 
     @ArquillianResource URL base;
@@ -67,22 +83,6 @@ abstract class HttpScenarioSupport {
     void openClient() throws Exception {
         http = new HttpCalls(base.toURI());
         tag = UUID.randomUUID().toString();
-    }
-
-    /**
-     * @param database a connection to the JDBC store's database
-     * @param effectiveKey a record's effective key
-     * @return the {@code state} of its row in the table {@code idemkit_records}, or {@code null}
-     *     when there is no row
-     */
-    static String storedState(Connection database, String effectiveKey) throws SQLException {
-        try (PreparedStatement query =
-                database.prepareStatement("SELECT state FROM idemkit_records WHERE idem_key = ?")) {
-            query.setString(1, effectiveKey);
-            try (ResultSet row = query.executeQuery()) {
-                return row.next() ? row.getString(1) : null;
-            }
-        }
     }
 
     String key(String name) {
@@ -100,6 +100,20 @@ abstract class HttpScenarioSupport {
 
     Reply post(String path, String body, String key, String... headers) {
         return http.postKeyed(path, body, key, tag, headers);
+    }
+
+    /**
+     * @param user a user of the runtime's registry ({@code tenant-A}, {@code tenant-B})
+     * @return the reply to {@code BODY_X} posted to the endpoint behind authentication, as that
+     *     user, with {@code key}
+     */
+    Reply postAs(String user, String key) {
+        return post(
+                "api/secure/resources",
+                BODY_X,
+                key,
+                "Authorization",
+                WebXml.basicAuthorization(user));
     }
 
     // --- helpers ---------------------------------------------------------------------------

@@ -215,13 +215,12 @@ abstract class HttpScenarios extends HttpConformanceScenarios {
     }
 
     @Test
-    void noKey_runsUnprotected() {
-        Reply first = http.postJson("api/resources", BODY_X, TAG, tag);
-        Reply second = http.postJson("api/resources", BODY_X, TAG, tag);
+    void unauthenticatedCaller_isRefusedByTheContainer_beforeIdemkitClaimsAnything() {
+        // Container security runs before the filter pair (C6.10).
+        Reply reply = post("api/secure/resources", BODY_X, key("K9"));
 
-        assertThat(first.status()).isEqualTo(201);
-        assertThat(second.has("Idempotency-Replayed")).isFalse();
-        assertThat(calls()).isEqualTo(2);
+        assertThat(reply.status()).isEqualTo(401);
+        assertThat(calls()).isZero();
     }
 
     @Test

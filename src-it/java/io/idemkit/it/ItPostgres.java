@@ -4,14 +4,12 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
@@ -88,13 +86,13 @@ final class ItPostgres {
      * @param connection the {@code <data-source>} elements that say where the database is, in the
      *     order of the schema (server, port, database, URL, user, password)
      * @param driver the driver's jar, put in {@code WEB-INF/lib}
-     * @return {@code war} with the data source {@value #APP_DATA_SOURCE}, not enlisted in JTA
+     * @return {@code war} with the data source {@value #APP_DATA_SOURCE}, not enlisted in JTA,
+     *     added to its {@code web.xml} ({@link WebXml})
      */
     static WebArchive withAppDataSource(
             WebArchive war, String className, String connection, Path driver) {
-        String webXml =
-                "<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"6.0\">"
-                        + "<data-source>"
+        String dataSource =
+                "<data-source>"
                         + "<name>"
                         + APP_DATA_SOURCE
                         + "</name>"
@@ -103,9 +101,8 @@ final class ItPostgres {
                         + "</class-name>"
                         + connection
                         + "<transactional>false</transactional>"
-                        + "</data-source>"
-                        + "</web-app>";
-        return war.setWebXML(new StringAsset(webXml)).addAsLibrary(driver.toFile());
+                        + "</data-source>";
+        return WebXml.add(war, dataSource).addAsLibrary(driver.toFile());
     }
 
     /**
@@ -145,53 +142,19 @@ final class ItPostgres {
     }
 
     /**
-     * An Open Liberty server of a test's own, running one application, whose data sources reach a
-     * PostgreSQL started for it. Closing it stops both.
-     *
-     * @param postgres the database server
-     * @param server the application server
-     * @param app the application's root
+     * @param name the Liberty server's name, unique among the tests
+     * @param war the application
+     * @param moreConfig more of the {@code <server>} element's body, or an empty string
+     * @param probe a path of the application that answers 200 once it runs
+     * @param others more applications of the server
+     * @return a PostgreSQL and an Open Liberty server whose data sources ({@link
+     *     #libertyDataSources}) reach it, both started
      */
-    record OnLiberty(EmbeddedPostgres postgres, LibertyServer server, URI app)
-            implements AutoCloseable {
-
-        /**
-         * @param name the Liberty server's name, unique among the tests
-         * @param war the application
-         * @param moreConfig more of the {@code <server>} element's body, or an empty string
-         * @param probe a path of the application that answers 200 once it runs
-         * @return the servers, started
-         */
-        static OnLiberty start(String name, WebArchive war, String moreConfig, String probe)
-                throws Exception {
-            EmbeddedPostgres postgres = ItPostgres.start();
-            LibertyServer server = null;
-            try {
-                server =
-                        new LibertyServer(
-                                name,
-                                LibertyServer.freePort(),
-                                war,
-                                libertyDataSources(postgres) + moreConfig);
-                URI app = server.application(war);
-                server.start(app.resolve(probe));
-                return new OnLiberty(postgres, server, app);
-            } catch (Exception | Error e) {
-                if (server != null) {
-                    server.close();
-                }
-                postgres.close();
-                throw e;
-            }
-        }
-
-        @Override
-        public void close() throws Exception {
-            try {
-                server.close();
-            } finally {
-                postgres.close();
-            }
-        }
+    static DatabaseOnLiberty<EmbeddedPostgres> onLiberty(
+            String name, WebArchive war, String moreConfig, String probe, WebArchive... others)
+            throws Exception {
+        EmbeddedPostgres postgres = start();
+        return DatabaseOnLiberty.start(
+                postgres, libertyDataSources(postgres), name, war, moreConfig, probe, others);
     }
 }

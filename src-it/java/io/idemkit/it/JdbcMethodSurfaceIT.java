@@ -1,6 +1,7 @@
 package io.idemkit.it;
 
 import io.idemkit.it.method.MethodApplication;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -18,12 +19,12 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
         disabledReason = "the server-defined data sources of this test are Open Liberty's")
 class JdbcMethodSurfaceIT extends MethodSurfaceContract {
 
-    private static ItPostgres.OnLiberty liberty;
+    private static DatabaseOnLiberty<EmbeddedPostgres> liberty;
 
     @BeforeAll
     static void start() throws Exception {
         liberty =
-                ItPostgres.OnLiberty.start(
+                ItPostgres.onLiberty(
                         "idemkit-method-jdbc", war("method-jdbc"), "", "api/method/store");
     }
 

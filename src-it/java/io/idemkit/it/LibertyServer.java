@@ -4,15 +4,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.awaitility.Awaitility;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
@@ -62,11 +57,7 @@ final class LibertyServer implements OwnServer {
         this.name = name;
         this.httpPort = httpPort;
         this.dir = WLP.resolve("usr/servers").resolve(name);
-        if (Files.exists(dir)) {
-            try (var files = Files.walk(dir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-        }
+        OwnServer.deleteTree(dir);
         Files.createDirectories(dir.resolve("dropins"));
         Files.createDirectories(dir.resolve("configDropins/overrides"));
         Files.copy(CONFIG, dir.resolve("server.xml"));
@@ -122,18 +113,7 @@ final class LibertyServer implements OwnServer {
     @Override
     public void start(URI probe) throws IOException, InterruptedException {
         run("start");
-        HttpClient client = HttpClient.newHttpClient();
-        Awaitility.await()
-                .atMost(Duration.ofSeconds(120))
-                .pollInterval(Duration.ofMillis(250))
-                .ignoreExceptions()
-                .until(
-                        () ->
-                                client.send(
-                                                        HttpRequest.newBuilder(probe).build(),
-                                                        HttpResponse.BodyHandlers.discarding())
-                                                .statusCode()
-                                        == 200);
+        OwnServer.awaitAnswer(probe, null, dir.resolve("logs/messages.log"));
     }
 
     /** Stops the server the ordinary way. */

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -13,8 +14,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * The queue vectors with the in-memory store, and the lease rule (the reference's
- * queue-lease-shorter-than-visibility) refusing a second application at deployment.
+ * The queue vectors with the in-memory store, which lives in the server's process: {@code
+ * queue-crash-recovery} has no claim that outlives the crash, and is skipped here. And what the
+ * deployment refuses, each in an application of its own beside the one that runs: the lease rule
+ * against the transaction timeout read from the server's {@code transaction} element (C11.4), and
+ * {@code scope-source=principal} (C11.6).
  */
 @EnabledIfSystemProperty(
         named = "idemkit.it.runtime",
@@ -23,22 +27,35 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 class MessageMemoryStoreIT extends MessageScenarios {
 
     private static final String APP = "message-memory";
-    private static final String BAD_LEASE_APP = "message-bad-lease";
+    private static final String STORE_CONFIG = "idemkit.store=memory\n";
+    private static final String SERVER_TIMEOUT_APP = "message-server-timeout";
+    private static final String PRINCIPAL_APP = "message-principal-scope";
+
+    /**
+     * The server's transaction timeout: shorter than Open Liberty's default of 120s, which the
+     * lease rule once assumed, and longer than what the running application's lease and wait need.
+     */
+    private static final String TRANSACTION = "<transaction totalTranLifetimeTimeout=\"60s\"/>";
+
     private static LibertyServer server;
+    private static URI app;
 
     @BeforeAll
     static void startServer() throws Exception {
-        WebArchive war = war(APP, "idemkit.store=memory\n");
+        WebArchive war = war(APP, STORE_CONFIG);
         server =
                 new LibertyServer(
-                        "idemkit-message-memory", LibertyServer.freePort(), war, messaging(APP));
+                        "idemkit-message-memory",
+                        LibertyServer.freePort(),
+                        war,
+                        messaging(APP) + TRANSACTION);
+        server.addApplication(badLeaseWar(STORE_CONFIG));
+        // A wait the 120s assumption would accept, and the server's 60s refuses.
+        server.addApplication(war(SERVER_TIMEOUT_APP, STORE_CONFIG + "idemkit.wait-timeout=90s\n"));
         server.addApplication(
-                war(
-                        BAD_LEASE_APP,
-                        "idemkit.store=memory\n"
-                                + "idemkit.message.transaction-timeout=8s\n"
-                                + "idemkit.wait-timeout=2s\n"));
-        start(server, server.application(war));
+                war(PRINCIPAL_APP, STORE_CONFIG + "idemkit.scope-source=principal\n"));
+        app = server.application(war);
+        start(server, app);
     }
 
     @AfterAll
@@ -48,23 +65,52 @@ class MessageMemoryStoreIT extends MessageScenarios {
         }
     }
 
-    @Test
-    void queue_lease_shorter_than_visibility() throws Exception {
-        // The lease (8s) is not shorter than the transaction timeout (8s): that application is
-        // refused at deployment, and the other one of the server runs on.
-        Awaitility.await()
+    @Override
+    LibertyServer server() {
+        return server;
+    }
+
+    @Override
+    URI application() {
+        return app;
+    }
+
+    /** Waits for the line in which the server refuses to start {@code app}, and returns it. */
+    private static String refusal(String app) {
+        Pattern line = Pattern.compile("CWWKZ0002E[^\\n]*\\b" + app + "\\b[^\\n]*");
+        return Awaitility.await()
                 .atMost(Duration.ofSeconds(60))
-                .until(() -> server.messagesLog().contains("CWWKZ0002E"));
-        assertThat(server.messagesLog())
+                .until(
+                        () -> {
+                            Matcher m = line.matcher(server.messagesLog());
+                            return m.find() ? m.group() : null;
+                        },
+                        found -> found != null);
+    }
+
+    @Test
+    void theLeaseRule_readsTheServersTransactionTimeout_whenNoneIsConfigured() throws Exception {
+        // C11.4: the timeout comes from the server's transaction element, not from an assumption.
+        assertThat(refusal(SERVER_TIMEOUT_APP))
                 .containsPattern(
-                        "(?s)CWWKZ0002E.*"
-                                + BAD_LEASE_APP
-                                + ".*The lease of io.idemkit.it.message.OrdersBean.onMessage\\(\\)"
-                                + " .*\\(8s\\) must be shorter than the transaction timeout"
-                                + " \\(idemkit.message.transaction-timeout=8s\\)");
-        URI badApp =
-                server.application(ShrinkWrap.create(WebArchive.class, BAD_LEASE_APP + ".war"));
-        assertThat(new HttpCalls(badApp).get("api/messages/runs/x").status()).isEqualTo(404);
+                        "The wait timeout of io.idemkit.it.message.OrdersBean.onMessage\\(\\)"
+                                + " \\(90s\\) must be shorter than the transaction timeout"
+                                + " \\(Open Liberty's transaction timeout, 1m, read from the server\\)");
+        // The running application read it too, and assumed nothing.
+        assertThat(server.messagesLog())
+                .contains(
+                        "idemkit holds the leases of message-driven beans to Open Liberty's"
+                                + " transaction timeout, 1m, read from the server")
+                .doesNotContain("cannot read this server's JTA transaction timeout");
         assertThat(http.get("api/messages/runs/x").status()).isEqualTo(200);
+    }
+
+    @Test
+    void scopeSourcePrincipal_refusesTheApplication_whoseDeliveriesHaveNoCaller() throws Exception {
+        // C11.6: every message would be given up unrun.
+        assertThat(refusal(PRINCIPAL_APP))
+                .containsPattern(
+                        "idemkit.scope-source=principal cannot scope the messages of"
+                                + " io.idemkit.it.message.OrdersBean.onMessage\\(\\)");
     }
 }

@@ -2,25 +2,37 @@ package io.idemkit.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idemkit.core.ScopeResolver;
+import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.it.message.OrdersBean;
+import io.idemkit.spi.ClaimToken;
+import io.idemkit.spi.IdempotencyRecord;
+import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.spi.RecordState;
+import io.idemkit.spi.StoredResult;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import org.awaitility.Awaitility;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The reference's queue vectors (C11, conformance file {@code queue_scenarios}) on message-driven
- * beans in a real Open Liberty with its embedded messaging engine, persistent messages on a real
- * queue, and real concurrent consumers. Each store's IT class starts a server of its own with the
- * messaging features, and extends this with what only that store can show.
+ * The reference's six queue vectors (C11, conformance file {@code queue_scenarios}), each test
+ * named after its {@code id}, on message-driven beans in a real Open Liberty with its embedded
+ * messaging engine, persistent messages on a real queue, and real concurrent consumers. Each
+ * store's IT class starts a server of its own with the messaging features, the application and,
+ * beside it, {@link #badLeaseWar}; it extends this with what only that store can show. {@code
+ * queue-crash-recovery} needs a store outside the server ({@link #storeOfAnotherProcess}).
  *
  * <p>Each IT class carries its own {@code @EnabledIfSystemProperty}: JUnit does not inherit a
  * condition from a superclass.
@@ -61,6 +73,46 @@ abstract class MessageScenarios {
                                 "META-INF/microprofile-config.properties"));
     }
 
+    /** The application that {@link #badLeaseWar} builds, which the server refuses. */
+    static final String BAD_LEASE_APP = "message-bad-lease";
+
+    /**
+     * @param storeConfig the store's settings, as the class's application has them
+     * @return the message test application on that store with a lease (8 s) that is not shorter
+     *     than its transaction timeout (8 s), which the deployment must refuse (C11.4): the
+     *     reference's queue-lease-shorter-than-visibility
+     */
+    static WebArchive badLeaseWar(String storeConfig) {
+        return war(
+                BAD_LEASE_APP,
+                storeConfig
+                        + "idemkit.message.transaction-timeout=8s\n"
+                        + "idemkit.wait-timeout=2s\n");
+    }
+
+    /**
+     * @return the server of this class, running the message application and {@link #badLeaseWar}
+     */
+    abstract LibertyServer server();
+
+    /**
+     * @return the message application's root on {@link #server()}
+     */
+    abstract URI application();
+
+    /**
+     * A store that reaches the application's records from this test's JVM, as a consumer in another
+     * process would. A store that lives in the server's process (the in-memory one) has none, since
+     * nothing of it outlives a crash: there {@code queue-crash-recovery} is skipped, and reported
+     * so.
+     *
+     * @return a new store on the records of the application's store; the caller closes it
+     */
+    IdempotencyStore storeOfAnotherProcess() {
+        return Assumptions.abort(
+                "the in-memory store dies with the server: no claim outlives a consumer's crash");
+    }
+
     /**
      * The embedded messaging engine, loopback only, with the queues and the activation
      * specifications of the application {@code app} (Liberty names them {@code <app>/<bean>}). The
@@ -94,9 +146,12 @@ abstract class MessageScenarios {
                 .replace("APP", app);
     }
 
+    /** A path of the message application that answers 200 once it runs. */
+    static final String PROBE = "api/messages/runs/probe";
+
     /** Starts the server, and waits until its application answers. */
     static void start(LibertyServer server, URI app) throws IOException, InterruptedException {
-        server.start(app.resolve("api/messages/runs/probe"));
+        server.start(app.resolve(PROBE));
         http = new HttpCalls(app);
     }
 
@@ -113,6 +168,11 @@ abstract class MessageScenarios {
 
     int count(String what) {
         return Integer.parseInt(http.get("api/messages/" + what + "/" + tag).text());
+    }
+
+    /** A count of the whole application, not of this test's tag ({@code DeliveryEvents}). */
+    int countAll(String what) {
+        return Integer.parseInt(http.get("api/messages/" + what + "/all").text());
     }
 
     int pending() {
@@ -145,11 +205,84 @@ abstract class MessageScenarios {
 
     @Test
     void queue_concurrent_redelivery() throws Exception {
+        int replayedBefore = countAll("replayed");
+        int waitedBefore = countAll("waited");
         // Eight messages of one key at once, to eight consumers; the first runs for half a second.
         send("slow", "Q2-" + tag, 8);
 
-        awaitAllAcknowledged(1);
+        // Settled when each of the seven duplicates has been replayed (acknowledged unrun).
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> countAll("replayed") - replayedBefore >= 7);
         assertThat(count("runs")).isEqualTo(1);
+        assertThat(countAll("replayed") - replayedBefore).isEqualTo(7);
+        assertThat(countAll("waited") - waitedBefore)
+                .as("duplicates that arrived while the first delivery ran, and waited for it")
+                .isPositive();
+    }
+
+    @Test
+    void queue_crash_recovery() throws Exception {
+        try (IdempotencyStore store = storeOfAnotherProcess()) {
+            String key = "Q3-" + tag;
+            String effectiveKey =
+                    EffectiveKey.forMethod(
+                            key,
+                            ScopeResolver.SINGLE_TENANT_SCOPE,
+                            "io.idemkit.it.message.OrdersBean",
+                            "onMessage(jakarta.jms.Message)void");
+            send("block", key, 1);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> count("blocked") == 1);
+            IdempotencyRecord claimed = store.find(effectiveKey).orElseThrow();
+            assertThat(claimed.state()).isEqualTo(RecordState.CLAIMED);
+            ClaimToken deadToken = claimed.token();
+
+            server().kill();
+            start(server(), application());
+
+            // The persistent message comes back after the restart; the dead claim's lease (8 s)
+            // runs out; then one run, on this server, and the acknowledgement.
+            awaitAllAcknowledged(1);
+            assertThat(count("runs")).isEqualTo(1);
+            assertThat(count("done")).isEqualTo(1);
+            IdempotencyRecord completed = store.find(effectiveKey).orElseThrow();
+            assertThat(completed.state()).isEqualTo(RecordState.COMPLETED);
+            assertThat(completed.token()).isNotEqualTo(deadToken);
+            // The dead consumer's late completion is fenced out (C2).
+            boolean zombie =
+                    store.complete(
+                            effectiveKey,
+                            deadToken,
+                            new StoredResult(
+                                    200, List.of(), "zombie".getBytes(StandardCharsets.UTF_8)),
+                            Duration.ofHours(1));
+            assertThat(zombie).isFalse();
+            assertThat(store.find(effectiveKey).orElseThrow().token()).isEqualTo(completed.token());
+        }
+    }
+
+    @Test
+    void queue_lease_shorter_than_visibility() throws Exception {
+        // The lease (8s) is not shorter than the transaction timeout (8s): that application is
+        // refused at deployment, and the other one of the server runs on.
+        // Other applications of the server may be refused too: wait for this one's refusal.
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .until(
+                        () ->
+                                server().messagesLog()
+                                        .matches("(?s).*CWWKZ0002E[^\\n]*" + BAD_LEASE_APP + ".*"));
+        assertThat(server().messagesLog())
+                .containsPattern(
+                        "(?s)CWWKZ0002E.*"
+                                + BAD_LEASE_APP
+                                + ".*The lease of io.idemkit.it.message.OrdersBean.onMessage\\(\\)"
+                                + " .*\\(8s\\) must be shorter than the transaction timeout"
+                                + " \\(idemkit.message.transaction-timeout=8s\\)");
+        URI badApp =
+                server().application(ShrinkWrap.create(WebArchive.class, BAD_LEASE_APP + ".war"));
+        assertThat(new HttpCalls(badApp).get("api/messages/runs/x").status()).isEqualTo(404);
+        assertThat(http.get("api/messages/runs/x").status()).isEqualTo(200);
     }
 
     @Test

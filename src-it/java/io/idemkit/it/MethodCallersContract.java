@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idemkit.it.HttpCalls.Reply;
 import io.idemkit.it.callers.CallersApplication;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.UUID;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
@@ -41,7 +39,7 @@ abstract class MethodCallersContract {
                         .addAsResource(
                                 new StringAsset("idemkit.store=memory\n" + config),
                                 "META-INF/microprofile-config.properties")
-                        .setWebXML(new StringAsset(HttpTenantsIT.WEB_XML)));
+                        .setWebXML(new StringAsset(WebXml.document(WebXml.BASIC_ON_SECURE))));
     }
 
     @BeforeEach
@@ -84,15 +82,11 @@ abstract class MethodCallersContract {
     }
 
     private Reply book(String user) {
-        String credentials =
-                Base64.getEncoder()
-                        .encodeToString(
-                                (user + ":" + user + "-secret").getBytes(StandardCharsets.UTF_8));
         return http.postJson(
                 "api/secure/bookings?flight=" + flight + "&seat=12A",
                 "",
                 "Authorization",
-                "Basic " + credentials);
+                WebXml.basicAuthorization(user));
     }
 
     private static int runOf(Reply reply) {

@@ -7,7 +7,6 @@ import jakarta.ws.rs.client.ClientBuilder;
 import jakarta.ws.rs.client.Entity;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
-import java.net.URL;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -16,19 +15,17 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.jboss.arquillian.test.api.ArquillianResource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The method surface on each runtime of the suite (C7, C4.7): {@code @Idempotent} on a stateless
  * and a singleton EJB and an application-scoped bean, under container-managed and
- * {@code @Transactional} transactions, called over HTTP by a JAX-RS resource. Each store's IT
- * deploys the same application ({@code io.idemkit.it.method}) and runs these tests.
+ * {@code @Transactional} transactions, called over HTTP by a JAX-RS resource; and the conformance
+ * file's tool vectors (inherited from {@link MethodConformanceScenarios}). Each store's IT deploys
+ * the same application ({@code io.idemkit.it.method}) and runs these tests.
  */
-abstract class MethodSurfaceContract {
-
-    @ArquillianResource URL base;
+abstract class MethodSurfaceContract extends MethodConformanceScenarios {
 
     private final Client client = ClientBuilder.newClient();
     private final ExecutorService pool = Executors.newFixedThreadPool(20);

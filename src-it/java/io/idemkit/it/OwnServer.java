@@ -5,8 +5,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import org.awaitility.Awaitility;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
@@ -71,5 +73,14 @@ interface OwnServer extends AutoCloseable {
                                             .statusCode()
                                     == 200;
                         });
+    }
+
+    /** Deletes {@code dir} and everything below it, if it is there. */
+    static void deleteTree(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (var files = Files.walk(dir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
     }
 }

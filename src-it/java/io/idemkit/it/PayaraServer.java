@@ -5,7 +5,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
@@ -37,7 +36,7 @@ final class PayaraServer implements OwnServer {
      */
     PayaraServer(String name, WebArchive war) throws IOException {
         this.root = JAR.getParent().resolve("servers").resolve(name);
-        delete(root);
+        OwnServer.deleteTree(root);
         Files.createDirectories(root);
         this.war = root.resolve(war.getName());
         war.as(ZipExporter.class).exportTo(this.war.toFile());
@@ -57,7 +56,7 @@ final class PayaraServer implements OwnServer {
      */
     @Override
     public void start(URI probe) throws IOException, InterruptedException {
-        delete(root.resolve("root"));
+        OwnServer.deleteTree(root.resolve("root"));
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar"));
@@ -103,14 +102,6 @@ final class PayaraServer implements OwnServer {
     public void close() throws Exception {
         if (server != null && server.isAlive()) {
             stop();
-        }
-    }
-
-    private static void delete(Path dir) throws IOException {
-        if (Files.exists(dir)) {
-            try (var files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
         }
     }
 }

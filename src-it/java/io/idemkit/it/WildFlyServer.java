@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -37,11 +36,7 @@ final class WildFlyServer implements OwnServer {
      */
     WildFlyServer(String name, WebArchive war) throws IOException {
         this.base = HOME.getParent().resolve("servers").resolve(name);
-        if (Files.exists(base)) {
-            try (var files = Files.walk(base)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-        }
+        OwnServer.deleteTree(base);
         Path configuration = HOME.resolve("standalone/configuration");
         Files.createDirectories(base.resolve("configuration"));
         try (var files = Files.list(configuration)) {
@@ -52,6 +47,24 @@ final class WildFlyServer implements OwnServer {
         Files.createDirectories(base.resolve("deployments"));
         war.as(ZipExporter.class)
                 .exportTo(base.resolve("deployments").resolve(war.getName()).toFile());
+    }
+
+    /**
+     * Adds an application to the deployment scanner's folder, before the server starts.
+     *
+     * @param war the application
+     */
+    void addApplication(WebArchive war) {
+        war.as(ZipExporter.class).exportTo(deployment(war).toFile());
+    }
+
+    /**
+     * @param war an application of this server
+     * @return its file in the deployment scanner's folder, beside which the scanner writes {@code
+     *     <name>.deployed} or {@code <name>.failed} (with the reason)
+     */
+    Path deployment(WebArchive war) {
+        return base.resolve("deployments").resolve(war.getName());
     }
 
     @Override

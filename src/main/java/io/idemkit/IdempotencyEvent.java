@@ -198,7 +198,16 @@ public record IdempotencyEvent(
          * stored (an unredacted copy must never be) and the claim was released: a retry runs the
          * operation again. The caller still received its result (contract C4.10).
          */
-        REDACTION_FAILED;
+        REDACTION_FAILED,
+        /**
+         * The message surface only: a message whose runs all failed, {@code
+         * idemkit.message.max-attempts} of them, was given up on this delivery. The bean did not
+         * run; {@link IdempotencyMessageExhausted} fired, the record was completed as given up and
+         * the message acknowledged (contract C11.3). Like every decision it reports the delivery
+         * whatever its transaction then does: a give-up that rolls back is delivered again, and
+         * given up again. Each one is a message that a dead-letter observer should have received.
+         */
+        GIVEN_UP;
 
         /**
          * @return whether the decision reports a failure of the store, and so carries its kind

@@ -16,9 +16,16 @@ import java.util.Objects;
  * the destination may have sent the key first, and the message should reach a dead-letter queue
  * rather than vanish. Its {@code lastFailure} then starts with {@code payload mismatch}.
  *
+ * <p>Fired too, with {@code attempts} 0 and an empty {@code effectiveKey}, for a message
+ * acknowledged without running because its scope could not be resolved: the application's {@link
+ * IdempotencyScopeProvider} threw or answered nothing during the delivery (C11.6). A redelivery
+ * would meet the same provider, so the message is handed over rather than retried. Its {@code
+ * lastFailure} then starts with {@code scope unavailable}.
+ *
  * @param operation the bean class and method, as {@code com.example.OrdersBean.onMessage()}
  * @param effectiveKey the effective key of the message (a hash of its key, the scope and the
- *     operation), as the admin API and the logs name it
+ *     operation), as the admin API and the logs name it; empty for a message whose scope could not
+ *     be resolved
  * @param attempts how many times the bean ran for this message
  * @param lastFailure the class name of the last failure this server saw for the message (as {@code
  *     java.lang.IllegalStateException}), or a sentence saying that it happened elsewhere (another

@@ -8,8 +8,11 @@ import java.util.Optional;
  *
  * <p>Provide exactly one CDI bean of this type (any scope; it is called once per protected
  * operation, on the caller's thread). Returning an empty value fails the call closed with {@link
- * IdempotencyScopeUnavailableException}. The value is hashed into the key and never stored as such;
- * it must be stable for a caller across retries.
+ * IdempotencyScopeUnavailableException}. It is also called for every message an {@code Idempotent}
+ * message-driven bean receives, where there is no HTTP request: a message whose scope it cannot
+ * give (it throws, or answers nothing) is acknowledged without running and handed to the {@link
+ * IdempotencyMessageExhausted} observers (contract C11.6). The value is hashed into the key and
+ * never stored as such; it must be stable for a caller across retries.
  *
  * <p>Without such a bean, {@code idemkit.scope-source=principal} uses the authenticated principal's
  * name; otherwise the library runs single-tenant (see {@code idemkit.scope-mode}).

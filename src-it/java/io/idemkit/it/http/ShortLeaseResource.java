@@ -12,8 +12,9 @@ import jakarta.ws.rs.core.Response;
 
 /**
  * Leases shorter than the MongoDB store allows at deployment (a lease must outlast the store's
- * worst-case delay, C9), so only the in-memory WAR has them: the conformance file's 300 ms, and a 1
- * s lease that a slower resource outlives, for the HTTP heartbeat.
+ * worst-case delay, C9), so only the in-memory and JDBC WARs have them: the conformance file's 300
+ * ms, a 1 s lease that a slower resource outlives, for the HTTP heartbeat, and a 5 s lease that a
+ * dead node's claim soon loses, with a wait that outlasts it, for a takeover between two nodes.
  */
 @Path("resources/short-lease")
 public class ShortLeaseResource {
@@ -33,6 +34,19 @@ public class ShortLeaseResource {
         int call = calls.record(tag);
         Thread.sleep(delayMs); // the resource's own slow work
         return Response.status(201).entity("{\"call\":" + call + "}").build();
+    }
+
+    @POST
+    @Path("takeover")
+    @Idempotent(leaseTtl = "5s", waitTimeout = "30s")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response takeover(
+            Item item,
+            @HeaderParam(ResourcesResource.TAG) String tag,
+            @HeaderParam("X-Test-Delay-Ms") long delayMs)
+            throws InterruptedException {
+        return outlived(item, tag, delayMs);
     }
 
     @POST

@@ -20,6 +20,7 @@ import io.idemkit.core.CacheableStatuses;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
+import io.idemkit.interceptor.ServerTransactionTimeout;
 import io.idemkit.openapi.IdempotentResourceMethods;
 import io.idemkit.openapi.ResourceMethod;
 import io.idemkit.spi.IdempotencyStore;
@@ -402,7 +403,12 @@ public class IdemkitExtension implements Extension {
         }
         if (methodProblems.isEmpty()) {
             methodProblems.addAll(
-                    LeaseChecks.messages(read, idempotentMethods, methodPolicies, mpConfig()));
+                    MessageChecks.problems(
+                            read,
+                            idempotentMethods,
+                            methodPolicies,
+                            mpConfig(),
+                            ServerTransactionTimeout::read));
             methodProblems.addAll(
                     DerivedKeyChecks.problems(
                             read.derivedKeys(), idempotentMethods, w -> LOG.log(Level.WARNING, w)));

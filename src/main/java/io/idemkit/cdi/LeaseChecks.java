@@ -4,11 +4,8 @@ import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.DurationFormat;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.IdempotentPolicy;
-import io.idemkit.config.MessageLeaseRule;
-import io.idemkit.config.MessagePolicy;
 import io.idemkit.config.PerMethodConfig;
 import io.idemkit.core.OperationPolicy;
-import io.idemkit.interceptor.MessageListenerMethods;
 import io.idemkit.store.mongo.MongoLeaseRule;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,8 +15,8 @@ import org.eclipse.microprofile.config.Config;
 
 /**
  * The deployment's checks of leases against what they must outlast, once every method's policy is
- * resolved: the MongoDB store's rule (C9) and the message surface's (C11.4). Each returns one
- * message per broken rule, naming where the lease was set.
+ * resolved: the MongoDB store's rule (C9); the message surface's (C11.4) is in {@link
+ * MessageChecks}. Each returns one message per broken rule, naming where the lease was set.
  */
 final class LeaseChecks {
 
@@ -111,40 +108,6 @@ final class LeaseChecks {
                                 timeout)
                         .ifPresent(problems::add);
             }
-        }
-        return problems;
-    }
-
-    /**
-     * The message settings and the lease rule ({@link MessageLeaseRule}) of every {@code
-     * Idempotent} message-driven bean's {@code onMessage}.
-     */
-    static List<String> messages(
-            IdemkitConfig read,
-            List<MethodPolicies.MethodRef> methods,
-            Map<MethodPolicies.MethodRef, OperationPolicy> policies,
-            Config config) {
-        List<String> problems = new ArrayList<>();
-        for (MethodPolicies.MethodRef ref : methods) {
-            if (!MessageListenerMethods.isOnMessage(ref.beanClass(), ref.method())) {
-                continue;
-            }
-            try {
-                MessagePolicy.resolve(
-                        config,
-                        ref.beanClass().getName(),
-                        ref.method().getName(),
-                        read.messageDefaults());
-            } catch (IllegalArgumentException e) {
-                problems.add("Invalid " + e.getMessage());
-            }
-            OperationPolicy policy = policies.get(ref);
-            problems.addAll(
-                    MessageLeaseRule.problems(
-                            ref.toString(),
-                            policy.leaseTtl(),
-                            policy.waitTimeout(),
-                            read.messageTransactionTimeout()));
         }
         return problems;
     }

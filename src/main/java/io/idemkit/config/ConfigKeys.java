@@ -251,14 +251,16 @@ public final class ConfigKeys {
     public static final String MESSAGE_FINGERPRINT_DEFAULT = "none";
 
     /**
-     * The server's JTA transaction timeout, which bounds how long a delivery of a message can stay
-     * unacknowledged while its consumer lives (a duration); the lease rule of message-driven beans
-     * (C11.4) is checked against it.
+     * The JTA transaction timeout that message-driven beans run under, which bounds how long a
+     * delivery of a message can stay unacknowledged while its consumer lives (a duration; {@code
+     * 0s}: none); the lease rule of message-driven beans (C11.4) is checked against it. When it is
+     * set it wins; unset, the timeout is read from the server where the runtime lets a library read
+     * it, and assumed ({@link TransactionTimeout#ASSUMED}, with a warning) where it does not.
      */
     public static final String MESSAGE_TRANSACTION_TIMEOUT = PREFIX + "message.transaction-timeout";
 
-    /** Default of {@link #MESSAGE_TRANSACTION_TIMEOUT}: Open Liberty's default. */
-    public static final String MESSAGE_TRANSACTION_TIMEOUT_DEFAULT = "120s";
+    /** Default of {@link #MESSAGE_TRANSACTION_TIMEOUT}: unset, the server's own is read. */
+    public static final String MESSAGE_TRANSACTION_TIMEOUT_DEFAULT = "";
 
     /** The MongoDB connection string; unset means no MongoDB unless a client bean exists. */
     public static final String MONGO_URI = PREFIX + "mongo.uri";

@@ -168,10 +168,14 @@ public final class ConfigReader {
                         ConfigKeys.MESSAGE_FINGERPRINT,
                         ConfigKeys.MESSAGE_FINGERPRINT_DEFAULT,
                         MessagePolicy::fingerprintBody);
-        Duration transactionTimeout =
-                values.positive(
+        Optional<Duration> transactionTimeout =
+                values.value(
                         ConfigKeys.MESSAGE_TRANSACTION_TIMEOUT,
-                        ConfigKeys.MESSAGE_TRANSACTION_TIMEOUT_DEFAULT);
+                        ConfigKeys.MESSAGE_TRANSACTION_TIMEOUT_DEFAULT,
+                        text ->
+                                text.isBlank()
+                                        ? Optional.empty()
+                                        : Optional.of(DurationFormat.parseNotNegative(text)));
         DerivedKeyMode derivedKeys =
                 values.enumValue(
                         ConfigKeys.METHOD_DERIVED_KEY,

@@ -4,6 +4,7 @@ import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -27,8 +28,8 @@ import java.util.Set;
  * @param memoryMaxBytes the in-memory store's byte budget
  * @param memorySweepInterval how often the in-memory store purges expired records
  * @param messageDefaults how message-driven beans treat their messages, unless a bean overrides it
- * @param messageTransactionTimeout the server's JTA transaction timeout, for the lease rule of
- *     message-driven beans
+ * @param messageTransactionTimeout the JTA transaction timeout of message-driven beans, for their
+ *     lease rule, when it is configured; empty to read the server's
  * @param derivedKeys what the deployment does about method keys derived from all the arguments
  * @param keyDefaults where JAX-RS requests' keys come from, and which headers and body fields are
  *     fingerprinted, unless a method says otherwise
@@ -53,7 +54,7 @@ public record IdemkitConfig(
         long memoryMaxBytes,
         Duration memorySweepInterval,
         MessagePolicy messageDefaults,
-        Duration messageTransactionTimeout,
+        Optional<Duration> messageTransactionTimeout,
         DerivedKeyMode derivedKeys,
         HttpKeyPolicy keyDefaults,
         Set<String> httpFiltersAfterIdemkit) {

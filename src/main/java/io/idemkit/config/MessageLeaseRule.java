@@ -24,6 +24,8 @@ import java.util.List;
  *       delivery inside its own transaction; a wait as long as the transaction timeout is cut short
  *       by a rollback the transaction manager makes, and logs it as a failure.
  * </ul>
+ *
+ * <p>Transactions without a timeout bound nothing, and the rule has nothing to check.
  */
 public final class MessageLeaseRule {
 
@@ -33,39 +35,40 @@ public final class MessageLeaseRule {
      * @param where the bean's method, as the message should name it
      * @param lease the method's effective lease
      * @param wait the method's effective wait timeout
-     * @param transactionTimeout {@code idemkit.message.transaction-timeout}
+     * @param transactionTimeout the transaction timeout the bean runs under, and where it came from
      * @return one message per broken rule, empty when both hold
      */
     public static List<String> problems(
-            String where, Duration lease, Duration wait, Duration transactionTimeout) {
+            String where, Duration lease, Duration wait, TransactionTimeout transactionTimeout) {
         List<String> problems = new ArrayList<>();
-        String timeout =
-                ConfigKeys.MESSAGE_TRANSACTION_TIMEOUT
-                        + "="
-                        + DurationFormat.format(transactionTimeout);
-        if (lease.compareTo(transactionTimeout) >= 0) {
+        if (!transactionTimeout.bounds()) {
+            return problems;
+        }
+        Duration timeout = transactionTimeout.value();
+        String named = transactionTimeout.origin();
+        if (lease.compareTo(timeout) >= 0) {
             problems.add(
                     "The lease of "
                             + where
                             + " ("
                             + DurationFormat.format(lease)
                             + ") must be shorter than the transaction timeout ("
-                            + timeout
+                            + named
                             + "): a claim that outlives its delivery's transaction makes every"
                             + " redelivery after a crash wait and roll back until the broker gives"
                             + " the message up unrun. Shorten the lease (the heartbeat renews it"
                             + " while the bean runs), or set "
                             + ConfigKeys.MESSAGE_TRANSACTION_TIMEOUT
-                            + " to the server's real transaction timeout.");
+                            + " to the transaction timeout the bean really runs under.");
         }
-        if (wait.compareTo(transactionTimeout) >= 0) {
+        if (wait.compareTo(timeout) >= 0) {
             problems.add(
                     "The wait timeout of "
                             + where
                             + " ("
                             + DurationFormat.format(wait)
                             + ") must be shorter than the transaction timeout ("
-                            + timeout
+                            + named
                             + "): a duplicate waits inside its own transaction, which the"
                             + " transaction manager would roll back mid-wait.");
         }

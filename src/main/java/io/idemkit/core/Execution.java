@@ -31,6 +31,12 @@ public final class Execution {
     private final AtomicBoolean ended = new AtomicBoolean();
     private volatile boolean leaseLost;
 
+    /**
+     * The decision the execution ends with, unless the store says otherwise: how the claim was won,
+     * or {@link Decision#GIVEN_UP}.
+     */
+    private volatile Decision decided;
+
     /** Why a completion inside the transaction failed, reported when the claim is released. */
     private volatile Decision failedInTransaction;
 
@@ -48,6 +54,7 @@ public final class Execution {
         this.operation = operation;
         this.token = token;
         this.admission = admission;
+        this.decided = admission;
         this.events = events;
         this.heartbeat = heartbeat;
         this.startedNanos = startedNanos;
@@ -65,6 +72,16 @@ public final class Execution {
      */
     public Decision admission() {
         return admission;
+    }
+
+    /**
+     * Says that the operation is not run under this claim but given up, its attempts exhausted (the
+     * message surface, C11.3): whichever way the execution then ends, its event is {@link
+     * Decision#GIVEN_UP} rather than how the claim was won, unless the store reports a failure or a
+     * lost lease.
+     */
+    public void markGivenUp() {
+        decided = Decision.GIVEN_UP;
     }
 
     /**
@@ -121,7 +138,7 @@ public final class Execution {
         end();
         if (!operation.policy().cacheable().isCacheable(result)) {
             releaseClaim();
-            events.emit(admission, operation, startedNanos);
+            events.emit(decided, operation, startedNanos);
             return FinishOutcome.RELEASED;
         }
         StoredResult redacted;
@@ -170,7 +187,7 @@ public final class Execution {
             events.emit(Decision.LEASE_RECLAIMED_LOSS, operation, startedNanos);
             return FinishOutcome.LOST;
         }
-        events.emit(admission, operation, startedNanos);
+        events.emit(decided, operation, startedNanos);
         return FinishOutcome.STORED;
     }
 
@@ -251,7 +268,7 @@ public final class Execution {
      */
     public FinishOutcome confirmCommitted() {
         end();
-        events.emit(admission, operation, startedNanos);
+        events.emit(decided, operation, startedNanos);
         return FinishOutcome.STORED;
     }
 
@@ -287,7 +304,7 @@ public final class Execution {
                     failedInTransaction, operation, startedNanos, storeFailureInTransaction);
         } else {
             events.emit(
-                    failedInTransaction != null ? failedInTransaction : admission,
+                    failedInTransaction != null ? failedInTransaction : decided,
                     operation,
                     startedNanos);
         }
@@ -302,7 +319,7 @@ public final class Execution {
      */
     public FinishOutcome hold() {
         end();
-        events.emit(admission, operation, startedNanos);
+        events.emit(decided, operation, startedNanos);
         return FinishOutcome.HELD;
     }
 
@@ -326,7 +343,7 @@ public final class Execution {
             return false;
         }
         releaseClaim();
-        events.emit(admission, operation, startedNanos);
+        events.emit(decided, operation, startedNanos);
         return true;
     }
 

@@ -3,6 +3,7 @@ package io.idemkit.interceptor;
 import io.idemkit.IdempotencyInProgressException;
 import io.idemkit.IdempotencyMessageExhausted;
 import io.idemkit.IdempotencyPayloadMismatchException;
+import io.idemkit.IdempotencyScopeUnavailableException;
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.MessagePolicy;
@@ -43,7 +44,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
  *   <li>The key is the message property {@link MessagePolicy#keyProperty()} when the message has it
  *       (a producer's re-send is then a duplicate), else its {@code JMSMessageID} (which covers the
  *       broker's redeliveries only). The fingerprint is a constant unless the body is asked for
- *       (C11.1).
+ *       (C11.1). A message whose scope cannot be resolved is acknowledged unrun and handed to the
+ *       exhausted observers (C11.6).
  *   <li>Acknowledge is a normal return, so the container commits; redeliver is a rollback (the
  *       transaction is marked rollback-only, or, with no transaction to mark, an exception). The
  *       record completes only once the transaction commits, and a rollback releases the claim
@@ -54,8 +56,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
  *   <li>Every run counts one attempt in the store ({@code countAttempt}), which outlives releases
  *       and restarts; a store that cannot count leaves the broker's {@code JMSXDeliveryCount}. Once
  *       the count passes {@link MessagePolicy#maxAttempts()}, the bean is not run: {@link
- *       IdempotencyMessageExhausted} fires, the record is completed as given up, and the message is
- *       acknowledged (C11.3).
+ *       IdempotencyMessageExhausted} fires, the record is completed as given up, the message is
+ *       acknowledged, and the delivery's event reports {@code given_up} (C11.3).
  * </ul>
  *
  * <p>The one class of the library that uses Jakarta Messaging: it is loaded only when an {@code
@@ -70,6 +72,12 @@ final class MessageDelivery {
     /** The {@link IdempotencyMessageExhausted#lastFailure()} of a message refused as a mismatch. */
     static final String MISMATCH_FAILURE =
             "payload mismatch: its key was used before with another body; not run";
+
+    /**
+     * How the {@link IdempotencyMessageExhausted#lastFailure()} of a message refused for its scope
+     * begins.
+     */
+    static final String SCOPE_FAILURE = "scope unavailable: ";
 
     /** What a completed message stores: the record itself says "done". */
     static final byte[] DONE_MARKER = IdempotentInterceptor.VOID_MARKER;
@@ -161,9 +169,15 @@ final class MessageDelivery {
                             + "); it runs unprotected.");
             return invocation.proceed();
         }
+        String tenant;
+        try {
+            tenant = scope.resolve();
+        } catch (IdempotencyScopeUnavailableException e) {
+            return refuseUnscoped(message, plan, e);
+        }
         Operation operation =
                 new Operation(
-                        plan.effectiveKeyOf(key, scope.resolve()),
+                        plan.effectiveKeyOf(key, tenant),
                         fingerprint(message, policy, plan),
                         plan.fingerprintVersion(),
                         plan.policy(), // without a redactor: see MethodPolicies (C4.10)
@@ -213,6 +227,8 @@ final class MessageDelivery {
             Operation operation,
             Execution execution,
             long attempts) {
+        // Its own decision, not how the claim was won: the bean does not run (C11.3, C4.8).
+        execution.markGivenUp();
         Failure seen = lastFailures.get(operation.effectiveKey());
         // The class only: a message may hold application data, which the event and the warning
         // never carry; it is logged at DEBUG (FINE) below, for whoever turns that on.
@@ -269,21 +285,63 @@ final class MessageDelivery {
      * redelivery, as for an exhausted message.
      */
     private Object refuseMismatch(Message message, MethodPlan plan, Operation operation) {
+        return acknowledgeUnrun(
+                message,
+                plan,
+                operation.effectiveKey(),
+                MISMATCH_FAILURE,
+                "its key was used before with another body (effective key "
+                        + operation.effectiveKey()
+                        + ")",
+                "");
+    }
+
+    /**
+     * A message whose scope the application's {@code IdempotencyScopeProvider} could not give (it
+     * threw, or answered nothing: a provider that reads the HTTP request has none during a
+     * delivery). Running it in another scope could replay one tenant's message for another, so it
+     * is not run (C5); a redelivery would meet the same provider in the same delivery context, so
+     * it is not retried either: it is acknowledged and handed to the {@link
+     * IdempotencyMessageExhausted} observers, which forward it to a dead-letter queue, with no
+     * effective key (there is none without a scope) and the reason (C11.6). An observer that throws
+     * asks for redelivery, as for an exhausted message.
+     */
+    private Object refuseUnscoped(
+            Message message, MethodPlan plan, IdempotencyScopeUnavailableException cause) {
+        // The resolver's message names the source and the failure's class only (C4.11).
+        return acknowledgeUnrun(
+                message,
+                plan,
+                "",
+                SCOPE_FAILURE + cause.getMessage(),
+                "its idempotency scope could not be resolved (" + cause.getMessage() + ")",
+                " Make the IdempotencyScopeProvider answer during a message delivery, where there"
+                        + " is no HTTP request.");
+    }
+
+    /**
+     * Acknowledges a message without running it, for a reason a redelivery cannot change, and hands
+     * it to the {@link IdempotencyMessageExhausted} observers with no attempts, so that a
+     * dead-letter forward keeps it; an observer that throws asks for redelivery.
+     */
+    private Object acknowledgeUnrun(
+            Message message,
+            MethodPlan plan,
+            String effectiveKey,
+            String lastFailure,
+            String why,
+            String advice) {
         exhausted.accept(
                 new IdempotencyMessageExhausted(
-                        plan.description(),
-                        operation.effectiveKey(),
-                        0,
-                        MISMATCH_FAILURE,
-                        message));
+                        plan.description(), effectiveKey, 0, lastFailure, message));
         LOG.log(
                 Level.WARNING,
                 "idemkit acknowledged a message to "
                         + plan.description()
-                        + " without running it: its key was used before with another body"
-                        + " (effective key "
-                        + operation.effectiveKey()
-                        + "); IdempotencyMessageExhausted observers received it.");
+                        + " without running it: "
+                        + why
+                        + "; IdempotencyMessageExhausted observers received it."
+                        + advice);
         return null;
     }
 

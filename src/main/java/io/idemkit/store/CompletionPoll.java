@@ -4,23 +4,56 @@ import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoreArguments;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The wait of {@code awaitCompletion} (contract C4.3), one per store instance: reads the record
  * until it is completed, gone or no longer live, or until the timeout; between reads it pauses
- * first 10 ms, doubling up to 500 ms, never past the deadline. A completion, release or delete that
- * the same instance {@link #signal signals} ends the current pause at once; other JVMs are seen by
- * polling, or sooner where the store signals what it hears of them (the JDBC store on PostgreSQL,
- * through {@code LISTEN}). Thread-safe.
+ * first 10 ms, doubling up to 500 ms ({@link #CompletionPoll()}; other pauses through {@link
+ * #CompletionPoll(Duration, Duration)}), never past the deadline. A completion, release or delete
+ * that the same instance {@link #signal signals} ends the current pause at once; other JVMs are
+ * seen by polling, or sooner where the store signals what it hears of them (the JDBC store on
+ * PostgreSQL, through {@code LISTEN}). Thread-safe.
  */
 public final class CompletionPoll {
 
-    private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-    private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    private static final Duration FIRST_PAUSE = Duration.ofMillis(10);
+    private static final Duration LONGEST_PAUSE = Duration.ofMillis(500);
 
+    private final long firstPauseNanos;
+    private final long longestPauseNanos;
     private final CompletionSignals signals = new CompletionSignals();
+
+    /** The bundled stores' poll: it pauses first 10 ms, doubling up to 500 ms. */
+    public CompletionPoll() {
+        this(FIRST_PAUSE, LONGEST_PAUSE);
+    }
+
+    /**
+     * A poll that pauses first {@code firstPause}, doubling up to {@code longestPause}. A test that
+     * must tell a wake-up from a poll gives it pauses far longer than its own bounds.
+     *
+     * @param firstPause the pause after the first read: positive, at most {@code longestPause}
+     * @param longestPause the longest pause between two reads: positive
+     * @throws IllegalArgumentException if a pause is not positive, or the first is the longer
+     */
+    public CompletionPoll(Duration firstPause, Duration longestPause) {
+        Objects.requireNonNull(firstPause, "firstPause");
+        Objects.requireNonNull(longestPause, "longestPause");
+        if (firstPause.isNegative() || firstPause.isZero()) {
+            throw new IllegalArgumentException("firstPause must be positive: " + firstPause);
+        }
+        if (firstPause.compareTo(longestPause) > 0) {
+            throw new IllegalArgumentException(
+                    "firstPause must not exceed longestPause: "
+                            + firstPause
+                            + " > "
+                            + longestPause);
+        }
+        this.firstPauseNanos = StoreArguments.saturatedNanos(firstPause);
+        this.longestPauseNanos = StoreArguments.saturatedNanos(longestPause);
+    }
 
     /** One read of the record a waiter waits on. */
     @FunctionalInterface
@@ -52,7 +85,7 @@ public final class CompletionPoll {
         long limit = StoreArguments.saturatedNanos(timeout);
         // Subscribe before the first read, so that a change between the two is not missed.
         try (CompletionSignals.Subscription wakeUp = signals.subscribe(key)) {
-            long pause = FIRST_PAUSE_NANOS;
+            long pause = firstPauseNanos;
             boolean first = true;
             while (true) {
                 Optional<IdempotencyRecord> record = read.read(first);
@@ -65,7 +98,8 @@ public final class CompletionPoll {
                     return Optional.empty();
                 }
                 wakeUp.await(Math.min(pause, remaining));
-                pause = Math.min(pause * 2, MAX_PAUSE_NANOS);
+                // min(2 * pause, longest), which cannot overflow
+                pause = pause > longestPauseNanos - pause ? longestPauseNanos : pause * 2;
             }
         }
     }

@@ -96,7 +96,7 @@ class ConfigReaderTest {
         assertThat(c.memoryMaxBytes()).isEqualTo(64L * 1024 * 1024);
         assertThat(c.memorySweepInterval()).isEqualTo(Duration.ofSeconds(60));
         assertThat(c.messageDefaults()).isEqualTo(new MessagePolicy("IdempotencyKey", 3, false));
-        assertThat(c.messageTransactionTimeout()).isEqualTo(Duration.ofSeconds(120));
+        assertThat(c.messageTransactionTimeout()).as("unset: the server's is read").isEmpty();
         assertThat(c.httpFiltersAfterIdemkit()).isEmpty();
         MongoStoreSettings m = mongo(Map.of());
         assertThat(m.uri()).isNull();

@@ -209,7 +209,7 @@ class EveryConfigKeyTest {
                             new KeyCase(
                                     "5m",
                                     r -> r.engine().messageTransactionTimeout(),
-                                    Duration.ofMinutes(5))),
+                                    Optional.of(Duration.ofMinutes(5)))),
                     Map.entry(
                             ConfigKeys.MONGO_URI,
                             new KeyCase(

@@ -48,7 +48,7 @@ class MessagePolicyTest {
                                                         "idemkit.message.max-attempts", "0",
                                                         "idemkit.message.fingerprint", "yes",
                                                         "idemkit.message.transaction-timeout",
-                                                                "0s"))))
+                                                                "-PT5S"))))
                 .isInstanceOfSatisfying(
                         InvalidConfigurationException.class,
                         e ->
@@ -77,7 +77,8 @@ class MessagePolicyTest {
                                                 p ->
                                                         assertThat(p)
                                                                 .startsWith(
-                                                                        "Invalid idemkit.message.transaction-timeout=0s")));
+                                                                        "Invalid idemkit.message.transaction-timeout=-PT5S:"
+                                                                                + " must not be negative")));
     }
 
     @Test
@@ -109,7 +110,7 @@ class MessagePolicyTest {
 
     @Test
     void leaseRule_leaseAndWaitMustBeShorterThanTheTransactionTimeout() {
-        Duration timeout = Duration.ofSeconds(10);
+        TransactionTimeout timeout = TransactionTimeout.configured(Duration.ofSeconds(10));
 
         assertThat(
                         MessageLeaseRule.problems(
@@ -126,5 +127,15 @@ class MessagePolicyTest {
                         MessageLeaseRule.problems(
                                 "Q", Duration.ofSeconds(30), Duration.ofSeconds(10), timeout))
                 .hasSize(2);
+    }
+
+    @Test
+    void leaseRule_withoutATransactionTimeout_holdsNoLease() {
+        TransactionTimeout none = TransactionTimeout.readFrom(Duration.ZERO, "Payara");
+
+        assertThat(MessageLeaseRule.problems("Q", Duration.ofHours(1), Duration.ofHours(1), none))
+                .isEmpty();
+        assertThat(none.origin())
+                .isEqualTo("Payara's transaction timeout, none, read from the server");
     }
 }

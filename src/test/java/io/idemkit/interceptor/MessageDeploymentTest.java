@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idemkit.Idempotent;
 import io.idemkit.cdi.TestDeployment;
+import io.idemkit.testsupport.CapturedLog;
+import io.idemkit.testsupport.MapJndi;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
+import javax.naming.Context;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +26,79 @@ class MessageDeploymentTest {
     @AfterEach
     void shutDown() {
         deployment.close();
+        System.clearProperty(Context.INITIAL_CONTEXT_FACTORY);
+        MapJndi.BOUND.clear();
+    }
+
+    /** A server whose transaction manager answers as WildFly's does. */
+    private static void serverTimeout(int seconds) {
+        System.setProperty(Context.INITIAL_CONTEXT_FACTORY, MapJndi.class.getName());
+        MapJndi.BOUND.put(
+                ServerTransactionTimeout.WILDFLY_TRANSACTION_MANAGER,
+                new ServerTransactionTimeoutTest.WildFlyManager(seconds));
+    }
+
+    @Test
+    void unsetTimeout_isReadFromTheServer_andRefusesALeaseThe120sAssumptionWouldAccept() {
+        serverTimeout(60);
+        deployment.set("idemkit.lease-ttl", "90s");
+
+        assertThatThrownBy(() -> deployment.start(Listener.class))
+                .isInstanceOf(DeploymentException.class)
+                .hasMessageContaining(
+                        "The lease of "
+                                + Listener.class.getName()
+                                + ".onMessage() (90s) must be shorter than the transaction"
+                                + " timeout (WildFly's transaction timeout, 1m, read from the"
+                                + " server)");
+    }
+
+    @Test
+    void theServersTimeout_acceptsALeaseThe120sAssumptionWouldRefuse() {
+        serverTimeout(300);
+        deployment.set("idemkit.lease-ttl", "150s");
+
+        assertThat(deployment.start(Listener.class).select(Listener.class).get()).isNotNull();
+    }
+
+    @Test
+    void aConfiguredTimeout_winsOverTheServers() {
+        serverTimeout(60);
+        deployment.set("idemkit.message.transaction-timeout", "5m");
+        deployment.set("idemkit.lease-ttl", "90s");
+
+        assertThat(deployment.start(Listener.class).select(Listener.class).get()).isNotNull();
+    }
+
+    @Test
+    void aServerWithoutATransactionTimeout_holdsNoLease() {
+        serverTimeout(0);
+        deployment.set("idemkit.lease-ttl", "1h");
+        deployment.set("idemkit.wait-timeout", "10m");
+
+        assertThat(deployment.start(Listener.class).select(Listener.class).get()).isNotNull();
+    }
+
+    @Test
+    void nothingReadableAndNothingSet_assumes120s_andSaysSo() {
+        deployment.set("idemkit.lease-ttl", "2m");
+
+        try (CapturedLog log = CapturedLog.of("io.idemkit.cdi.MessageChecks")) {
+            assertThatThrownBy(() -> deployment.start(Listener.class))
+                    .isInstanceOf(DeploymentException.class)
+                    .hasMessageContaining(
+                            "(2m) must be shorter than the transaction timeout (2m assumed:"
+                                    + " idemkit.message.transaction-timeout is unset, and the"
+                                    + " server's could not be read)");
+            assertThat(log.warnings())
+                    .singleElement()
+                    .satisfies(
+                            w ->
+                                    assertThat(w)
+                                            .contains("cannot read this server's JTA transaction")
+                                            .contains("assumes 2m")
+                                            .contains("idemkit.message.transaction-timeout"));
+        }
     }
 
     @Test
@@ -63,6 +139,28 @@ class MessageDeploymentTest {
                 .isInstanceOf(DeploymentException.class)
                 .hasMessageContaining("The wait timeout of " + Listener.class.getName())
                 .hasMessageContaining("(10s) must be shorter than the transaction timeout");
+    }
+
+    @Test
+    void scopeSourcePrincipal_withAnIdempotentMessageListener_failsTheDeployment() {
+        // C11.6: a delivery has no caller, so every message would be refused.
+        deployment.set("idemkit.scope-source", "principal");
+
+        assertThatThrownBy(() -> deployment.start(Listener.class))
+                .isInstanceOf(DeploymentException.class)
+                .hasMessageContaining(
+                        "idemkit.scope-source=principal cannot scope the messages of "
+                                + Listener.class.getName()
+                                + ".onMessage()")
+                .hasMessageContaining("idemkit.scope-source=auto");
+    }
+
+    @Test
+    void scopeSourcePrincipal_withoutAMessageListener_deploys() {
+        deployment.set("idemkit.scope-source", "principal");
+
+        assertThat(deployment.start(NotAListener.class).select(NotAListener.class).get())
+                .isNotNull();
     }
 
     @Test

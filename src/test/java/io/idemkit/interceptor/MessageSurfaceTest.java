@@ -7,6 +7,7 @@ import io.idemkit.IdempotencyEvent;
 import io.idemkit.IdempotencyEvent.Decision;
 import io.idemkit.IdempotencyInProgressException;
 import io.idemkit.IdempotencyMessageExhausted;
+import io.idemkit.IdempotencyScopeProvider;
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.Idempotent;
 import io.idemkit.cdi.TestDeployment;
@@ -20,6 +21,7 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import jakarta.transaction.Status;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -162,7 +164,52 @@ class MessageSurfaceTest {
         assertThat(exhausted.message()).isSameAs(message);
         assertThat(exhausted.operation()).isEqualTo(Orders.class.getName() + ".onMessage()");
         // The give-up is stored: the fifth delivery replays it.
-        assertThat(Beans.decisions()).endsWith(Decision.NEW, Decision.REPLAYED);
+        assertThat(Beans.decisions()).endsWith(Decision.GIVEN_UP, Decision.REPLAYED);
+    }
+
+    @Test
+    void theDeliveryThatGivesUp_reportsGivenUp_notNew() {
+        // C11.3, C4.8: the bean did not run on that delivery; a dashboard must tell it apart.
+        deployment.set("idemkit.message.max-attempts", "2");
+        start();
+        Message message = TestMessages.message().property("IdempotencyKey", "gu").build();
+        Orders.failuresLeft.set(Integer.MAX_VALUE);
+
+        for (int i = 0; i < 2; i++) {
+            assertThatThrownBy(() -> orders.onMessage(message)).hasMessage("handler failed");
+        }
+        orders.onMessage(message);
+
+        assertThat(Beans.decisions())
+                .containsExactly(Decision.NEW, Decision.NEW, Decision.GIVEN_UP);
+        IdempotencyEvent givenUp = Beans.events.get(2);
+        assertThat(givenUp.decision().eventName()).isEqualTo("idempotency.given_up");
+        assertThat(givenUp.surface()).isEqualTo("message");
+        assertThat(givenUp.effectiveKey()).isEqualTo(ExhaustedLog.events.get(0).effectiveKey());
+    }
+
+    @Test
+    void aGiveUpWhoseTransactionRollsBack_reportsGivenUp_andTheRedeliveryGivesUpAgain() {
+        deployment.set("idemkit.message.max-attempts", "1");
+        start(FakeTransactions.class);
+        Message message = TestMessages.message().property("IdempotencyKey", "gu-tx").build();
+        Orders.failuresLeft.set(Integer.MAX_VALUE);
+        FakeTransactions.status = Status.STATUS_ACTIVE;
+        assertThatThrownBy(() -> orders.onMessage(message)).hasMessage("handler failed");
+        FakeTransactions.end(Status.STATUS_ROLLEDBACK);
+
+        // The observer's forward fails at commit: the give-up rolls back, and comes again.
+        FakeTransactions.status = Status.STATUS_ACTIVE;
+        orders.onMessage(message);
+        FakeTransactions.end(Status.STATUS_ROLLEDBACK);
+        FakeTransactions.status = Status.STATUS_ACTIVE;
+        orders.onMessage(message);
+        FakeTransactions.end(Status.STATUS_COMMITTED);
+
+        assertThat(Orders.runs).hasValue(1);
+        assertThat(Beans.decisions())
+                .containsExactly(Decision.NEW, Decision.GIVEN_UP, Decision.GIVEN_UP);
+        assertThat(ExhaustedLog.events).hasSize(2);
     }
 
     @Test
@@ -395,6 +442,71 @@ class MessageSurfaceTest {
         assertThat(Beans.decisions()).containsExactly(Decision.NEW, Decision.REPLAYED);
     }
 
+    @Test
+    void aScopeProviderThatFailsDuringADelivery_givesTheMessageUp_toTheObservers_unrun() {
+        // C11.6: the provider needs an HTTP request, which a delivery does not have.
+        DeliveryScope.failure = new IllegalStateException("no HTTP request of tenant t-9");
+        start(DeliveryScope.class, FakeTransactions.class);
+        Message message = TestMessages.message().property("IdempotencyKey", "unscoped").build();
+
+        try (CapturedLog log = CapturedLog.of(MessageDelivery.class)) {
+            FakeTransactions.status = Status.STATUS_ACTIVE;
+            orders.onMessage(message);
+
+            assertThat(FakeTransactions.status)
+                    .as("acknowledged, not redelivered")
+                    .isEqualTo(Status.STATUS_ACTIVE);
+            assertThat(Orders.runs).hasValue(0);
+            assertThat(ExhaustedLog.events).hasSize(1);
+            IdempotencyMessageExhausted refused = ExhaustedLog.events.get(0);
+            assertThat(refused.message()).isSameAs(message);
+            assertThat(refused.attempts()).isZero();
+            assertThat(refused.effectiveKey()).isEmpty();
+            assertThat(refused.operation()).isEqualTo(Orders.class.getName() + ".onMessage()");
+            assertThat(refused.lastFailure())
+                    .startsWith("scope unavailable")
+                    .contains("java.lang.IllegalStateException")
+                    .doesNotContain("t-9");
+            assertThat(log.warnings())
+                    .singleElement()
+                    .satisfies(
+                            w ->
+                                    assertThat(w)
+                                            .contains("without running it")
+                                            .contains("scope")
+                                            .doesNotContain("t-9"));
+        }
+    }
+
+    @Test
+    void aScopeProviderThatYieldsNothingDuringADelivery_givesTheMessageUpToo() {
+        DeliveryScope.failure = null;
+        DeliveryScope.scope = Optional.empty();
+        start(DeliveryScope.class);
+
+        orders.onMessage(TestMessages.message().property("IdempotencyKey", "empty").build());
+
+        assertThat(Orders.runs).hasValue(0);
+        assertThat(ExhaustedLog.events)
+                .singleElement()
+                .satisfies(e -> assertThat(e.lastFailure()).startsWith("scope unavailable"));
+    }
+
+    @Test
+    void aScopeProviderThatAnswers_scopesTheMessage() {
+        DeliveryScope.failure = null;
+        DeliveryScope.scope = Optional.of("tenant-A");
+        start(DeliveryScope.class);
+        Message first = TestMessages.message().property("IdempotencyKey", "scoped").build();
+
+        orders.onMessage(first);
+        DeliveryScope.scope = Optional.of("tenant-B");
+        orders.onMessage(TestMessages.message().property("IdempotencyKey", "scoped").build());
+
+        assertThat(Orders.runs).as("two tenants, two operations").hasValue(2);
+        assertThat(ExhaustedLog.events).isEmpty();
+    }
+
     /**
      * Starts a delivery of {@code key} on another thread and waits until the bean runs it; the bean
      * then holds on until {@code Orders.gate} opens.
@@ -449,6 +561,21 @@ class MessageSurfaceTest {
             if (rollbackOnly) {
                 FakeTransactions.status = Status.STATUS_MARKED_ROLLBACK;
             }
+        }
+    }
+
+    /** An application's scope provider, which may fail during a delivery. */
+    @ApplicationScoped
+    public static class DeliveryScope implements IdempotencyScopeProvider {
+        static volatile RuntimeException failure;
+        static volatile Optional<String> scope = Optional.of("tenant-A");
+
+        @Override
+        public Optional<String> currentScope() {
+            if (failure != null) {
+                throw failure;
+            }
+            return scope;
         }
     }
 

@@ -8,6 +8,7 @@ import io.idemkit.IdempotencyStorageException;
 import io.idemkit.cdi.TestDeployment;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.core.Admission;
+import io.idemkit.core.Execution;
 import io.idemkit.core.IdempotencyEngine;
 import io.idemkit.core.Operation;
 import io.idemkit.spi.StoredResult;
@@ -110,6 +111,35 @@ class TelemetryWiringTest {
         // Seconds, not nanoseconds or milliseconds: an in-memory operation takes well under 10 s.
         assertThat(histogram.getHistogramData().getPoints())
                 .allSatisfy(p -> assertThat(p.getMax()).isBetween(0.0, 10.0));
+    }
+
+    @Test
+    void aGivenUpMessage_isCountedAsGivenUp_notAsNew() {
+        // C11.3, C4.8: the metric a poison-message alert watches.
+        WeldContainer weld = deployment.start(Sdk.class);
+        IdempotencyEngine engine = weld.select(IdempotencyEngine.class).get();
+        IdemkitConfig config = weld.select(IdemkitConfig.class).get();
+        Operation message = new Operation(KEY, "fp", 1, config.defaults(), "message");
+
+        Execution execution = ((Admission.Proceed) engine.admit(message)).execution();
+        execution.markGivenUp();
+        execution.finish(new StoredResult(200, List.of(), new byte[] {1}));
+
+        assertThat(
+                        metric(Sdk.metrics.collectAllMetrics(), "idemkit.operations")
+                                .getLongSumData()
+                                .getPoints())
+                .extracting(LongPointData::getAttributes, LongPointData::getValue)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(
+                                Attributes.of(
+                                        AttributeKey.stringKey("decision"),
+                                        "given_up",
+                                        AttributeKey.stringKey("surface"),
+                                        "message",
+                                        AttributeKey.stringKey("store"),
+                                        "memory"),
+                                1L));
     }
 
     @Test

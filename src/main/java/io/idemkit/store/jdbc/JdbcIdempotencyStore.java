@@ -78,7 +78,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private final DataSource transactional;
     private final JdbcStoreSettings settings;
     private final Duration listenerIdle;
-    private final CompletionPoll completions = new CompletionPoll();
+    private final CompletionPoll completions;
     private volatile Started started;
 
     /** The store once it knows its database: the dialect, the statements, the claim. */
@@ -114,24 +114,35 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      */
     public JdbcIdempotencyStore(
             DataSource dataSource, DataSource transactional, JdbcStoreSettings settings) {
-        this(dataSource, transactional, settings, CompletionListener.IDLE_PERIOD);
+        this(
+                dataSource,
+                transactional,
+                settings,
+                CompletionListener.IDLE_PERIOD,
+                new CompletionPoll());
     }
 
     /**
      * As {@link #JdbcIdempotencyStore(DataSource, DataSource, JdbcStoreSettings)}, with the
-     * PostgreSQL listener's idle period: how long no duplicate must have waited before its
-     * connection is given back ({@link CompletionListener#IDLE_PERIOD} but in tests, which cannot
-     * wait a minute).
+     * PostgreSQL listener's idle period and the poll of {@link #awaitCompletion}; {@link
+     * CompletionListener#IDLE_PERIOD} and the default {@link CompletionPoll} but in tests, which
+     * cannot wait a minute for the one, and must tell a notification from a poll by the other.
+     *
+     * @param listenerIdle how long no duplicate must have waited before the listening connection is
+     *     given back
+     * @param completions the waits of this instance, used by no other store
      */
     JdbcIdempotencyStore(
             DataSource dataSource,
             DataSource transactional,
             JdbcStoreSettings settings,
-            Duration listenerIdle) {
+            Duration listenerIdle,
+            CompletionPoll completions) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.transactional = transactional;
         this.settings = Objects.requireNonNull(settings, "settings");
         this.listenerIdle = Objects.requireNonNull(listenerIdle, "listenerIdle");
+        this.completions = Objects.requireNonNull(completions, "completions");
     }
 
     /**

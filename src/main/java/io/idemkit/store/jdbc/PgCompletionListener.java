@@ -167,11 +167,13 @@ final class PgCompletionListener implements CompletionListener, Runnable {
                         try (Statement s = c.createStatement()) {
                             s.execute("LISTEN " + channel);
                         }
-                        status = LISTENING;
                         backoff = FIRST_BACKOFF_MILLIS;
                         sinceCheck = 0;
                         // A change committed before the LISTEN sent nothing this connection saw.
                         completions.signalAll();
+                        // Said once the waiters have been woken, so that one that starts waiting
+                        // after "listening" is read is not woken by this catch-up.
+                        status = LISTENING;
                     }
                     PGNotification[] received = listening.getNotifications(RECEIVE_MILLIS);
                     if (received != null) {

@@ -9,22 +9,21 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 /**
  * A data source that passes every call to a real one, and watches two things of the store on it:
- * when each read of a record ({@link RecordStatements#selectRow}, the poll of {@code
- * awaitCompletion}) returned, and whether a {@code LISTEN} may run ({@link #blockListen}: it then
- * fails as a lost connection does). Connections still unwrap to the driver's own.
+ * how many reads of a record ({@link RecordStatements#selectRow}, the poll of {@code
+ * awaitCompletion}) have returned, and whether a {@code LISTEN} may run ({@link #blockListen}: it
+ * then fails as a lost connection does). Connections still unwrap to the driver's own.
  */
 final class WatchedReads {
 
     private final DataSource watched;
-    private final List<Long> readsAt = new CopyOnWriteArrayList<>();
+    private final AtomicInteger reads = new AtomicInteger();
     private volatile Map<Integer, CountDownLatch> latches = Map.of();
     private volatile boolean listenBlocked;
 
@@ -43,7 +42,7 @@ final class WatchedReads {
      * @return for each, a latch that opens once that read has returned
      */
     Map<Integer, CountDownLatch> watchFor(int... n) {
-        readsAt.clear();
+        reads.set(0);
         Map<Integer, CountDownLatch> watching = new HashMap<>();
         for (int read : n) {
             watching.put(read, new CountDownLatch(1));
@@ -53,14 +52,7 @@ final class WatchedReads {
     }
 
     int reads() {
-        return readsAt.size();
-    }
-
-    /**
-     * @return nanoseconds from the end of read {@code from} to the end of read {@code to}
-     */
-    long nanosBetween(int from, int to) {
-        return readsAt.get(to - 1) - readsAt.get(from - 1);
+        return reads.get();
     }
 
     void blockListen(boolean blocked) {
@@ -80,8 +72,7 @@ final class WatchedReads {
                     }
                     Object answer = invoke(method, target, args);
                     if (isRead && method.getName().equals("executeQuery")) {
-                        readsAt.add(System.nanoTime());
-                        CountDownLatch reached = latches.get(readsAt.size());
+                        CountDownLatch reached = latches.get(reads.incrementAndGet());
                         if (reached != null) {
                             reached.countDown();
                         }

@@ -1,0 +1,128 @@
+package io.idemkit.cdi;
+
+import io.idemkit.config.ConfigKeys;
+import io.idemkit.config.DurationFormat;
+import io.idemkit.config.IdemkitConfig;
+import io.idemkit.config.MessageLeaseRule;
+import io.idemkit.config.MessagePolicy;
+import io.idemkit.config.ScopeSource;
+import io.idemkit.config.TransactionTimeout;
+import io.idemkit.core.OperationPolicy;
+import io.idemkit.interceptor.MessageListenerMethods;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.eclipse.microprofile.config.Config;
+
+/**
+ * The deployment's checks of every {@code @Idempotent} message-driven bean's {@code onMessage}
+ * (C11): its message settings, whether its deliveries can be scoped, and the lease rule against the
+ * transaction timeout the beans run under. Each returns one message per broken rule, naming the
+ * bean.
+ */
+final class MessageChecks {
+
+    private static final System.Logger LOG = System.getLogger(MessageChecks.class.getName());
+
+    private MessageChecks() {}
+
+    /**
+     * @return the problems of the message listeners among {@code methods}; empty when there are
+     *     none, or none is broken
+     */
+    static List<String> problems(
+            IdemkitConfig read,
+            List<MethodPolicies.MethodRef> methods,
+            Map<MethodPolicies.MethodRef, OperationPolicy> policies,
+            Config config,
+            Supplier<Optional<TransactionTimeout>> server) {
+        List<String> problems = new ArrayList<>();
+        TransactionTimeout timeout = null;
+        for (MethodPolicies.MethodRef ref : methods) {
+            if (!MessageListenerMethods.isOnMessage(ref.beanClass(), ref.method())) {
+                continue;
+            }
+            if (timeout == null) {
+                timeout = transactionTimeout(read, server);
+            }
+            try {
+                MessagePolicy.resolve(
+                        config,
+                        ref.beanClass().getName(),
+                        ref.method().getName(),
+                        read.messageDefaults());
+            } catch (IllegalArgumentException e) {
+                problems.add("Invalid " + e.getMessage());
+            }
+            if (read.scopeSource() == ScopeSource.PRINCIPAL) {
+                problems.add(principalScope(ref));
+            }
+            OperationPolicy policy = policies.get(ref);
+            problems.addAll(
+                    MessageLeaseRule.problems(
+                            ref.toString(), policy.leaseTtl(), policy.waitTimeout(), timeout));
+        }
+        return problems;
+    }
+
+    /**
+     * The transaction timeout the lease rule holds leases to (C11.4): the configured one, which
+     * wins; else the server's, read once and only when there is a message listener to check; else
+     * {@link TransactionTimeout#ASSUMED}, with one warning that asks for the key. Requiring the key
+     * instead would refuse every message-driven bean on a runtime the library cannot read, for a
+     * value the assumption already errs on the short side of (the shortest default the library
+     * knows).
+     */
+    private static TransactionTimeout transactionTimeout(
+            IdemkitConfig read, Supplier<Optional<TransactionTimeout>> server) {
+        if (read.messageTransactionTimeout().isPresent()) {
+            return TransactionTimeout.configured(read.messageTransactionTimeout().get());
+        }
+        Optional<TransactionTimeout> fromServer = server.get();
+        if (fromServer.isPresent()) {
+            LOG.log(
+                    Level.INFO,
+                    "idemkit holds the leases of message-driven beans to "
+                            + fromServer.get().origin()
+                            + " (C11.4); set "
+                            + ConfigKeys.MESSAGE_TRANSACTION_TIMEOUT
+                            + " where beans run under another.");
+            return fromServer.get();
+        }
+        TransactionTimeout assumed = TransactionTimeout.assumed();
+        LOG.log(
+                Level.WARNING,
+                "idemkit cannot read this server's JTA transaction timeout, and "
+                        + ConfigKeys.MESSAGE_TRANSACTION_TIMEOUT
+                        + " is not set: the lease rule of @Idempotent message-driven beans (C11.4)"
+                        + " assumes "
+                        + DurationFormat.format(assumed.value())
+                        + ". Set "
+                        + ConfigKeys.MESSAGE_TRANSACTION_TIMEOUT
+                        + " to the transaction timeout your message-driven beans run under (0s if"
+                        + " none).");
+        return assumed;
+    }
+
+    /**
+     * {@code scope-source=principal} fails every call without an authenticated caller (C5), and a
+     * delivery has none: Jakarta EE's run-as identity is the one a bean calls others with, not its
+     * caller's, and the vendor descriptors that give a message-driven bean a principal give it one
+     * name for every message, a scope that would look like isolation without being it. Every
+     * message would be given up unrun (C11.6), so the deployment is refused instead.
+     */
+    private static String principalScope(MethodPolicies.MethodRef ref) {
+        return ConfigKeys.SCOPE_SOURCE
+                + "=principal cannot scope the messages of "
+                + ref
+                + ": a message delivery has no authenticated caller (a run-as identity is the one"
+                + " the bean calls others with), so every message would be given up unrun. Set "
+                + ConfigKeys.SCOPE_SOURCE
+                + "=auto (authenticated callers are still scoped by their principal, and message"
+                + " deliveries share the single-tenant scope), or provide an"
+                + " IdempotencyScopeProvider bean that answers during a delivery.";
+    }
+}
