@@ -10,12 +10,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every package imports only the layers below it, over the compiled main classes: API ← SPI ← core
- * ← config ← stores and telemetry ← surfaces ← health and admin ← the CDI glue. Two packages of one
- * layer (the stores, the two surfaces) do not import each other either. When a caller needs
- * something of a layer above it, the answer is an interface in the lower layer (the SPI's {@code
- * health()}, core's {@code MethodPolicyLookup} and {@code StoreDecorator}), not an import upward.
- * The check reads bytecode: a compile-time constant is copied into its user by javac and escapes
- * it, so a constant shared across layers lives in the lower one.
+ * ← config ← stores and telemetry ← surfaces and the client ← health and admin ← the CDI glue. Two
+ * packages of one layer (the stores, the two surfaces) do not import each other either. When a
+ * caller needs something of a layer above it, the answer is an interface in the lower layer (the
+ * SPI's {@code health()}, core's {@code MethodPolicyLookup} and {@code StoreDecorator}), not an
+ * import upward. The check reads bytecode: a compile-time constant is copied into its user by javac
+ * and escapes it, so a constant shared across layers lives in the lower one.
  */
 class LayeringTest {
 
@@ -53,8 +53,12 @@ class LayeringTest {
                         .definedBy("io.idemkit.http..")
                         .layer("Method surface")
                         .definedBy("io.idemkit.interceptor..")
+                        .layer("Client")
+                        .definedBy("io.idemkit.client..")
                         .layer("Health")
                         .definedBy("io.idemkit.health..")
+                        .layer("OpenAPI")
+                        .definedBy("io.idemkit.openapi..")
                         .layer("Admin")
                         .definedBy("io.idemkit.admin..")
                         .layer("CDI glue")
@@ -81,7 +85,12 @@ class LayeringTest {
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
                         .whereLayer("Method surface")
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
+                        // The calling side knows nothing of the engine, the stores or the surfaces.
+                        .whereLayer("Client")
+                        .mayOnlyAccessLayers("API", "Config")
                         .whereLayer("Health")
+                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
+                        .whereLayer("OpenAPI")
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
                         .whereLayer("Admin")
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "HTTP surface")
@@ -98,7 +107,9 @@ class LayeringTest {
                                 "Telemetry",
                                 "HTTP surface",
                                 "Method surface",
+                                "Client",
                                 "Health",
+                                "OpenAPI",
                                 "Admin");
 
         layers.check(MAIN);

@@ -7,6 +7,7 @@ import io.idemkit.IdempotencyKey;
 import io.idemkit.IdempotencyScopeProvider;
 import io.idemkit.Idempotent;
 import io.idemkit.admin.AdminSettings;
+import io.idemkit.client.OperationKey;
 import io.idemkit.config.ConfigReader;
 import io.idemkit.config.ConfigValues;
 import io.idemkit.config.HttpKeyPolicy;
@@ -20,6 +21,8 @@ import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
 import io.idemkit.interceptor.ServerTransactionTimeout;
+import io.idemkit.openapi.IdempotentResourceMethods;
+import io.idemkit.openapi.ResourceMethod;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.store.jdbc.JdbcIdempotencyStore;
 import io.idemkit.store.jdbc.JdbcSettingsReader;
@@ -86,6 +89,9 @@ public class IdemkitExtension implements Extension {
     private volatile IdemkitConfig config;
     private volatile MongoStoreSettings mongoSettings;
 
+    /** The {@code @Idempotent} JAX-RS resource methods, for the optional OpenAPI filter. */
+    private final Set<ResourceMethod> idempotentResources = ConcurrentHashMap.newKeySet();
+
     /**
      * The application's {@link IdempotencyScopeProvider} beans, as the container discovered them.
      * Not asked of the library's {@code BeanManager}: on Payara each jar of {@code WEB-INF/lib} is
@@ -138,8 +144,12 @@ public class IdemkitExtension implements Extension {
             if (intercepted) {
                 idempotentMethods.add(
                         new MethodPolicies.MethodRef(type.getJavaClass(), javaMethod));
-                if (onMethod != null
-                        && JaxRsResourceMethods.isResourceMethod(type.getJavaClass(), javaMethod)) {
+                boolean resource =
+                        JaxRsResourceMethods.isResourceMethod(type.getJavaClass(), javaMethod);
+                if (resource) {
+                    idempotentResources.add(new ResourceMethod(type.getJavaClass(), javaMethod));
+                }
+                if (onMethod != null && resource) {
                     resourceMethods.add(javaMethod);
                 }
             }
@@ -543,6 +553,25 @@ public class IdemkitExtension implements Extension {
 
     private Optional<IdempotencyStore> startedStore() {
         return Optional.ofNullable(startedStore);
+    }
+
+    /**
+     * @return the {@code @Idempotent} JAX-RS resource methods of the application's bean archives
+     */
+    IdempotentResourceMethods idempotentResources() {
+        return new IdempotentResourceMethods(List.copyOf(idempotentResources));
+    }
+
+    /** Checks where {@code @OperationKey} stands (C14.1), as a definition error. */
+    <T> void checkOperationKeys(
+            @Observes @WithAnnotations(OperationKey.class) ProcessAnnotatedType<T> event) {
+        definitionErrors.addAll(ClientChecks.annotationProblems(event.getAnnotatedType()));
+    }
+
+    /** Validates {@code idemkit.client.*} at deployment, like every other key (C14). */
+    void validateClient(@Observes AfterDeploymentValidation event) {
+        ClientChecks.configProblems(ConfigProvider.getConfig())
+                .forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
     }
 
     /** Validates {@code idemkit.admin.*} at deployment, like every other key. */

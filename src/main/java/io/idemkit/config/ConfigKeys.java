@@ -348,6 +348,79 @@ public final class ConfigKeys {
     /** The role a caller of the admin HTTP API must be in; unset means the API refuses everyone. */
     public static final String ADMIN_ROLE = PREFIX + "admin.role";
 
+    /**
+     * The request header in which the client sends a request's key (C14.4); the server's {@link
+     * #KEY_HEADER} by default.
+     */
+    public static final String CLIENT_KEY_HEADER = PREFIX + "client.key-header";
+
+    /** Default of {@link #CLIENT_KEY_HEADER}. */
+    public static final String CLIENT_KEY_HEADER_DEFAULT = "Idempotency-Key";
+
+    /** The methods whose requests the client keys, comma-separated (C14.4). */
+    public static final String CLIENT_METHODS = PREFIX + "client.methods";
+
+    /** Default of {@link #CLIENT_METHODS}: the reference's {@code applicable_methods}. */
+    public static final String CLIENT_METHODS_DEFAULT = "POST,PATCH";
+
+    /**
+     * Whether a request sent outside every operation gets a key of its own (C14.4): {@code true} or
+     * {@code false}.
+     */
+    public static final String CLIENT_KEY_WITHOUT_OPERATION =
+            PREFIX + "client.key-without-operation";
+
+    /** Default of {@link #CLIENT_KEY_WITHOUT_OPERATION}. */
+    public static final String CLIENT_KEY_WITHOUT_OPERATION_DEFAULT = "true";
+
+    /**
+     * How long after an operation's first key was sent a server is taken to still remember it, a
+     * duration: no retry starts later (C14.5). The server's {@link #COMPLETED_TTL} by default.
+     */
+    public static final String CLIENT_KEY_LIFETIME = PREFIX + "client.key-lifetime";
+
+    /** Default of {@link #CLIENT_KEY_LIFETIME}. */
+    public static final String CLIENT_KEY_LIFETIME_DEFAULT = "24h";
+
+    /** How many times the retry executor sends a call again, at most (0 to 100; C14.5). */
+    public static final String CLIENT_RETRY_MAX_RETRIES = PREFIX + "client.retry.max-retries";
+
+    /** Default of {@link #CLIENT_RETRY_MAX_RETRIES}: Fault Tolerance's {@code maxRetries}. */
+    public static final String CLIENT_RETRY_MAX_RETRIES_DEFAULT = "3";
+
+    /** The retry executor's first back-off, doubled after every retry (a duration; C14.5). */
+    public static final String CLIENT_RETRY_DELAY = PREFIX + "client.retry.delay";
+
+    /** Default of {@link #CLIENT_RETRY_DELAY}. */
+    public static final String CLIENT_RETRY_DELAY_DEFAULT = "200ms";
+
+    /**
+     * The longest back-off, and the longest {@code Retry-After} the retry executor waits for (a
+     * duration; C14.5).
+     */
+    public static final String CLIENT_RETRY_MAX_DELAY = PREFIX + "client.retry.max-delay";
+
+    /** Default of {@link #CLIENT_RETRY_MAX_DELAY}. */
+    public static final String CLIENT_RETRY_MAX_DELAY_DEFAULT = "10s";
+
+    /**
+     * How long after its first attempt the retry executor may start another (a duration, below
+     * {@link #CLIENT_KEY_LIFETIME}; C14.5).
+     */
+    public static final String CLIENT_RETRY_MAX_DURATION = PREFIX + "client.retry.max-duration";
+
+    /** Default of {@link #CLIENT_RETRY_MAX_DURATION}. */
+    public static final String CLIENT_RETRY_MAX_DURATION_DEFAULT = "60s";
+
+    /**
+     * The response statuses the retry executor sends a call again on, comma-separated: 408, 423,
+     * 425, 429 and 5xx codes only (C14.5).
+     */
+    public static final String CLIENT_RETRY_STATUSES = PREFIX + "client.retry.statuses";
+
+    /** Default of {@link #CLIENT_RETRY_STATUSES}. */
+    public static final String CLIENT_RETRY_STATUSES_DEFAULT = "408,423,425,429,502,503,504";
+
     private ConfigKeys() {}
 
     /**

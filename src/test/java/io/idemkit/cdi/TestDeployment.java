@@ -1,5 +1,7 @@
 package io.idemkit.cdi;
 
+import io.idemkit.client.AttemptInterceptor;
+import io.idemkit.client.OperationInterceptor;
 import io.idemkit.interceptor.IdempotentInterceptor;
 import io.idemkit.interceptor.InTransactionInterceptor;
 import io.idemkit.interceptor.InterceptorProducer;
@@ -34,7 +36,11 @@ public final class TestDeployment implements AutoCloseable {
                     InterceptorProducer.class,
                     MethodPlans.class,
                     IdempotentInterceptor.class,
-                    InTransactionInterceptor.class);
+                    InTransactionInterceptor.class,
+                    ClientProducer.class,
+                    OpenApiProducer.class,
+                    OperationInterceptor.class,
+                    AttemptInterceptor.class);
 
     private final Map<String, String> properties = new HashMap<>();
     private final List<Service> services = new ArrayList<>();

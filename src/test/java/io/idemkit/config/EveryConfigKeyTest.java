@@ -3,6 +3,8 @@ package io.idemkit.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.admin.AdminSettings;
+import io.idemkit.client.ClientSettings;
+import io.idemkit.client.ClientSettingsReader;
 import io.idemkit.core.CompletionMode;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
@@ -34,7 +36,8 @@ class EveryConfigKeyTest {
             IdemkitConfig engine,
             MongoStoreSettings mongo,
             JdbcStoreSettings jdbc,
-            AdminSettings admin) {}
+            AdminSettings admin,
+            ClientSettings client) {}
 
     /** A key set alone to {@code value}, and what it must change. */
     private record KeyCase(String value, Function<Readings, Object> read, Object expected) {}
@@ -261,8 +264,36 @@ class EveryConfigKeyTest {
                             new KeyCase("true", r -> r.admin().enabled(), true)),
                     Map.entry(
                             ConfigKeys.ADMIN_ROLE,
+                            new KeyCase("ops", r -> r.admin().requiredRole().orElseThrow(), "ops")),
+                    Map.entry(
+                            ConfigKeys.CLIENT_KEY_HEADER,
+                            new KeyCase("X-Key", r -> r.client().keyHeader(), "X-Key")),
+                    Map.entry(
+                            ConfigKeys.CLIENT_METHODS,
                             new KeyCase(
-                                    "ops", r -> r.admin().requiredRole().orElseThrow(), "ops")));
+                                    "post, put", r -> r.client().methods(), Set.of("POST", "PUT"))),
+                    Map.entry(
+                            ConfigKeys.CLIENT_KEY_WITHOUT_OPERATION,
+                            new KeyCase("false", r -> r.client().keyWithoutOperation(), false)),
+                    Map.entry(
+                            ConfigKeys.CLIENT_KEY_LIFETIME,
+                            new KeyCase("2h", r -> r.client().keyLifetime(), Duration.ofHours(2))),
+                    Map.entry(
+                            ConfigKeys.CLIENT_RETRY_MAX_RETRIES,
+                            new KeyCase("5", r -> r.client().maxRetries(), 5)),
+                    Map.entry(
+                            ConfigKeys.CLIENT_RETRY_DELAY,
+                            new KeyCase("1s", r -> r.client().delay(), Duration.ofSeconds(1))),
+                    Map.entry(
+                            ConfigKeys.CLIENT_RETRY_MAX_DELAY,
+                            new KeyCase("30s", r -> r.client().maxDelay(), Duration.ofSeconds(30))),
+                    Map.entry(
+                            ConfigKeys.CLIENT_RETRY_MAX_DURATION,
+                            new KeyCase(
+                                    "2m", r -> r.client().maxDuration(), Duration.ofMinutes(2))),
+                    Map.entry(
+                            ConfigKeys.CLIENT_RETRY_STATUSES,
+                            new KeyCase("503", r -> r.client().retryStatuses(), Set.of(503))));
 
     private static Readings read(Map<String, String> properties) {
         Config config =
@@ -273,7 +304,8 @@ class EveryConfigKeyTest {
         MongoStoreSettings mongo = MongoSettingsReader.read(values);
         JdbcStoreSettings jdbc = JdbcSettingsReader.read(values);
         IdemkitConfig engine = ConfigReader.read(values);
-        return new Readings(engine, mongo, jdbc, AdminSettings.read(config));
+        ClientSettings client = ClientSettingsReader.read(values);
+        return new Readings(engine, mongo, jdbc, AdminSettings.read(config), client);
     }
 
     @Test

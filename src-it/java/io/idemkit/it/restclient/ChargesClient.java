@@ -1,0 +1,25 @@
+package io.idemkit.it.restclient;
+
+import io.idemkit.client.IdempotencyClientFeature;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
+
+/**
+ * The idempotent API as a MicroProfile Rest Client, with the feature registered as the docs say.
+ */
+@Path("charges")
+@RegisterProvider(IdempotencyClientFeature.class)
+public interface ChargesClient {
+
+    /** Returns the entity: a non-2xx answer is a {@code WebApplicationException}. */
+    @POST
+    @Path("{kind}")
+    @Produces(MediaType.APPLICATION_JSON)
+    String charge(
+            @PathParam("kind") String kind, @HeaderParam("X-Test-Tag") String tag, String body);
+}

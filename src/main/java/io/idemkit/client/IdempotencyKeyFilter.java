@@ -1,0 +1,111 @@
+package io.idemkit.client;
+
+import jakarta.ws.rs.client.ClientRequestContext;
+import jakarta.ws.rs.client.ClientRequestFilter;
+import jakarta.ws.rs.client.ClientResponseContext;
+import jakarta.ws.rs.client.ClientResponseFilter;
+import jakarta.ws.rs.core.HttpHeaders;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Puts the key on a request (C14.4) and notes what its response says (C14.6), for the operation
+ * open on the sending thread. One instance per client, registered by {@link
+ * IdempotencyClientFeature}; stateless apart from its settings, so thread-safe.
+ */
+final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseFilter {
+
+    /** The server's expiry of a stored response (C6.8). */
+    static final String KEY_EXPIRES = "Idempotency-Key-Expires";
+
+    private final ClientSettings settings;
+    private final Clock clock;
+
+    IdempotencyKeyFilter(ClientSettings settings, Clock clock) {
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    @Override
+    public void filter(ClientRequestContext request) {
+        String method = request.getMethod().toUpperCase(Locale.ROOT);
+        boolean unsafe = !ClientSettings.SAFE_METHODS.contains(method);
+        List<Frame> frames = OperationStack.all();
+        if (hasKey(request)) {
+            // The caller's own key is never replaced (C14.4).
+            record(frames, true, unsafe);
+            return;
+        }
+        Operation operation = null;
+        if (settings.methods().contains(method)) {
+            if (!frames.isEmpty()) {
+                operation = frames.get(frames.size() - 1).operation();
+            } else if (settings.keyWithoutOperation()) {
+                operation = Operation.random();
+            }
+        }
+        if (operation == null) {
+            record(frames, false, unsafe);
+            return;
+        }
+        String key =
+                operation.nextKey(
+                        method, RequestKeys.canonicalPath(request.getUri()), clock.instant());
+        request.getHeaders().putSingle(settings.keyHeader(), key);
+        request.setProperty(IdempotentResponses.KEYED_PROPERTY, Boolean.TRUE);
+        record(frames, true, unsafe);
+    }
+
+    @Override
+    public void filter(ClientRequestContext request, ClientResponseContext response) {
+        boolean replayed = IdempotentResponses.isReplay(response::getHeaderString);
+        request.setProperty(IdempotentResponses.REPLAYED_PROPERTY, replayed);
+        String retryAfter = response.getHeaderString(HttpHeaders.RETRY_AFTER);
+        Optional<Instant> expires = imfFixdate(response.getHeaderString(KEY_EXPIRES));
+        List<Frame> frames = OperationStack.all();
+        for (Frame frame : frames) {
+            frame.log().received(response.getStatus(), replayed, retryAfter);
+        }
+        if (!frames.isEmpty() && expires.isPresent()) {
+            frames.get(frames.size() - 1).operation().keyExpiresAt(expires.get());
+        }
+    }
+
+    private boolean hasKey(ClientRequestContext request) {
+        for (String name : request.getHeaders().keySet()) {
+            if (name.equalsIgnoreCase(settings.keyHeader())
+                    && !request.getHeaders().get(name).isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void record(List<Frame> frames, boolean keyed, boolean unsafe) {
+        for (Frame frame : frames) {
+            frame.log().sent(keyed, unsafe);
+        }
+    }
+
+    /**
+     * @return the instant an IMF-fixdate names; empty when there is none or it is not one
+     */
+    static Optional<Instant> imfFixdate(String text) {
+        if (text == null || text.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(
+                    ZonedDateTime.parse(text.strip(), DateTimeFormatter.RFC_1123_DATE_TIME)
+                            .toInstant());
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
+    }
+}

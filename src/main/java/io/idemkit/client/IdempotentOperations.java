@@ -1,0 +1,123 @@
+package io.idemkit.client;
+
+import io.idemkit.IdempotencyKeyMissingException;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The programmatic form of {@link IdempotentOperation}, for code that is not a CDI bean (C14.1).
+ * Every request that a client with {@link IdempotencyClientFeature} sends inside an operation, on
+ * the same thread, gets a key derived from the operation's key (C14.2): two requests get two keys,
+ * and the same request sent again in a later attempt gets the same key (C14.3).
+ *
+ * <pre>{@code
+ * try (OperationScope op = IdempotentOperations.open()) {
+ *     retry.executeSupplier(() -> op.attempt(() -> payments.charge(order)));   // your retry loop
+ * }
+ * String id = IdempotentOperations.call("order-42/charge", () -> payments.charge(order));
+ * }</pre>
+ *
+ * <p>An operation opened inside another one joins it, unless it names a key of its own that differs
+ * from the enclosing operation's (C14.1). Thread-safe: scopes are per thread.
+ */
+public final class IdempotentOperations {
+
+    private IdempotentOperations() {}
+
+    /**
+     * Opens a scope that joins the current operation, or begins one with a key of 128 random bits.
+     *
+     * @return the scope; close it on this thread
+     */
+    public static OperationScope open() {
+        Optional<Frame> current = OperationStack.current();
+        return enter(
+                current.map(f -> new Frame(f.operation(), true))
+                        .orElseGet(() -> new Frame(Operation.random(), false)));
+    }
+
+    /**
+     * Opens a scope for the operation the application names, such as {@code "order-42/charge"}: its
+     * requests get the same keys in every process that opens the same key, so a retry after a
+     * restart is recognized too. Make the key name one operation, never two (C14.1). Inside an
+     * operation with the same key, the scope joins it; inside another, it begins its own.
+     *
+     * @param operationKey the operation's key, not blank; it is never sent, only keys derived from
+     *     it are
+     * @return the scope; close it on this thread
+     * @throws IdempotencyKeyMissingException when the key is {@code null} or blank
+     */
+    public static OperationScope open(String operationKey) {
+        if (operationKey == null || operationKey.isBlank()) {
+            throw new IdempotencyKeyMissingException(
+                    "An operation key must not be null or blank: name the operation, such as"
+                            + " order-42/charge");
+        }
+        Optional<Frame> current = OperationStack.current();
+        if (current.isPresent() && current.get().operation().isChosen(operationKey)) {
+            return enter(new Frame(current.get().operation(), true));
+        }
+        return enter(new Frame(Operation.chosen(operationKey), false));
+    }
+
+    /**
+     * Runs {@code body} as one attempt of an operation ({@link #open()}).
+     *
+     * @return what the body returned
+     * @throws X what it threw, unchanged
+     */
+    public static <T, X extends Exception> T call(OperationCall<T, X> body) throws X {
+        Objects.requireNonNull(body, "body");
+        try (OperationScope scope = open()) {
+            return scope.attempt(body);
+        }
+    }
+
+    /**
+     * Runs {@code body} as one attempt of the operation the application names ({@link
+     * #open(String)}).
+     *
+     * @return what the body returned
+     * @throws X what it threw, unchanged
+     */
+    public static <T, X extends Exception> T call(String operationKey, OperationCall<T, X> body)
+            throws X {
+        Objects.requireNonNull(body, "body");
+        try (OperationScope scope = open(operationKey)) {
+            return scope.attempt(body);
+        }
+    }
+
+    /** Runs {@code body} as one attempt of an operation ({@link #open()}). */
+    public static void run(Runnable body) {
+        Objects.requireNonNull(body, "body");
+        call(
+                () -> {
+                    body.run();
+                    return null;
+                });
+    }
+
+    /** Runs {@code body} as one attempt of the operation the application names. */
+    public static void run(String operationKey, Runnable body) {
+        Objects.requireNonNull(body, "body");
+        call(
+                operationKey,
+                () -> {
+                    body.run();
+                    return null;
+                });
+    }
+
+    /**
+     * @return whether an operation is open on this thread
+     */
+    public static boolean active() {
+        return OperationStack.current().isPresent();
+    }
+
+    private static OperationScope enter(Frame frame) {
+        OperationStack.push(frame);
+        return new OperationScope(frame);
+    }
+}

@@ -1,0 +1,247 @@
+package io.idemkit.client;
+
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Sends a keyed call again after a failure that a retry with the same key can cure (C14.5): an I/O
+ * failure (refused, reset, timed out) or a status of {@code idemkit.client.retry.statuses} (408,
+ * 423, 425, 429, 502, 503, 504 by default), never a final answer such as 400, 409 or 422. It waits
+ * an exponential back-off with jitter, or longer when the server's {@code Retry-After} asks for it,
+ * and stops after {@code max-retries}, at {@code max-duration}, or before the keys' lifetime ends.
+ *
+ * <pre>{@code
+ * Receipt r = retry.call(() -> payments.charge(order));                // MicroProfile Rest Client
+ * RetryOutcome<Response> o =
+ *         retry.callForOutcome(() -> target.request().post(Entity.json(order)));   // JAX-RS client
+ * }</pre>
+ *
+ * <p>The call runs as an operation (it joins the one open on the thread), and every attempt is one
+ * attempt of it: a request sent again gets the key it had (C14.3). Only calls whose requests passed
+ * through {@link IdempotencyClientFeature}, every unsafe one with a key, are retried. It reads a
+ * returned {@link Response}, a thrown {@link WebApplicationException} and, for an exception of the
+ * application's own (a Rest Client's {@code ResponseExceptionMapper}), the last response the
+ * attempt received. A response it retries is closed first. The call's own exception reaches the
+ * caller unchanged.
+ *
+ * <p>Thread-safe; blocks the calling thread while it waits.
+ */
+public final class IdempotentRetry {
+
+    private static final System.Logger LOG = System.getLogger(IdempotentRetry.class.getName());
+    private static final AtomicBoolean WARNED_UNFILTERED = new AtomicBoolean();
+
+    /**
+     * How much earlier than a server's {@code Idempotency-Key-Expires} retries stop: clock skew.
+     */
+    static final Duration EXPIRY_MARGIN = Duration.ofMinutes(1);
+
+    /** Waits; a test's stands in for the clock's passing. */
+    @FunctionalInterface
+    interface Sleeper {
+        void sleep(Duration duration) throws InterruptedException;
+    }
+
+    private final ClientSettings settings;
+    private final RetryPolicy policy;
+    private final Clock clock;
+    private final Sleeper sleeper;
+
+    IdempotentRetry(ClientSettings settings, Clock clock, Sleeper sleeper, RetryPolicy policy) {
+        this.settings = settings;
+        this.clock = clock;
+        this.sleeper = sleeper;
+        this.policy = policy;
+    }
+
+    /**
+     * @param settings the retry budget, statuses and the keys' lifetime
+     * @return an executor with these settings
+     */
+    public static IdempotentRetry of(ClientSettings settings) {
+        Objects.requireNonNull(settings, "settings");
+        return new IdempotentRetry(
+                settings,
+                Clock.systemUTC(),
+                d -> Thread.sleep(d.toMillis()),
+                new RetryPolicy(settings, () -> ThreadLocalRandom.current().nextDouble()));
+    }
+
+    /**
+     * @return an executor with the settings of MicroProfile Config ({@link
+     *     ClientSettings#fromConfig()})
+     */
+    public static IdempotentRetry fromConfig() {
+        return of(ClientSettings.fromConfig());
+    }
+
+    /**
+     * @return the settings this executor retries by
+     */
+    public ClientSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Runs {@code call}, and again while the retry rules above (C14.5) allow.
+     *
+     * @return what the last attempt returned
+     * @throws X what the last attempt threw, unchanged
+     */
+    public <T, X extends Exception> T call(OperationCall<T, X> call) throws X {
+        return callForOutcome(call).value();
+    }
+
+    /**
+     * Runs {@code call}, and again while the retry rules above (C14.5) allow.
+     *
+     * @return what the last attempt returned, how many attempts were made, and whether its last
+     *     response was a replay
+     * @throws X what the last attempt threw, unchanged
+     */
+    public <T, X extends Exception> RetryOutcome<T> callForOutcome(OperationCall<T, X> call)
+            throws X {
+        Objects.requireNonNull(call, "call");
+        Instant start = clock.instant();
+        try (OperationScope scope = IdempotentOperations.open()) {
+            Frame frame = scope.frame();
+            for (int attempt = 1; ; attempt++) {
+                T value = null;
+                Exception failure = null;
+                try {
+                    value = frame.attempt(call);
+                } catch (Exception e) {
+                    failure = e;
+                }
+                AttemptLog log = frame.log();
+                AttemptResult result = resultOf(value, failure, log);
+                Instant now = clock.instant();
+                RetryDecision decision =
+                        policy.decide(attempt, result, now, deadline(start, frame.operation()));
+                if (!log.sentAny() && retryable(result)) {
+                    warnUnfiltered();
+                }
+                LOG.log(
+                        Level.DEBUG,
+                        () ->
+                                "idemkit client: attempt "
+                                        + attemptNo(frame)
+                                        + " ended with "
+                                        + describe(result)
+                                        + "; "
+                                        + (decision.retry()
+                                                ? "retrying after "
+                                                        + decision.delay().toMillis()
+                                                        + " ms"
+                                                : "not retrying: " + decision.reason()));
+                if (!decision.retry()) {
+                    return finish(value, failure, attempt, log);
+                }
+                close(value, failure);
+                try {
+                    sleeper.sleep(decision.delay());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return finish(value, failure, attempt, log);
+                }
+            }
+        }
+    }
+
+    private Instant deadline(Instant start, Operation operation) {
+        Instant deadline = start.plus(settings.maxDuration());
+        Instant lifetimeEnd = operation.firstKeyAt().orElse(start).plus(settings.keyLifetime());
+        if (lifetimeEnd.isBefore(deadline)) {
+            deadline = lifetimeEnd;
+        }
+        Instant announced =
+                operation.keyExpiresAt().map(e -> e.minus(EXPIRY_MARGIN)).orElse(deadline);
+        return announced.isBefore(deadline) ? announced : deadline;
+    }
+
+    /**
+     * @return the attempt's result: from a returned response or a thrown {@link
+     *     WebApplicationException}, else from the failure's kind and the last response the attempt
+     *     received
+     */
+    static AttemptResult resultOf(Object value, Exception failure, AttemptLog log) {
+        AttemptResult result;
+        if (value instanceof Response response) {
+            result =
+                    AttemptResult.status(
+                            response.getStatus(),
+                            response.getHeaderString(HttpHeaders.RETRY_AFTER));
+        } else if (failure instanceof WebApplicationException e && e.getResponse() != null) {
+            result =
+                    AttemptResult.status(
+                            e.getResponse().getStatus(),
+                            e.getResponse().getHeaderString(HttpHeaders.RETRY_AFTER));
+        } else if (failure != null && TransientFailures.isTransient(failure)) {
+            result = AttemptResult.ioFailure();
+        } else if (failure != null && log.lastStatus().isPresent()) {
+            // An exception of the application's own, mapped from the response it received.
+            result = AttemptResult.status(log.lastStatus().getAsInt(), log.lastRetryAfter());
+        } else {
+            result = new AttemptResult(OptionalInt.empty(), null, false, true);
+        }
+        return log.safeToRepeat() ? result : result.unkeyed();
+    }
+
+    private static <T, X extends Exception> RetryOutcome<T> finish(
+            T value, Exception failure, int attempts, AttemptLog log) throws X {
+        if (failure != null) {
+            throw IdempotentRetry.<X>sneaky(failure);
+        }
+        return new RetryOutcome<>(value, attempts, log.lastReplayed());
+    }
+
+    /** The call's own exception, rethrown as the type the call declared. */
+    @SuppressWarnings("unchecked")
+    private static <X extends Exception> X sneaky(Exception failure) throws X {
+        throw (X) failure;
+    }
+
+    private static void close(Object value, Exception failure) {
+        if (value instanceof Response response) {
+            response.close();
+        } else if (failure instanceof WebApplicationException e && e.getResponse() != null) {
+            e.getResponse().close();
+        }
+    }
+
+    private static int attemptNo(Frame frame) {
+        return frame.attempts();
+    }
+
+    private boolean retryable(AttemptResult result) {
+        return result.transientIo()
+                || (result.status().isPresent()
+                        && settings.retryStatuses().contains(result.status().getAsInt()));
+    }
+
+    private static String describe(AttemptResult result) {
+        if (result.transientIo()) {
+            return "an I/O failure";
+        }
+        return result.status().isPresent() ? "status " + result.status().getAsInt() : "a result";
+    }
+
+    private static void warnUnfiltered() {
+        if (WARNED_UNFILTERED.compareAndSet(false, true)) {
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit's IdempotentRetry did not retry a call: none of its requests passed"
+                            + " through IdempotencyClientFeature, so nothing says they carried a"
+                            + " key. Register the feature on the client the call uses.");
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package io.idemkit.client;
+
+/**
+ * What a call run by {@link IdempotentRetry} came to (C14.6).
+ *
+ * @param value what the call returned on its last attempt
+ * @param attempts how many attempts were made, 1 when the first succeeded
+ * @param replayed whether the last response of the last attempt was a stored response the server
+ *     replayed ({@code Idempotency-Replayed: true}, or {@code Idempotent-Replayed: true} from a
+ *     server in Stripe mode): the operation had already run, and this is its first result
+ * @param <T> what the call returns
+ */
+public record RetryOutcome<T>(T value, int attempts, boolean replayed) {}

@@ -1,0 +1,98 @@
+package io.idemkit.client;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The retry decision table (C14.5), plain code: whether an attempt is sent again, and when. Holds
+ * no state but its settings and its source of jitter; thread-safe when that is.
+ */
+final class RetryPolicy {
+
+    private final ClientSettings settings;
+    private final DoubleSupplier random;
+
+    /**
+     * @param random gives numbers in {@code [0, 1)}, for the jitter
+     */
+    RetryPolicy(ClientSettings settings, DoubleSupplier random) {
+        this.settings = settings;
+        this.random = random;
+    }
+
+    /**
+     * @param attempts how many attempts were made, the one that ended included
+     * @param result what the last one came to
+     * @param now the caller's clock
+     * @param deadline the latest instant a retry may start: the end of the call's {@code
+     *     max-duration}, or of its keys' lifetime, whichever comes first
+     */
+    RetryDecision decide(int attempts, AttemptResult result, Instant now, Instant deadline) {
+        String cause;
+        if (result.transientIo()) {
+            cause = "an I/O failure";
+        } else if (result.status().isPresent()
+                && settings.retryStatuses().contains(result.status().getAsInt())) {
+            cause = "status " + result.status().getAsInt();
+        } else {
+            return RetryDecision.stop("final outcome");
+        }
+        if (!result.safeToRepeat()) {
+            return RetryDecision.stop(cause + ", but a request of the attempt carried no key");
+        }
+        if (attempts > settings.maxRetries()) {
+            return RetryDecision.stop(cause + ", but " + settings.maxRetries() + " retries made");
+        }
+        Duration delay = backOff(attempts);
+        Optional<Duration> retryAfter = retryAfter(result.retryAfter(), now);
+        if (retryAfter.isPresent()) {
+            if (retryAfter.get().compareTo(settings.maxDelay()) > 0) {
+                return RetryDecision.stop(cause + ", but Retry-After is past max-delay");
+            }
+            if (retryAfter.get().compareTo(delay) > 0) {
+                delay = retryAfter.get();
+            }
+        }
+        if (!now.plus(delay).isBefore(deadline)) {
+            return RetryDecision.stop(cause + ", but the retry would start past its deadline");
+        }
+        return RetryDecision.after(delay, cause);
+    }
+
+    /**
+     * Exponential back-off with "equal jitter": the n-th retry waits between half and all of {@code
+     * delay × 2^(n-1)}, capped at {@code max-delay}, so that callers who failed together spread
+     * out, and none retries at once.
+     */
+    Duration backOff(int attempts) {
+        long base = settings.delay().toMillis();
+        long cap = settings.maxDelay().toMillis();
+        int doublings = Math.min(attempts - 1, 30);
+        long full = base > (cap >> doublings) ? cap : Math.min(cap, base << doublings);
+        long half = full / 2;
+        return Duration.ofMillis(
+                Math.min(full, half + (long) (random.getAsDouble() * (full - half + 1))));
+    }
+
+    /**
+     * @param text a {@code Retry-After} value: delay seconds, or an HTTP-date
+     * @return how long it asks to wait from {@code now}; empty when absent or not readable
+     */
+    static Optional<Duration> retryAfter(String text, Instant now) {
+        if (text == null || text.isBlank()) {
+            return Optional.empty();
+        }
+        String value = text.strip();
+        if (value.matches("[0-9]+")) {
+            // A number too large for a long is longer than any max-delay.
+            return Optional.of(
+                    value.length() > 12
+                            ? Duration.ofSeconds(999_999_999_999L)
+                            : Duration.ofSeconds(Long.parseLong(value)));
+        }
+        return IdempotencyKeyFilter.imfFixdate(value)
+                .map(at -> at.isAfter(now) ? Duration.between(now, at) : Duration.ZERO);
+    }
+}

@@ -1,0 +1,49 @@
+package io.idemkit.client;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.MalformedURLException;
+import java.net.ProtocolException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLPeerUnverifiedException;
+
+/**
+ * Which failures of a call a new connection can cure (C14.5): refused, reset or timed-out
+ * connections, a response that never came. A JAX-RS client wraps them in a {@code
+ * ProcessingException}; the causes are read. Stateless.
+ */
+final class TransientFailures {
+
+    private TransientFailures() {}
+
+    /**
+     * @return whether {@code failure}, or a cause of it, is I/O that another attempt may get past;
+     *     never a name that does not resolve, a malformed URL, a redirect loop or a certificate
+     *     refused, which fail again
+     */
+    static boolean isTransient(Throwable failure) {
+        Throwable t = failure;
+        for (int depth = 0; t != null && depth < 16; depth++, t = t.getCause()) {
+            if (t instanceof UnknownHostException
+                    || t instanceof MalformedURLException
+                    || t instanceof ProtocolException
+                    || t instanceof SSLHandshakeException
+                    || t instanceof SSLPeerUnverifiedException) {
+                return false;
+            }
+            if (t instanceof InterruptedIOException && !(t instanceof SocketTimeoutException)) {
+                // An interrupted thread is asked to stop, not to retry. HttpTimeoutException is
+                // an IOException of its own, handled below.
+                return !Thread.currentThread().isInterrupted()
+                        && t.getClass().getName().endsWith("TimeoutException");
+            }
+            if (t instanceof IOException || t instanceof TimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

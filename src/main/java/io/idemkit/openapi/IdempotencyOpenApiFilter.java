@@ -1,0 +1,64 @@
+package io.idemkit.openapi;
+
+import io.idemkit.config.CompatMode;
+import io.idemkit.config.IdemkitConfig;
+import jakarta.enterprise.inject.spi.CDI;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.openapi.OASFilter;
+import org.eclipse.microprofile.openapi.models.OpenAPI;
+
+/**
+ * Describes idemkit's HTTP surface in the application's OpenAPI document (C6.12), when the
+ * application names it: {@code mp.openapi.filter=io.idemkit.openapi.IdempotencyOpenApiFilter} (an
+ * application with a filter of its own calls {@code new
+ * IdempotencyOpenApiFilter().filterOpenAPI(openApi)} from it). Each operation of an
+ * {@code @Idempotent} resource method gets its key header parameter, the problem responses the HTTP
+ * surface may answer (400, 422 and 423, or 409 in the Stripe dialect, and 503) and the replay and
+ * expiry headers of its successes, where the document does not describe them already.
+ *
+ * <p>It never fails a deployment: where the deployment's findings cannot be had (the runtime builds
+ * the document before CDI has started) it logs one WARNING and leaves the document as it is.
+ * Thread-safe.
+ */
+public class IdempotencyOpenApiFilter implements OASFilter {
+
+    private static final System.Logger LOG =
+            System.getLogger(IdempotencyOpenApiFilter.class.getName());
+    private static final AtomicBoolean WARNED = new AtomicBoolean();
+
+    /** For the runtime, which creates it by reflection. */
+    public IdempotencyOpenApiFilter() {}
+
+    @Override
+    public void filterOpenAPI(OpenAPI openApi) {
+        try {
+            IdemkitConfig config = CDI.current().select(IdemkitConfig.class).get();
+            IdempotentResourceMethods resources =
+                    CDI.current().select(IdempotentResourceMethods.class).get();
+            List<OpenApiEndpoint> endpoints = new ArrayList<>();
+            for (ResourceMethod resource : resources.all()) {
+                OpenApiEndpoint.of(resource, config.keyDefaults(), ConfigProvider.getConfig())
+                        .ifPresent(endpoints::add);
+            }
+            OpenApiDecoration.decorate(
+                    openApi,
+                    endpoints,
+                    config.compatMode() == CompatMode.STRIPE,
+                    config.requireKey());
+        } catch (RuntimeException | LinkageError e) {
+            if (WARNED.compareAndSet(false, true)) {
+                LOG.log(
+                        Level.WARNING,
+                        "idemkit left the OpenAPI document without its key headers and problem"
+                                + " responses: "
+                                + e.getClass().getName()
+                                + ". The application runs as before.");
+            }
+            LOG.log(Level.DEBUG, "idemkit's OpenAPI filter failed", e);
+        }
+    }
+}
