@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The HTTP scenarios on the JDBC store (C6, C12), on a real database that each subclass starts and
  * connects to ({@link #database()}): the records are rows of its table {@code idemkit_records}, a
- * corrupt record is a row there that the store cannot read, and the claim of a process that died is
- * staged through the application's store.
+ * corrupt record is a row there that the store cannot read, and a process that dies mid-request is
+ * killed for real where the class runs its own server ({@link #ownServer}), and staged through the
+ * application's store where Arquillian manages it.
  */
 abstract class HttpJdbcScenarios extends HttpScenarios {
 
