@@ -35,6 +35,12 @@ public class OrdersBean implements MessageListener {
         try {
             String tag = message.getStringProperty("tag");
             ledger.count("runs", tag);
+            // What the broker says of this delivery: its JMSXDeliveryCount, and whether it says
+            // the message was delivered before.
+            ledger.count("delivery-" + message.getIntProperty("JMSXDeliveryCount"), tag);
+            if (message.getJMSRedelivered()) {
+                ledger.count("redelivered", tag);
+            }
             switch (String.valueOf(message.getStringProperty("mode"))) {
                 case "slow" -> Thread.sleep(500);
                 case "fail" -> throw new IllegalStateException("order " + tag + " always fails");
