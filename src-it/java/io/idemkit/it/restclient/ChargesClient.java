@@ -7,6 +7,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 
 /**
@@ -21,5 +22,12 @@ public interface ChargesClient {
     @Path("{kind}")
     @Produces(MediaType.APPLICATION_JSON)
     String charge(
+            @PathParam("kind") String kind, @HeaderParam("X-Test-Tag") String tag, String body);
+
+    /** The same call, sent by the Rest Client on another thread (C14.8). */
+    @POST
+    @Path("{kind}")
+    @Produces(MediaType.APPLICATION_JSON)
+    CompletionStage<String> chargeAsync(
             @PathParam("kind") String kind, @HeaderParam("X-Test-Tag") String tag, String body);
 }
