@@ -10,7 +10,10 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /**
  * The idempotent API as a CDI-injected Rest Client that names no provider: the feature is
- * registered by configuration, {@code configured-charges/mp-rest/providers} (C14.4).
+ * registered by configuration, {@code configured-charges/mp-rest/providers} (C14.4). Its
+ * {@code @Path} is on the interface: WildFly finds a {@code @RegisterRestClient} interface in a WAR
+ * without {@code beans.xml} only then (without it, the injection point is unsatisfied,
+ * WELD-001334).
  */
 @Path("charges")
 @RegisterRestClient(configKey = ConfiguredChargesClient.CONFIG_KEY)
