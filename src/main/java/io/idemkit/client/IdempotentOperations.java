@@ -9,7 +9,10 @@ import java.util.Optional;
  * The programmatic form of {@link IdempotentOperation}, for code that is not a CDI bean (C14.1).
  * Every request that a client with {@link IdempotencyClientFeature} sends inside an operation, on
  * the same thread, gets a key derived from the operation's key (C14.2): two requests get two keys,
- * and the same request sent again in a later attempt gets the same key (C14.3).
+ * and the same request sent again in a later attempt gets the same key (C14.3). A request invoked
+ * here and sent from another thread keeps the operation too: a Rest Client's {@code
+ * CompletionStage} method by itself, a JAX-RS {@code async()} or {@code rx()} invocation through
+ * {@link #capture} (C14.8).
  *
  * <pre>{@code
  * try (OperationScope op = IdempotentOperations.open()) {
