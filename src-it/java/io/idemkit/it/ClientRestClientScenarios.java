@@ -118,5 +118,7 @@ abstract class ClientRestClientScenarios extends ClientItSupport {
                 .extracting(ResponseDroppingProxy.Seen::key)
                 .containsOnly(sent.get(0).key());
         assertThat(runs("once")).isEqualTo(1);
+        // The answer the caller got is the stored result of the run whose answer was dropped.
+        assertThat(sent.get(2).answeredWithReplay()).isTrue();
     }
 }

@@ -22,8 +22,33 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class ResponseDroppingProxy implements AutoCloseable {
 
-    /** A request as the proxy saw it. */
-    record Seen(String requestLine, String tag, String key) {}
+    /** A request as the proxy saw it, and whether the answer it passed on was a replay. */
+    static final class Seen {
+        private final String tag;
+        private final String key;
+        private volatile boolean answeredWithReplay;
+
+        Seen(String tag, String key) {
+            this.tag = tag;
+            this.key = key;
+        }
+
+        String tag() {
+            return tag;
+        }
+
+        String key() {
+            return key;
+        }
+
+        /**
+         * @return whether the response the proxy passed on carried {@code Idempotency-Replayed:
+         *     true}; {@code false} for a dropped one
+         */
+        boolean answeredWithReplay() {
+            return answeredWithReplay;
+        }
+    }
 
     private final ServerSocket listener;
     private final int serverPort;
@@ -99,6 +124,7 @@ final class ResponseDroppingProxy implements AutoCloseable {
         private final Socket client;
         private final Socket server;
         private volatile boolean dropResponse;
+        private volatile Seen current;
 
         Connection(Socket client, Socket server) {
             this.client = client;
@@ -114,11 +140,12 @@ final class ResponseDroppingProxy implements AutoCloseable {
                     String text = new String(buffer, 0, n, StandardCharsets.ISO_8859_1);
                     if (text.matches("(?s)^[A-Z]+ \\S+ HTTP/1\\.1\r\n.*")) {
                         String head = text.split("\r\n\r\n", 2)[0];
-                        note(
+                        Seen request =
                                 new Seen(
-                                        head.substring(0, head.indexOf("\r\n")),
                                         header(head, "X-Test-Tag"),
-                                        header(head, "Idempotency-Key")));
+                                        header(head, "Idempotency-Key"));
+                        note(request);
+                        current = request;
                         dropResponse = drops.getAndUpdate(d -> Math.max(0, d - 1)) > 0;
                     }
                     out.write(buffer, 0, n);
@@ -140,6 +167,16 @@ final class ResponseDroppingProxy implements AutoCloseable {
                     if (dropResponse) {
                         // The server has answered, so it processed the request: the answer is lost.
                         return;
+                    }
+                    Seen answered = current;
+                    String text = new String(buffer, 0, n, StandardCharsets.ISO_8859_1);
+                    if (answered != null && text.startsWith("HTTP/1.1 ")) {
+                        answered.answeredWithReplay =
+                                "true"
+                                        .equalsIgnoreCase(
+                                                header(
+                                                        text.split("\r\n\r\n", 2)[0],
+                                                        "Idempotency-Replayed"));
                     }
                     out.write(buffer, 0, n);
                     out.flush();
