@@ -6,10 +6,8 @@ import jakarta.ws.rs.ProcessingException;
 import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.microprofile.faulttolerance.Retry;
-import org.eclipse.microprofile.rest.client.RestClientBuilder;
 
 /**
  * The calling application retrying with MicroProfile Fault Tolerance's {@code @Retry}, on the same
@@ -24,12 +22,7 @@ public class FtCheckout {
     @Retry(maxRetries = 4, delay = 100, jitter = 0, retryOn = ProcessingException.class)
     public String charge(URI base, String kind, String tag) {
         attempts.computeIfAbsent(tag, t -> new AtomicInteger()).incrementAndGet();
-        ChargesClient charges =
-                RestClientBuilder.newBuilder()
-                        .baseUri(base)
-                        .readTimeout(10, TimeUnit.SECONDS)
-                        .build(ChargesClient.class);
-        return charges.charge(kind, tag, "{\"amount\":1999}");
+        return RestCheckout.at(base, 10).charge(kind, tag, "{\"amount\":1999}");
     }
 
     /**

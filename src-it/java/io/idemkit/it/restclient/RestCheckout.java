@@ -23,13 +23,20 @@ public class RestCheckout {
     @Inject IdempotentRetry retry;
     @Inject @RestClient Instance<ConfiguredChargesClient> configured;
 
+    /**
+     * @return a Rest Client for the API at {@code base}, with the feature (its {@code
+     *     RegisterProvider}), giving up reading after {@code readTimeoutSeconds}
+     */
+    static ChargesClient at(URI base, int readTimeoutSeconds) {
+        return RestClientBuilder.newBuilder()
+                .baseUri(base)
+                .readTimeout(readTimeoutSeconds, TimeUnit.SECONDS)
+                .build(ChargesClient.class);
+    }
+
     @IdempotentOperation
     public Result charge(URI base, String kind, String tag) {
-        ChargesClient charges =
-                RestClientBuilder.newBuilder()
-                        .baseUri(base)
-                        .readTimeout(1, TimeUnit.SECONDS)
-                        .build(ChargesClient.class);
+        ChargesClient charges = at(base, 1);
         try {
             RetryOutcome<String> outcome =
                     retry.callForOutcome(() -> charges.charge(kind, tag, "{\"amount\":1999}"));
@@ -45,11 +52,7 @@ public class RestCheckout {
      * key (C14.8), so the server runs the charge once and replays it to the second.
      */
     public void asyncThenSync(URI base, String kind, String tag) throws Exception {
-        ChargesClient charges =
-                RestClientBuilder.newBuilder()
-                        .baseUri(base)
-                        .readTimeout(10, TimeUnit.SECONDS)
-                        .build(ChargesClient.class);
+        ChargesClient charges = at(base, 10);
         String operation = "async-" + tag;
         IdempotentOperations.call(
                 operation,

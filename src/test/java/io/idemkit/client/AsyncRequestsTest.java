@@ -3,7 +3,6 @@ package io.idemkit.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.ws.rs.client.Client;
-import jakarta.ws.rs.client.ClientBuilder;
 import jakarta.ws.rs.client.Entity;
 import jakarta.ws.rs.client.Invocation;
 import jakarta.ws.rs.core.Response;
@@ -33,12 +32,7 @@ class AsyncRequestsTest {
     @BeforeEach
     void start() throws Exception {
         server = new LoopbackServer();
-        client =
-                ClientBuilder.newBuilder()
-                        .register(IdempotencyClientFeature.class)
-                        .connectTimeout(2, TimeUnit.SECONDS)
-                        .readTimeout(2, TimeUnit.SECONDS)
-                        .build();
+        client = LoopbackServer.keyedClient();
     }
 
     @AfterEach
@@ -58,6 +52,11 @@ class AsyncRequestsTest {
         return server.keys().get(server.keys().size() - 1);
     }
 
+    /** Sends a POST through Jersey's async invoker, on its thread, and waits for the answer. */
+    private static void sendAsync(Invocation.Builder request) throws Exception {
+        request.async().post(Entity.json("{}")).get(5, TimeUnit.SECONDS).close();
+    }
+
     private String lastKey() {
         return server.keys().get(server.keys().size() - 1);
     }
@@ -69,11 +68,7 @@ class AsyncRequestsTest {
         IdempotentOperations.call(
                 OPERATION,
                 () -> {
-                    IdempotentOperations.capture(payments())
-                            .async()
-                            .post(Entity.json("{}"))
-                            .get(5, TimeUnit.SECONDS)
-                            .close();
+                    sendAsync(IdempotentOperations.capture(payments()));
                     return null;
                 });
 
@@ -87,7 +82,7 @@ class AsyncRequestsTest {
         IdempotentOperations.call(
                 OPERATION,
                 () -> {
-                    payments().async().post(Entity.json("{}")).get(5, TimeUnit.SECONDS).close();
+                    sendAsync(payments());
                     return null;
                 });
 
@@ -121,11 +116,7 @@ class AsyncRequestsTest {
                 op.attempt(
                         () -> {
                             for (int request = 0; request < 2; request++) {
-                                IdempotentOperations.capture(payments())
-                                        .async()
-                                        .post(Entity.json("{}"))
-                                        .get(5, TimeUnit.SECONDS)
-                                        .close();
+                                sendAsync(IdempotentOperations.capture(payments()));
                             }
                             return null;
                         });
@@ -140,11 +131,7 @@ class AsyncRequestsTest {
 
     @Test
     void outsideEveryOperation_captureChangesNothing() throws Exception {
-        IdempotentOperations.capture(payments())
-                .async()
-                .post(Entity.json("{}"))
-                .get(5, TimeUnit.SECONDS)
-                .close();
+        sendAsync(IdempotentOperations.capture(payments()));
 
         assertThat(server.keys()).hasSize(1).doesNotContainNull();
     }
