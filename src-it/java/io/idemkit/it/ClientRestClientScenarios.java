@@ -103,6 +103,17 @@ abstract class ClientRestClientScenarios extends ClientItSupport {
     }
 
     @Test
+    void aSecondOperation_getsANewKey_andTheServerRunsItAgain() {
+        drive("rest-drive/ft/once/via/" + proxy.port());
+        drive("rest-drive/ft/once/via/" + proxy.port());
+
+        List<ResponseDroppingProxy.Seen> sent = proxy.seen(tag);
+        assertThat(sent).hasSize(2);
+        assertThat(sent.get(0).key()).isNotBlank().isNotEqualTo(sent.get(1).key());
+        assertThat(runs("once")).isEqualTo(2);
+    }
+
+    @Test
     void faultTolerancesRetry_afterADroppedResponse_sendsTheSameKey_andTheServerRunsItOnce() {
         // Two drops: the transport may send a POST again once by itself, with the same headers.
         proxy.dropNextResponses(2);
