@@ -37,6 +37,18 @@ class ClientCallsIT extends ClientItSupport {
     }
 
     @Test
+    void an423InProgress_isWaitedOut_andEndsInTheResult() {
+        // The first attempt times out while the server runs it; the retry meets the claim (423,
+        // Retry-After: the lease's rest), and the one after that gets the stored result.
+        JsonObject result = drive("drive/busy");
+
+        assertThat(result.getInt("status")).isEqualTo(201);
+        assertThat(result.getInt("attempts")).isGreaterThanOrEqualTo(3);
+        assertThat(result.getBoolean("replayed")).isTrue();
+        assertThat(runs("busy")).isEqualTo(1);
+    }
+
+    @Test
     void a503WithRetryAfter_isRetried_andTheSecondRunSucceeds() {
         JsonObject result = drive("drive/flaky");
 

@@ -22,13 +22,21 @@ import org.junit.jupiter.api.BeforeEach;
 abstract class ClientItSupport {
 
     static WebArchive war(String name, UnaryOperator<WebArchive> classes) {
+        return war(name, classes, "");
+    }
+
+    /**
+     * @param config more lines of the application's {@code microprofile-config.properties}
+     */
+    static WebArchive war(String name, UnaryOperator<WebArchive> classes, String config) {
         return LibraryJar.addTo(
                 classes.apply(ShrinkWrap.create(WebArchive.class, name + ".war"))
                         .addAsResource(
                                 new StringAsset(
                                         "idemkit.store=memory\n"
                                                 + "idemkit.scope-mode=single-tenant\n"
-                                                + "idemkit.client.retry.delay=100ms\n"),
+                                                + "idemkit.client.retry.delay=100ms\n"
+                                                + config),
                                 "META-INF/microprofile-config.properties"));
     }
 
@@ -37,9 +45,16 @@ abstract class ClientItSupport {
     HttpCalls http;
     String tag;
 
+    /**
+     * @return the application's root: Arquillian's, unless the test runs a server of its own
+     */
+    URL base() {
+        return base;
+    }
+
     @BeforeEach
     void openClient() throws Exception {
-        http = new HttpCalls(base.toURI());
+        http = new HttpCalls(base().toURI());
         tag = UUID.randomUUID().toString();
     }
 

@@ -15,9 +15,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The server side the client calls: {@code @Idempotent} resources that count their runs per test
- * tag. {@code slow} outlasts the caller's read timeout; {@code flaky} answers 503 on its first run
- * (not stored, so a retry runs it again); {@code refused} answers 422, which is final; {@code once}
- * always succeeds, {@code shipments} answers 502 on its first run.
+ * tag. {@code slow} outlasts the caller's read timeout, {@code busy} too, and answers its
+ * duplicates 423 at once; {@code flaky} answers 503 on its first run (not stored, so a retry runs
+ * it again); {@code refused} answers 422, which is final; {@code once} always succeeds, {@code
+ * shipments} answers 502 on its first run.
  */
 @Path("charges")
 @RequestScoped
@@ -45,6 +46,19 @@ public class ChargesResource {
     @Idempotent
     public Response slow(@HeaderParam(TAG) String tag) throws InterruptedException {
         run("slow", tag);
+        Thread.sleep(1500);
+        return created();
+    }
+
+    /**
+     * Outlasts the caller's read timeout and lets no duplicate wait: the retry is answered 423 with
+     * the lease's rest as {@code Retry-After}, which the caller waits out.
+     */
+    @POST
+    @Path("busy")
+    @Idempotent(waitTimeout = "0s", leaseTtl = "5s")
+    public Response busy(@HeaderParam(TAG) String tag) throws InterruptedException {
+        run("busy", tag);
         Thread.sleep(1500);
         return created();
     }

@@ -4,7 +4,6 @@ import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.ConfigValues;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
 
@@ -109,14 +108,9 @@ public final class ClientSettingsReader {
         return MicroProfileConfig.read();
     }
 
-    /** Comma-separated methods, upper case; checked by {@link ClientSettings}. */
+    /** Comma-separated methods; checked by {@link ClientSettings}. */
     static Set<String> methods(String text) {
-        Set<String> methods = new LinkedHashSet<>();
-        for (String raw : text.split(",", -1)) {
-            if (!raw.isBlank()) {
-                methods.add(raw.strip());
-            }
-        }
+        Set<String> methods = ConfigValues.list(text, method -> method);
         if (methods.isEmpty()) {
             throw new IllegalArgumentException("must name at least one method");
         }
@@ -125,18 +119,14 @@ public final class ClientSettingsReader {
 
     /** Comma-separated status codes; which ones may be retried is checked by ClientSettings. */
     static Set<Integer> statuses(String text) {
-        Set<Integer> statuses = new LinkedHashSet<>();
-        for (String raw : text.split(",", -1)) {
-            String code = raw.strip();
-            if (code.isEmpty()) {
-                continue;
-            }
-            if (!code.matches("[1-5][0-9][0-9]")) {
-                throw new IllegalArgumentException("'" + code + "' is not a status code");
-            }
-            statuses.add(Integer.parseInt(code));
-        }
-        return statuses;
+        return ConfigValues.list(
+                text,
+                code -> {
+                    if (!code.matches("[1-5][0-9][0-9]")) {
+                        throw new IllegalArgumentException("'" + code + "' is not a status code");
+                    }
+                    return Integer.parseInt(code);
+                });
     }
 
     private static Integer retries(String text) {

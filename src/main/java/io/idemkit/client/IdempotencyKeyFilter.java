@@ -15,9 +15,10 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Puts the key on a request (C14.4) and notes what its response says (C14.6), for the operation
- * open on the sending thread. One instance per client, registered by {@link
- * IdempotencyClientFeature}; stateless apart from its settings, so thread-safe.
+ * Puts the key on a request (C14.4) and notes what its response says (C14.6), for the operation the
+ * request belongs to: the one captured on the invoking thread, else the one open on the sending
+ * thread (C14.8). One instance per client, registered by {@link IdempotencyClientFeature};
+ * stateless apart from its settings, so thread-safe.
  */
 final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseFilter {
 
@@ -36,7 +37,7 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
     public void filter(ClientRequestContext request) {
         String method = request.getMethod().toUpperCase(Locale.ROOT);
         boolean unsafe = !ClientSettings.SAFE_METHODS.contains(method);
-        List<Frame> frames = OperationStack.all();
+        List<Frame> frames = CapturedOperation.of(request);
         if (hasKey(request)) {
             // The caller's own key is never replaced (C14.4).
             record(frames, true, unsafe);
@@ -68,7 +69,7 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
         request.setProperty(IdempotentResponses.REPLAYED_PROPERTY, replayed);
         String retryAfter = response.getHeaderString(HttpHeaders.RETRY_AFTER);
         Optional<Instant> expires = imfFixdate(response.getHeaderString(KEY_EXPIRES));
-        List<Frame> frames = OperationStack.all();
+        List<Frame> frames = CapturedOperation.of(request);
         for (Frame frame : frames) {
             frame.log().received(response.getStatus(), replayed, retryAfter);
         }

@@ -1,6 +1,7 @@
 package io.idemkit.client;
 
 import io.idemkit.IdempotencyKeyMissingException;
+import jakarta.ws.rs.client.Invocation;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -8,7 +9,10 @@ import java.util.Optional;
  * The programmatic form of {@link IdempotentOperation}, for code that is not a CDI bean (C14.1).
  * Every request that a client with {@link IdempotencyClientFeature} sends inside an operation, on
  * the same thread, gets a key derived from the operation's key (C14.2): two requests get two keys,
- * and the same request sent again in a later attempt gets the same key (C14.3).
+ * and the same request sent again in a later attempt gets the same key (C14.3). A request invoked
+ * here and sent from another thread keeps the operation too: a Rest Client's {@code
+ * CompletionStage} method by itself, a JAX-RS {@code async()} or {@code rx()} invocation through
+ * {@link #capture} (C14.8).
  *
  * <pre>{@code
  * try (OperationScope op = IdempotentOperations.open()) {
@@ -107,6 +111,29 @@ public final class IdempotentOperations {
                     body.run();
                     return null;
                 });
+    }
+
+    /**
+     * Makes a request part of the operation open on this thread, wherever it is sent from (C14.8).
+     * A JAX-RS {@code async()} or {@code rx()} invocation runs the client's filters on another
+     * thread, outside the operation; captured, it gets its key from the operation as a request sent
+     * on this thread would:
+     *
+     * <pre>{@code
+     * IdempotentOperations.capture(target.request()).async().post(Entity.json(order));
+     * }</pre>
+     *
+     * <p>Outside every operation the builder is returned unchanged. A MicroProfile Rest Client
+     * method returning a {@code CompletionStage} needs no capture: the library's Rest Client
+     * listener does it.
+     *
+     * @param request the request being built, on the thread that has the operation open
+     * @return {@code request}, carrying the operation as a request property
+     */
+    public static Invocation.Builder capture(Invocation.Builder request) {
+        Objects.requireNonNull(request, "request");
+        Object levels = CapturedOperation.capture();
+        return levels == null ? request : request.property(CapturedOperation.property(), levels);
     }
 
     /**

@@ -8,7 +8,9 @@
  *       io.idemkit.client.OperationKey} lets the application name it;
  *   <li>{@link io.idemkit.client.IdempotencyClientFeature}, registered on a JAX-RS client or a
  *       MicroProfile Rest Client, sends each unsafe request of an operation with a key derived from
- *       the operation's;
+ *       the operation's, also when the request is sent from another thread than the one that
+ *       invoked it (a {@code CompletionStage} Rest Client method, a captured JAX-RS {@code async()}
+ *       call);
  *   <li>{@link io.idemkit.client.IdempotentRetry} sends a keyed call again after a failure that a
  *       retry with the same key can cure, and says in a {@link io.idemkit.client.RetryOutcome} how
  *       many attempts it took and whether the answer was a replay.

@@ -258,18 +258,15 @@ public final class ConfigReader {
      * Comma-separated fully qualified class names, such as {@code com.example.AccessLog$Filter}.
      */
     private static Set<String> classNames(String text) {
-        Set<String> names = new LinkedHashSet<>();
-        for (String raw : text.split(",", -1)) {
-            String name = raw.strip();
-            if (name.isEmpty()) {
-                continue;
-            }
-            if (!name.matches("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*")) {
-                throw new IllegalArgumentException("'" + name + "' is not a class name");
-            }
-            names.add(name);
-        }
-        return names;
+        return ConfigValues.list(
+                text,
+                name -> {
+                    if (!name.matches(
+                            "[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*")) {
+                        throw new IllegalArgumentException("'" + name + "' is not a class name");
+                    }
+                    return name;
+                });
     }
 
     private Set<String> headers(String key, String defaultText) {
@@ -277,21 +274,17 @@ public final class ConfigReader {
                 values.value(
                         key,
                         defaultText,
-                        text -> {
-                            Set<String> set = new LinkedHashSet<>();
-                            for (String raw : text.split(",", -1)) {
-                                String name = raw.strip().toLowerCase(Locale.ROOT);
-                                if (name.isEmpty()) {
-                                    continue;
-                                }
-                                if (!name.matches("[!#$%&'*+.^_`|~0-9a-z-]+")) {
-                                    throw new IllegalArgumentException(
-                                            "'" + raw.strip() + "' is not a header name");
-                                }
-                                set.add(name);
-                            }
-                            return set;
-                        });
+                        text ->
+                                ConfigValues.list(
+                                        text,
+                                        raw -> {
+                                            String name = raw.toLowerCase(Locale.ROOT);
+                                            if (!name.matches("[!#$%&'*+.^_`|~0-9a-z-]+")) {
+                                                throw new IllegalArgumentException(
+                                                        "'" + raw + "' is not a header name");
+                                            }
+                                            return name;
+                                        }));
         return names == null ? Set.of() : names;
     }
 

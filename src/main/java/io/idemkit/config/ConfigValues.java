@@ -2,10 +2,12 @@ package io.idemkit.config;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.eclipse.microprofile.config.Config;
@@ -126,6 +128,25 @@ public final class ConfigValues {
                     throw new IllegalArgumentException(
                             "must be one of " + String.join(", ", allowed));
                 });
+    }
+
+    /**
+     * Reads a comma-separated list, the shape of every list-valued key: white space around an item
+     * is removed, blank items are skipped, and an item named twice counts once.
+     *
+     * @param text the key's text
+     * @param item turns one item (stripped, not blank) into a value; throws {@link
+     *     IllegalArgumentException} with the rule when the item breaks it
+     * @return the values, in the order written; empty when the text names none
+     */
+    public static <T> Set<T> list(String text, Function<String, T> item) {
+        Set<T> items = new LinkedHashSet<>();
+        for (String raw : text.split(",", -1)) {
+            if (!raw.isBlank()) {
+                items.add(item.apply(raw.strip()));
+            }
+        }
+        return items;
     }
 
     /**

@@ -35,6 +35,20 @@ public class IdempotencyOpenApiFilter implements OASFilter {
 
     @Override
     public void filterOpenAPI(OpenAPI openApi) {
+        // The runtime may call this on a thread of its own (Payara Micro: the request for
+        // /openapi), whose context class loader is not the application's; CDI.current() and
+        // MicroProfile Config find the application by it.
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(IdempotencyOpenApiFilter.class.getClassLoader());
+        try {
+            describe(openApi);
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
+
+    private static void describe(OpenAPI openApi) {
         try {
             IdemkitConfig config = CDI.current().select(IdemkitConfig.class).get();
             IdempotentResourceMethods resources =

@@ -152,11 +152,7 @@ final class OpenApiDecoration {
                 .description(
                         "Idempotency key: 1 to 255 UTF-8 bytes, one per operation. Send the same"
                                 + " key and request to retry: the first result is replayed.")
-                .schema(
-                        OASFactory.createSchema()
-                                .type(SchemaType.STRING)
-                                .minLength(1)
-                                .maxLength(255));
+                .schema(SchemaTypes.of(SchemaType.STRING).minLength(1).maxLength(255));
     }
 
     private static void addSuccessHeaders(APIResponse response, boolean stripe) {
@@ -165,12 +161,12 @@ final class OpenApiDecoration {
                 response,
                 replayed,
                 "true when this is the stored response of an earlier request with the same key.",
-                OASFactory.createSchema().type(SchemaType.BOOLEAN));
+                SchemaTypes.of(SchemaType.BOOLEAN));
         addHeader(
                 response,
                 "Idempotency-Key-Expires",
                 "Until when the same key replays this response (IMF-fixdate).",
-                OASFactory.createSchema().type(SchemaType.STRING));
+                SchemaTypes.of(SchemaType.STRING));
     }
 
     private static void addHeader(
@@ -208,7 +204,7 @@ final class OpenApiDecoration {
                     "Retry-After",
                     OASFactory.createHeader()
                             .description("Seconds to wait before retrying with the same key.")
-                            .schema(OASFactory.createSchema().type(SchemaType.INTEGER)));
+                            .schema(SchemaTypes.of(SchemaType.INTEGER)));
         }
         responses.addAPIResponse(status, response);
     }
@@ -224,12 +220,11 @@ final class OpenApiDecoration {
         }
         components.addSchema(
                 PROBLEM_SCHEMA,
-                OASFactory.createSchema()
-                        .type(SchemaType.OBJECT)
+                SchemaTypes.of(SchemaType.OBJECT)
                         .description("RFC 9457 problem details; type is a urn:idemkit: URN.")
-                        .addProperty("type", OASFactory.createSchema().type(SchemaType.STRING))
-                        .addProperty("title", OASFactory.createSchema().type(SchemaType.STRING))
-                        .addProperty("status", OASFactory.createSchema().type(SchemaType.INTEGER))
-                        .addProperty("detail", OASFactory.createSchema().type(SchemaType.STRING)));
+                        .addProperty("type", SchemaTypes.of(SchemaType.STRING))
+                        .addProperty("title", SchemaTypes.of(SchemaType.STRING))
+                        .addProperty("status", SchemaTypes.of(SchemaType.INTEGER))
+                        .addProperty("detail", SchemaTypes.of(SchemaType.STRING)));
     }
 }

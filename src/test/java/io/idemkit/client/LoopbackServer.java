@@ -2,6 +2,8 @@ package io.idemkit.client;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import jakarta.ws.rs.client.Client;
+import jakarta.ws.rs.client.ClientBuilder;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -38,6 +40,17 @@ final class LoopbackServer implements AutoCloseable {
         server.setExecutor(Executors.newCachedThreadPool());
         server.createContext("/", this::handle);
         server.start();
+    }
+
+    /**
+     * @return a Jersey client with the feature, as the tests over this server use it
+     */
+    static Client keyedClient() {
+        return ClientBuilder.newBuilder()
+                .register(IdempotencyClientFeature.class)
+                .connectTimeout(2, TimeUnit.SECONDS)
+                .readTimeout(2, TimeUnit.SECONDS)
+                .build();
     }
 
     URI uri(String path) {

@@ -18,7 +18,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,12 +39,7 @@ class RetryOverHttpTest {
     @BeforeEach
     void start() throws Exception {
         server = new LoopbackServer();
-        client =
-                ClientBuilder.newBuilder()
-                        .register(IdempotencyClientFeature.class)
-                        .connectTimeout(2, TimeUnit.SECONDS)
-                        .readTimeout(2, TimeUnit.SECONDS)
-                        .build();
+        client = LoopbackServer.keyedClient();
     }
 
     @AfterEach

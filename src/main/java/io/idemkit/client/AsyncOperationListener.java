@@ -1,0 +1,65 @@
+package io.idemkit.client;
+
+import java.util.List;
+import org.eclipse.microprofile.rest.client.RestClientBuilder;
+import org.eclipse.microprofile.rest.client.ext.AsyncInvocationInterceptor;
+import org.eclipse.microprofile.rest.client.ext.AsyncInvocationInterceptorFactory;
+import org.eclipse.microprofile.rest.client.spi.RestClientListener;
+
+/**
+ * Internal: no compatibility guaranteed; public for the {@code ServiceLoader} only.
+ *
+ * <p>Carries the operation into a MicroProfile Rest Client method that returns a {@code
+ * CompletionStage} (C14.8). The Rest Client runs such a call on another thread; its {@code
+ * AsyncInvocationInterceptor} is the specification's hook for this: {@code prepareContext} runs on
+ * the invoking thread, {@code applyContext} and {@code removeContext} on the thread that sends the
+ * request. Loaded by the Rest Client implementation as a {@code RestClientListener} for every
+ * client it builds; where no operation is open, it does nothing. Thread-safe.
+ */
+public final class AsyncOperationListener implements RestClientListener {
+
+    /** Public for the {@code ServiceLoader}. */
+    public AsyncOperationListener() {}
+
+    @Override
+    public void onNewClient(Class<?> serviceInterface, RestClientBuilder builder) {
+        builder.register(new Factory());
+    }
+
+    /** Made by the Rest Client once per invocation. */
+    static final class Factory implements AsyncInvocationInterceptorFactory {
+        @Override
+        public AsyncInvocationInterceptor newInterceptor() {
+            return new Interceptor();
+        }
+    }
+
+    /** One invocation: captures on the invoking thread, puts it on the sending thread. */
+    static final class Interceptor implements AsyncInvocationInterceptor {
+
+        private List<Frame> captured = List.of();
+        private boolean applied;
+
+        @Override
+        public void prepareContext() {
+            captured = OperationStack.all();
+        }
+
+        @Override
+        public void applyContext() {
+            if (!captured.isEmpty() && !OperationStack.all().contains(captured.get(0))) {
+                captured.forEach(OperationStack::push);
+                applied = true;
+            }
+        }
+
+        @Override
+        public void removeContext() {
+            if (applied) {
+                // The outermost level takes those inside it with it (OperationStack.remove).
+                OperationStack.remove(captured.get(0));
+                applied = false;
+            }
+        }
+    }
+}
