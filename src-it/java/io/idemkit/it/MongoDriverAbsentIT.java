@@ -20,7 +20,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * An application that ships the library jar alone, without the MongoDB driver in {@code
- * WEB-INF/lib} (C12): on the JDBC store and on the in-memory store it deploys and replays; on the
+ * WEB-INF/lib} (C8): on the JDBC store and on the in-memory store it deploys and replays; on the
  * MongoDB store, named by {@code idemkit.store=mongo} or picked by {@code idemkit.mongo.uri}, its
  * deployment fails naming the missing artifact, {@code org.mongodb:mongodb-driver-sync}. Four
  * applications on one Open Liberty server of the test's own, whose data source {@code jdbc/idemkit}

@@ -18,7 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * lookup by type from the library's archive misses them on Payara); the beans the library's own
  * bean manager resolves (a {@code DataSource}); and the runtime's managed scheduler. Types are
  * compared by name, so that no bean signature of the library names a type of a driver that may be
- * absent (C12). Thread-safe.
+ * absent (C8). Thread-safe.
  */
 final class ContainerResources implements StoreResources {
 

@@ -15,7 +15,7 @@ import java.lang.System.Logger.Level;
  * application's beans), made by that store's own {@link StoreFactory} with the configuration and
  * the container's resources. This class knows no store: every store's wing is in its own package
  * ({@code io.idemkit.store.memory}, {@code .mongo}, {@code .jdbc}), and no bean signature here
- * names a driver's type, so that the producer is there whichever drivers the application has (C12).
+ * names a driver's type, so that the producer is there whichever drivers the application has (C8).
  *
  * <p>An application that brings its own store declares it as an enabled alternative
  * ({@code @Alternative @Priority(...)}), which takes precedence over this producer.

@@ -17,7 +17,7 @@ import java.util.Set;
  *
  * <p>A factory is loaded whether or not its store's driver is on the application's class path, so
  * its class names no type of that driver: the glue asks {@link #driver()} first, and calls {@link
- * #read}, {@link #pickedByAuto} and everything after only when the driver is there (C12). The calls
+ * #read}, {@link #pickedByAuto} and everything after only when the driver is there (C8). The calls
  * come in this order, from one thread at deployment ({@link #store} and {@link #stop} later, from
  * the container): not thread-safe otherwise.
  *
