@@ -2,16 +2,12 @@ package io.idemkit.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idemkit.it.HttpCalls.Reply;
-import io.idemkit.it.http.HttpApplication;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.UUID;
 import org.awaitility.Awaitility;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -69,20 +65,8 @@ class MongoDriverAbsentIT {
         }
     }
 
-    /** The HTTP test application with the library jar alone in {@code WEB-INF/lib}. */
     private static WebArchive war(String name, String storeConfig) {
-        WebArchive war =
-                LibraryJar.addAlone(
-                        ShrinkWrap.create(WebArchive.class, name + ".war")
-                                .addPackage(HttpApplication.class.getPackage())
-                                .addAsResource(
-                                        new StringAsset(
-                                                HttpScenarioSupport.COMMON_CONFIG + storeConfig),
-                                        "META-INF/microprofile-config.properties"));
-        assertThat(war.getContent().keySet())
-                .as("no MongoDB driver in " + name)
-                .noneMatch(path -> path.get().matches("/WEB-INF/lib/(mongodb|bson).*"));
-        return war;
+        return WithoutMongoDriver.war(name, storeConfig);
     }
 
     @Test
@@ -132,17 +116,6 @@ class MongoDriverAbsentIT {
     }
 
     private static void assertOnceThenReplayed(URI app) {
-        HttpCalls http = new HttpCalls(app);
-        String tag = UUID.randomUUID().toString();
-        String key = "no-driver-" + tag;
-
-        Reply first = http.postKeyed("api/resources", HttpScenarioSupport.BODY_X, key, tag);
-        Reply second = http.postKeyed("api/resources", HttpScenarioSupport.BODY_X, key, tag);
-
-        assertThat(first.status()).isEqualTo(201);
-        assertThat(first.header("Idempotency-Replayed")).isNull();
-        assertThat(second.status()).isEqualTo(201);
-        assertThat(second.header("Idempotency-Replayed")).isEqualTo("true");
-        assertThat(http.get("api/calls/" + tag).text()).isEqualTo("1");
+        WithoutMongoDriver.assertOnceThenReplayed(app);
     }
 }
