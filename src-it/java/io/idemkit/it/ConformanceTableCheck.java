@@ -104,9 +104,17 @@ class ConformanceTableCheck {
                             List.of("HttpJdbcMariaDbLibertyIT", "HttpJdbcMariaDbIT")),
                     new Row(Surface.HTTP, MONGO, false, List.of("HttpMongoStoreIT")),
                     new Row(Surface.HTTP, "in-memory", false, List.of("HttpMemoryStoreIT")),
-                    new Row(Surface.QUEUE, "PostgreSQL", true, List.of("MessageJdbcStoreIT")),
+                    new Row(
+                            Surface.QUEUE,
+                            "PostgreSQL",
+                            true,
+                            List.of("MessageJdbcStoreIT", "MessageArtemisJdbcStoreIT")),
                     new Row(Surface.QUEUE, MONGO, false, List.of("MessageMongoStoreIT")),
-                    new Row(Surface.QUEUE, "in-memory", false, List.of("MessageMemoryStoreIT")),
+                    new Row(
+                            Surface.QUEUE,
+                            "in-memory",
+                            false,
+                            List.of("MessageMemoryStoreIT", "MessageArtemisMemoryStoreIT")),
                     new Row(
                             Surface.TOOL,
                             "PostgreSQL",

@@ -7,7 +7,11 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
@@ -98,6 +102,24 @@ final class LibertyServer implements OwnServer {
     String messagesLog() throws IOException {
         Path log = dir.resolve("logs/messages.log");
         return Files.exists(log) ? Files.readString(log) : "";
+    }
+
+    /**
+     * Waits until the server has refused to start {@code app}.
+     *
+     * @param app the name of an application of this server
+     * @return the line in which it says so ({@code CWWKZ0002E}), with the reason
+     */
+    String awaitRefusal(String app) {
+        Pattern line = Pattern.compile("CWWKZ0002E[^\\n]*\\b" + app + "\\b[^\\n]*");
+        return Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .until(
+                        () -> {
+                            Matcher m = line.matcher(messagesLog());
+                            return m.find() ? m.group() : null;
+                        },
+                        found -> found != null);
     }
 
     /**

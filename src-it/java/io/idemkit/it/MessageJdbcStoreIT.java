@@ -52,6 +52,11 @@ class MessageJdbcStoreIT extends MessageScenarios {
     }
 
     @Override
+    String refusal(String app) {
+        return liberty.server().awaitRefusal(app);
+    }
+
+    @Override
     URI application() {
         return liberty.app();
     }

@@ -3,10 +3,6 @@ package io.idemkit.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
-import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.awaitility.Awaitility;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -75,17 +71,9 @@ class MessageMemoryStoreIT extends MessageScenarios {
         return app;
     }
 
-    /** Waits for the line in which the server refuses to start {@code app}, and returns it. */
-    private static String refusal(String app) {
-        Pattern line = Pattern.compile("CWWKZ0002E[^\\n]*\\b" + app + "\\b[^\\n]*");
-        return Awaitility.await()
-                .atMost(Duration.ofSeconds(60))
-                .until(
-                        () -> {
-                            Matcher m = line.matcher(server.messagesLog());
-                            return m.find() ? m.group() : null;
-                        },
-                        found -> found != null);
+    @Override
+    String refusal(String app) {
+        return server.awaitRefusal(app);
     }
 
     @Test

@@ -70,6 +70,11 @@ class MessageMongoStoreIT extends MessageScenarios {
     }
 
     @Override
+    String refusal(String app) {
+        return server.awaitRefusal(app);
+    }
+
+    @Override
     URI application() {
         return app;
     }

@@ -4,17 +4,19 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * A WildFly server of the test's own, beside the one Arquillian manages, in the installation the
  * build unpacked: a server base directory of its own under {@code target/wildfly/servers} with a
- * copy of the IT configuration ({@code standalone-microprofile.xml} with the ejb3 subsystem), the
- * application in its deployment scanner's folder, every socket on loopback and on free ports;
- * started with {@code bin/standalone.sh}, stopped with SIGTERM (WildFly's ordinary shutdown) and
- * killed with SIGKILL.
+ * copy of the IT configurations ({@code standalone-microprofile.xml} with the ejb3 subsystem, or
+ * {@link #FULL}), the application in its deployment scanner's folder, every socket on loopback and
+ * on free ports; started with {@code bin/standalone.sh}, stopped with SIGTERM (WildFly's ordinary
+ * shutdown) and killed with SIGKILL.
  */
 final class WildFlyServer implements OwnServer {
 
@@ -22,7 +24,16 @@ final class WildFlyServer implements OwnServer {
             Path.of(System.getProperty("wildfly.home", "target/wildfly/wildfly-39.0.1.Final"))
                     .toAbsolutePath();
 
+    /**
+     * The full profile, with the embedded ActiveMQ Artemis broker (in-VM only) and the message ITs'
+     * queues, as {@code src-it/wildfly/it-server-full.cli} set it up.
+     */
+    static final String FULL = "standalone-full.xml";
+
+    private static final String MICROPROFILE = "standalone-microprofile.xml";
+
     private final Path base;
+    private final String config;
     private final int httpPort = LibertyServer.freePort();
     private final int httpsPort = LibertyServer.freePort();
     private final int managementPort = LibertyServer.freePort();
@@ -35,6 +46,19 @@ final class WildFlyServer implements OwnServer {
      * @param war the application
      */
     WildFlyServer(String name, WebArchive war) throws IOException {
+        this(name, war, MICROPROFILE);
+    }
+
+    /**
+     * Creates (or recreates) the server's base directory, with {@code war} to deploy.
+     *
+     * @param name the server's name
+     * @param war the application
+     * @param config the server configuration it starts with, {@code standalone-microprofile.xml} or
+     *     {@link #FULL}
+     */
+    WildFlyServer(String name, WebArchive war, String config) throws IOException {
+        this.config = config;
         this.base = HOME.getParent().resolve("servers").resolve(name);
         OwnServer.deleteTree(base);
         Path configuration = HOME.resolve("standalone/configuration");
@@ -67,6 +91,29 @@ final class WildFlyServer implements OwnServer {
         return base.resolve("deployments").resolve(war.getName());
     }
 
+    /**
+     * Waits until the deployment scanner has refused {@code app}.
+     *
+     * @param app the name of an application of this server (its WAR's, without {@code .war})
+     * @return the reason, as its {@code <app>.war.failed} marker gives it
+     */
+    String awaitRefusal(String app) throws IOException {
+        Path failed = base.resolve("deployments").resolve(app + ".war.failed");
+        Awaitility.await().atMost(Duration.ofSeconds(120)).until(() -> Files.exists(failed));
+        // The scanner may still be writing it.
+        return Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> Files.readString(failed), reason -> !reason.isBlank());
+    }
+
+    /**
+     * @return the server's {@code log/server.log} so far
+     */
+    String serverLog() throws IOException {
+        Path log = base.resolve("log/server.log");
+        return Files.exists(log) ? Files.readString(log) : "";
+    }
+
     @Override
     public URI application(WebArchive war) {
         String context = war.getName().replaceFirst("\\.war$", "");
@@ -79,7 +126,7 @@ final class WildFlyServer implements OwnServer {
                 new ProcessBuilder(
                                 HOME.resolve("bin/standalone.sh").toString(),
                                 "-c",
-                                "standalone-microprofile.xml",
+                                config,
                                 "-Djboss.server.base.dir=" + base,
                                 "-b=127.0.0.1",
                                 "-bmanagement=127.0.0.1",

@@ -23,26 +23,31 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import javax.naming.InitialContext;
 
 /**
  * The tests' hands inside the server: sends persistent messages to the queues (each send a new
  * {@code JMSMessageID}, as a producer's re-send is), and reports what the beans did.
+ *
+ * <p>The connection factory and the queues are resource references ({@code java:comp/env/jms/...}),
+ * which each runtime binds its own way: Open Liberty by default to the server's objects of the same
+ * JNDI name, WildFly through the WAR's {@code web.xml} ({@code ArtemisBindings}).
  */
 @Path("messages")
 @ApplicationScoped
 @Produces(MediaType.TEXT_PLAIN)
 public class MessagesResource {
 
-    @Resource(lookup = "jms/cf")
+    @Resource(name = "jms/cf")
     ConnectionFactory factory;
 
-    @Resource(lookup = "jms/ordersQ")
+    @Resource(name = "jms/ordersQ")
     Queue orders;
 
-    @Resource(lookup = "jms/quotesQ")
+    @Resource(name = "jms/quotesQ")
     Queue quotes;
 
-    @Resource(lookup = "jms/repliesQ")
+    @Resource(name = "jms/repliesQ")
     Queue replies;
 
     // The server's managed executor, whose threads may use the server's JMS resources.
@@ -102,12 +107,17 @@ public class MessagesResource {
         return Integer.toString(ledger.get(what, tag));
     }
 
-    /** How many messages of a tag are still on the orders queue, unacknowledged. */
+    /**
+     * How many messages of a tag are still on the orders queue, unacknowledged; or on the queue
+     * whose JNDI name is {@code queue} (a broker's dead-letter queue).
+     */
     @GET
     @Path("pending/{tag}")
-    public String pending(@PathParam("tag") String tag) throws Exception {
+    public String pending(@PathParam("tag") String tag, @QueryParam("queue") String queue)
+            throws Exception {
+        Queue browsed = queue == null ? orders : InitialContext.doLookup(queue);
         try (JMSContext context = factory.createContext();
-                QueueBrowser browser = context.createBrowser(orders, "tag = '" + tag + "'")) {
+                QueueBrowser browser = context.createBrowser(browsed, "tag = '" + tag + "'")) {
             return Integer.toString(
                     Collections.list((Enumeration<?>) browser.getEnumeration()).size());
         }

@@ -19,8 +19,10 @@ import java.nio.file.Path;
  * library's. What it does comes from the message's {@code mode} property: {@code ok}, {@code slow}
  * (half a second), {@code fail} (always throws), {@code block} (the first delivery of the message
  * in any server blocks for two minutes, so that the test can kill the server mid-run), or {@code
- * rollback-once} (the first delivery marks its transaction rollback-only). Its activation
- * specification is {@code <application>/OrdersBean} in the server's configuration.
+ * rollback-once} (the first delivery marks its transaction rollback-only). Each run also counts the
+ * broker's {@code JMSXDeliveryCount} and {@code JMSRedelivered}. Its queue is bound by Liberty's
+ * activation specification {@code <application>/OrdersBean} in the server's configuration, or by
+ * the WAR's {@code ejb-jar.xml} on WildFly.
  */
 @MessageDriven(name = "OrdersBean")
 @Idempotent
@@ -35,6 +37,12 @@ public class OrdersBean implements MessageListener {
         try {
             String tag = message.getStringProperty("tag");
             ledger.count("runs", tag);
+            // What the broker says of this delivery: its JMSXDeliveryCount, and whether it says
+            // the message was delivered before.
+            ledger.count("delivery-" + message.getIntProperty("JMSXDeliveryCount"), tag);
+            if (message.getJMSRedelivered()) {
+                ledger.count("redelivered", tag);
+            }
             switch (String.valueOf(message.getStringProperty("mode"))) {
                 case "slow" -> Thread.sleep(500);
                 case "fail" -> throw new IllegalStateException("order " + tag + " always fails");

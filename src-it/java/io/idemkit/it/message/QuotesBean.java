@@ -21,7 +21,7 @@ public class QuotesBean implements MessageListener {
 
     @Inject Quotes quotes;
 
-    @Resource(lookup = "jms/cf")
+    @Resource(name = "jms/cf")
     ConnectionFactory factory;
 
     @Override

@@ -4,7 +4,7 @@ import io.idemkit.IdempotencyIgnored;
 import io.idemkit.IdempotencyKey;
 import io.idemkit.IdempotencyScopeProvider;
 import io.idemkit.Idempotent;
-import io.idemkit.admin.AdminSettings;
+import io.idemkit.admin.http.AdminSettings;
 import io.idemkit.client.OperationKey;
 import io.idemkit.config.ConfigReader;
 import io.idemkit.config.ConfigValues;

@@ -2,7 +2,7 @@ package io.idemkit.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idemkit.admin.AdminSettings;
+import io.idemkit.admin.http.AdminSettings;
 import io.idemkit.client.ClientSettings;
 import io.idemkit.client.ClientSettingsReader;
 import io.idemkit.core.CompletionMode;

@@ -1,6 +1,7 @@
-package io.idemkit.admin;
+package io.idemkit.admin.http;
 
 import io.idemkit.IdempotencyStorageException;
+import io.idemkit.admin.IdempotencyAdmin;
 import io.idemkit.admin.IdempotencyAdmin.RecordInfo;
 import io.idemkit.core.AuthenticatedName;
 import io.idemkit.http.ProblemResponses;

@@ -1,7 +1,9 @@
-package io.idemkit.admin;
+package io.idemkit.admin.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idemkit.admin.AdminBeans;
+import io.idemkit.admin.IdempotencyAdmin;
 import io.idemkit.core.Admission;
 import io.idemkit.core.CacheableStatuses;
 import io.idemkit.core.IdempotencyEngine;
@@ -69,7 +71,7 @@ class AdminEndpointTest {
     }
 
     private static AdminEndpoint endpoint(String role, IdempotencyStore store) {
-        IdempotencyAdmin admin = new IdempotencyAdmin(store);
+        IdempotencyAdmin admin = AdminBeans.over(store);
         return new AdminEndpoint(new AdminSettings(true, role), () -> admin);
     }
 

@@ -1,4 +1,4 @@
-package io.idemkit.admin;
+package io.idemkit.admin.http;
 
 import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.ConfigValues;

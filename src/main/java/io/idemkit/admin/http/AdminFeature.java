@@ -1,5 +1,6 @@
-package io.idemkit.admin;
+package io.idemkit.admin.http;
 
+import io.idemkit.admin.IdempotencyAdmin;
 import io.idemkit.config.ConfigKeys;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.spi.CDI;
