@@ -38,6 +38,16 @@ public final class LibraryJar {
         return war.addAsLibraries(dependencies);
     }
 
+    /**
+     * @param war the test application
+     * @return {@code war}, with the library jar alone in {@code WEB-INF/lib}: none of its runtime
+     *     dependencies (the MongoDB driver), as an application on the JDBC or in-memory store that
+     *     excludes them ships it
+     */
+    public static WebArchive addAlone(WebArchive war) {
+        return war.addAsLibrary(library());
+    }
+
     private static JavaArchive library() {
         if (!new File(CLASSES, "io/idemkit").isDirectory()) {
             throw new IllegalStateException(

@@ -37,9 +37,11 @@ class LayeringTest {
                         .definedBy("io.idemkit.core..")
                         .layer("Config")
                         .definedBy("io.idemkit.config")
-                        // What the bundled stores share (the wait of awaitCompletion): the store
-                        // packages may use it, and it uses only the API, the SPI and core.
-                        .optionalLayer("Store base")
+                        // What the bundled stores share (the wait of awaitCompletion, the argument
+                        // checks and signals, the StoreFactory seam the CDI glue opens them by):
+                        // the store packages may use it, and it uses only the API, the SPI, core
+                        // and the configuration (StoreKind, ConfigValues).
+                        .layer("Store base")
                         .definedBy("io.idemkit.store")
                         .layer("In-memory store")
                         .definedBy("io.idemkit.store.memory..")
@@ -72,7 +74,7 @@ class LayeringTest {
                         .whereLayer("Config")
                         .mayOnlyAccessLayers("API", "SPI", "Core")
                         .whereLayer("Store base")
-                        .mayOnlyAccessLayers("API", "SPI", "Core")
+                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
                         .whereLayer("In-memory store")
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "Store base")
                         .whereLayer("MongoDB store")

@@ -1,11 +1,10 @@
 package io.idemkit.cdi;
 
-import io.idemkit.config.ConfigKeys;
 import io.idemkit.core.CompletionMode;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.interceptor.MessageListenerMethods;
 import io.idemkit.spi.IdempotencyStore;
-import io.idemkit.store.jdbc.JdbcStoreSettings;
+import io.idemkit.store.StoreFactory;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
@@ -43,18 +42,16 @@ final class CompletionChecks {
     /**
      * @param methods the {@code @Idempotent} methods
      * @param policies their resolved policies
-     * @param choice the built-in store decided at deployment
-     * @param jdbc the JDBC store's settings
+     * @param chosen the bundled store chosen at deployment
      * @return one problem per method that asks for it where it cannot hold
      */
     static List<String> problems(
             List<MethodPolicies.MethodRef> methods,
             Map<MethodPolicies.MethodRef, OperationPolicy> policies,
-            StoreChoice choice,
-            JdbcStoreSettings jdbc,
+            StoreFactory chosen,
             BeanManager beans) {
         boolean jta = jtaPresent();
-        Optional<String> storeProblem = inTransactionStoreProblem(choice, jdbc, beans);
+        Optional<String> storeProblem = inTransactionStoreProblem(chosen, beans);
         List<String> problems = new ArrayList<>();
         for (MethodPolicies.MethodRef ref : methods) {
             OperationPolicy policy = policies.get(ref);
@@ -82,12 +79,12 @@ final class CompletionChecks {
     }
 
     /**
-     * @return why the store cannot complete records inside a transaction (C13): a built-in store
-     *     other than JDBC, or the JDBC store without a transaction data source; empty for an
+     * @return why the store cannot complete records inside a transaction (C13), as the chosen
+     *     bundled store says (only the JDBC store with a transaction data source can); empty for an
      *     application's own store, which says so at its first use
      */
     private static Optional<String> inTransactionStoreProblem(
-            StoreChoice choice, JdbcStoreSettings jdbc, BeanManager beans) {
+            StoreFactory chosen, BeanManager beans) {
         try {
             Bean<?> store = beans.resolve(beans.getBeans(IdempotencyStore.class));
             if (store == null || store.getBeanClass() != StoreProducer.class) {
@@ -96,18 +93,7 @@ final class CompletionChecks {
         } catch (AmbiguousResolutionException e) {
             return Optional.empty(); // reported where the store is injected
         }
-        if (choice.store() == StoreChoice.Store.JDBC) {
-            return jdbc.transactionDataSourceName() != null
-                    ? Optional.empty()
-                    : Optional.of(
-                            ConfigKeys.JDBC_TRANSACTION_DATASOURCE
-                                    + " is not set: name the JTA data source of the business"
-                                    + " writes, on the JDBC store's database");
-        }
-        return Optional.of(
-                "the store is "
-                        + (choice.isMongo() ? "MongoDB" : "in memory")
-                        + ", and only the JDBC store keeps its records in the business database");
+        return chosen.inTransactionProblem();
     }
 
     private static boolean jtaPresent() {

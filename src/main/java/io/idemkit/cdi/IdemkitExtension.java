@@ -1,7 +1,5 @@
 package io.idemkit.cdi;
 
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoDatabase;
 import io.idemkit.IdempotencyIgnored;
 import io.idemkit.IdempotencyKey;
 import io.idemkit.IdempotencyScopeProvider;
@@ -24,11 +22,8 @@ import io.idemkit.interceptor.ServerTransactionTimeout;
 import io.idemkit.openapi.IdempotentResourceMethods;
 import io.idemkit.openapi.ResourceMethod;
 import io.idemkit.spi.IdempotencyStore;
-import io.idemkit.store.jdbc.JdbcIdempotencyStore;
-import io.idemkit.store.jdbc.JdbcSettingsReader;
-import io.idemkit.store.jdbc.JdbcStoreSettings;
-import io.idemkit.store.mongo.MongoSettingsReader;
-import io.idemkit.store.mongo.MongoStoreSettings;
+import io.idemkit.store.StoreFactory;
+import io.idemkit.store.StoreSelection;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Default;
@@ -56,6 +51,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
@@ -87,7 +83,18 @@ public class IdemkitExtension implements Extension {
     private final Map<MethodPolicies.MethodRef, OperationPolicy> methodPolicies =
             new ConcurrentHashMap<>();
     private volatile IdemkitConfig config;
-    private volatile MongoStoreSettings mongoSettings;
+
+    /**
+     * Every bundled store's wing, one instance for this deployment, in the order auto tries them.
+     */
+    private final List<StoreFactory> storeFactories = loadStoreFactories();
+
+    /** What the container has for the stores: the application's beans of the types they name. */
+    private final ContainerResources storeResources =
+            new ContainerResources(
+                    storeFactories.stream()
+                            .flatMap(f -> f.beanTypes().stream())
+                            .collect(Collectors.toUnmodifiableSet()));
 
     /** The {@code @Idempotent} JAX-RS resource methods, for the optional OpenAPI filter. */
     private final Set<ResourceMethod> idempotentResources = ConcurrentHashMap.newKeySet();
@@ -100,9 +107,7 @@ public class IdemkitExtension implements Extension {
      */
     private final Set<Bean<?>> scopeProviders = ConcurrentHashMap.newKeySet();
 
-    private volatile StoreChoice storeChoice;
-    private volatile JdbcIdempotencyStore jdbcStore;
-    private volatile Duration jdbcPurgeInterval = Duration.ZERO;
+    private volatile StoreSelection storeSelection;
     private volatile IdempotencyStore startedStore;
 
     <T> void checkAnnotations(
@@ -260,14 +265,6 @@ public class IdemkitExtension implements Extension {
      */
     private final Set<Bean<?>> applicationStores = ConcurrentHashMap.newKeySet();
 
-    /** The application's {@code MongoDatabase} and {@code MongoClient} beans, by type. */
-    private final Set<Bean<?>> mongoDatabases = ConcurrentHashMap.newKeySet();
-
-    private final Set<Bean<?>> mongoClients = ConcurrentHashMap.newKeySet();
-
-    /** Why the JDBC store did not open at deployment, if it did not. */
-    private volatile String jdbcProblem;
-
     /**
      * Notes every enabled bean that is an {@link IdempotencyScopeProvider}, or an {@link
      * IdempotencyStore} of the application, in any archive.
@@ -282,49 +279,8 @@ public class IdemkitExtension implements Extension {
             applicationStores.add(bean);
         }
         if (bean.getQualifiers().contains(Default.Literal.INSTANCE)) {
-            if (bean.getTypes().contains(MongoDatabase.class)) {
-                mongoDatabases.add(bean);
-            }
-            if (bean.getTypes().contains(MongoClient.class)) {
-                mongoClients.add(bean);
-            }
+            storeResources.note(bean);
         }
-    }
-
-    /**
-     * @return the application's one {@code MongoDatabase} bean (the alternative, where several)
-     * @throws IllegalStateException when there is none, or several
-     */
-    Bean<?> mongoDatabaseBean() {
-        return theOne(mongoDatabases, "MongoDatabase");
-    }
-
-    /**
-     * @return the application's one {@code MongoClient} bean (the alternative, where several)
-     * @throws IllegalStateException when there is none, or several
-     */
-    Bean<?> mongoClientBean() {
-        return theOne(mongoClients, "MongoClient");
-    }
-
-    private static Bean<?> theOne(Set<Bean<?>> found, String type) {
-        if (found.size() == 1) {
-            return found.iterator().next();
-        }
-        List<Bean<?>> alternatives = found.stream().filter(Bean::isAlternative).toList();
-        if (alternatives.size() == 1) {
-            return alternatives.get(0);
-        }
-        throw new IllegalStateException("no single " + type + " bean: " + found.size());
-    }
-
-    private static StoreChoice.Beans count(Set<Bean<?>> found) {
-        if (found.isEmpty()) {
-            return StoreChoice.Beans.NONE;
-        }
-        return found.size() == 1 || found.stream().filter(Bean::isAlternative).count() == 1
-                ? StoreChoice.Beans.ONE
-                : StoreChoice.Beans.SEVERAL;
     }
 
     /**
@@ -343,8 +299,12 @@ public class IdemkitExtension implements Extension {
             BeanManager beans) {
         // The store's keys first, so that the one exception lists their problems with the rest.
         ConfigValues values = new ConfigValues(ConfigProvider.getConfig());
-        MongoStoreSettings mongo = MongoSettingsReader.read(values);
-        JdbcStoreSettings jdbc = JdbcSettingsReader.read(values);
+        ClassLoader library = IdemkitExtension.class.getClassLoader();
+        List<StoreFactory> usable =
+                storeFactories.stream()
+                        .filter(f -> f.driver().map(d -> d.present(library)).orElse(true))
+                        .toList();
+        usable.forEach(f -> f.read(values));
         IdemkitConfig read;
         try {
             read = ConfigReader.read(values);
@@ -379,14 +339,16 @@ public class IdemkitExtension implements Extension {
                                     + " IdempotencyScopeProvider bean or set"
                                     + " idemkit.scope-source=principal."));
         }
-        StoreChoice choice =
-                StoreChoice.decide(
-                        read.store(),
-                        mongo.uri() != null,
-                        count(mongoDatabases),
-                        count(mongoClients));
-        choice.problem(read.store())
-                .ifPresent(p -> event.addDeploymentProblem(new DeploymentException(p)));
+        storeResources.use(beans);
+        StoreSelection selection =
+                StoreSelection.choose(
+                        read.store(), storeFactories, usable::contains, values, storeResources);
+        selection.problem().ifPresent(p -> event.addDeploymentProblem(new DeploymentException(p)));
+        // The chosen store's own checks, when it can be had and the producer makes it.
+        Optional<StoreFactory> chosen =
+                selection.problem().isEmpty() && producerMakesTheStore()
+                        ? Optional.of(selection.factory())
+                        : Optional.empty();
         List<String> methodProblems = new ArrayList<>(PerMethodConfig.validate(mpConfig()));
         if (methodProblems.isEmpty()) {
             for (MethodPolicies.MethodRef ref : idempotentMethods) {
@@ -418,36 +380,28 @@ public class IdemkitExtension implements Extension {
                             beans, idempotentMethods, mpConfig(), read.keyDefaults()));
             methodProblems.addAll(
                     CompletionChecks.problems(
-                            idempotentMethods, methodPolicies, choice, jdbc, beans));
+                            idempotentMethods, methodPolicies, selection.factory(), beans));
         }
         Redactors.globalProblem(beans).ifPresent(methodProblems::add);
         methodProblems.forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
         if (methodProblems.isEmpty()) {
             LeaseChecks.shortLeases(read, methodPolicies).forEach(w -> LOG.log(Level.WARNING, w));
         }
-        if (builtInMongoStoreChosen(choice)) {
-            LeaseChecks.mongo(
-                            read,
-                            mongo.timeout(),
-                            annotatedLeases,
-                            idempotentMethods,
-                            methodPolicies,
-                            mpConfig())
+        if (chosen.isPresent()) {
+            StoreFactory store = chosen.get();
+            store.leaseProblems(
+                            LeaseChecks.effective(
+                                    read,
+                                    annotatedLeases,
+                                    idempotentMethods,
+                                    methodPolicies,
+                                    mpConfig()))
+                    .forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
+            store.open(storeResources, read)
                     .forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
         }
-        if (choice.store() == StoreChoice.Store.JDBC && producerMakesTheStore()) {
-            JdbcStoreOpening.Opened opened =
-                    JdbcStoreOpening.open(jdbc, read.maxBodyBytes(), beans);
-            if (opened.problem() != null) {
-                event.addDeploymentProblem(new DeploymentException(opened.problem()));
-            }
-            jdbcStore = opened.store();
-            jdbcProblem = opened.problem();
-            jdbcPurgeInterval = jdbc.purgeInterval();
-        }
         idempotentMethods.clear();
-        mongoSettings = mongo;
-        storeChoice = choice;
+        storeSelection = selection;
         config = read;
     }
 
@@ -470,11 +424,6 @@ public class IdemkitExtension implements Extension {
         return methodPolicies.get(method);
     }
 
-    /** Whether {@link StoreProducer} will make a MongoDB store, and no application store wins. */
-    private boolean builtInMongoStoreChosen(StoreChoice choice) {
-        return choice.isMongo() && producerMakesTheStore();
-    }
-
     /**
      * Whether {@link StoreProducer} makes the store: the application has no store bean of its own
      * (an alternative, which wins, or another bean, which makes the injection ambiguous and is
@@ -486,38 +435,25 @@ public class IdemkitExtension implements Extension {
     }
 
     /**
-     * @return the built-in store the producer makes, decided at deployment
+     * @return the bundled store the producer makes, chosen at deployment
      * @throws IllegalStateException before deployment validation has run
      */
-    StoreChoice storeChoice() {
-        return validated(storeChoice);
+    StoreSelection storeSelection() {
+        return validated(storeSelection);
     }
 
     /**
-     * @return the {@code idemkit.mongo.*} settings validated at deployment
-     * @throws IllegalStateException before deployment validation has run
+     * @return what the container has for the stores
      */
-    MongoStoreSettings mongoSettings() {
-        return validated(mongoSettings);
+    ContainerResources storeResources() {
+        return storeResources;
     }
 
-    /**
-     * @return the JDBC store opened and checked at deployment ({@code idemkit.store=jdbc})
-     * @throws IllegalStateException when no JDBC store was opened
-     */
-    JdbcIdempotencyStore jdbcStore() {
-        if (jdbcStore == null && jdbcProblem != null) {
-            // Asked by another extension's observer before the container reports the problem.
-            throw new IllegalStateException(jdbcProblem);
-        }
-        return validated(jdbcStore);
-    }
-
-    /**
-     * @return {@code idemkit.jdbc.purge-interval} as validated at deployment; zero when off
-     */
-    Duration jdbcPurgeInterval() {
-        return jdbcPurgeInterval;
+    private static List<StoreFactory> loadStoreFactories() {
+        List<StoreFactory> found = new ArrayList<>();
+        ServiceLoader.load(StoreFactory.class, IdemkitExtension.class.getClassLoader())
+                .forEach(found::add);
+        return List.copyOf(found);
     }
 
     private static <T> T validated(T value) {

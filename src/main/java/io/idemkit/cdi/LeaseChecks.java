@@ -6,7 +6,7 @@ import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.IdempotentPolicy;
 import io.idemkit.config.PerMethodConfig;
 import io.idemkit.core.OperationPolicy;
-import io.idemkit.store.mongo.MongoLeaseRule;
+import io.idemkit.store.StoreLease;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,14 +14,15 @@ import java.util.Map;
 import org.eclipse.microprofile.config.Config;
 
 /**
- * The deployment's checks of leases against what they must outlast, once every method's policy is
- * resolved: the MongoDB store's rule (C9); the message surface's (C11.4) is in {@link
- * MessageChecks}. Each returns one message per broken rule, naming where the lease was set.
+ * The deployment's checks of leases, once every method's policy is resolved: short leases are
+ * warned of, and every effective lease, named where it was set, is handed to the chosen store for
+ * its own rule (the MongoDB store's, C9); the message surface's rule (C11.4) is in {@link
+ * MessageChecks}.
  */
 final class LeaseChecks {
 
     /**
-     * An annotation's own lease, kept for the store-specific check.
+     * An annotation's own lease, kept for the store's own check.
      *
      * @param text the member's text
      * @param lease its value
@@ -70,27 +71,24 @@ final class LeaseChecks {
     }
 
     /**
-     * The MongoDB store's lease rule ({@link MongoLeaseRule}) for every effective lease: the global
-     * one, every annotation's, and every per-method configuration key's ({@link PerMethodConfig}).
+     * Every effective lease, for the store's own rule: the global one, every annotation's, and
+     * every per-method configuration key's ({@link PerMethodConfig}), each named where it was set.
      */
-    static List<String> mongo(
+    static List<StoreLease> effective(
             IdemkitConfig read,
-            Duration timeout,
             List<AnnotatedLease> annotated,
             List<MethodPolicies.MethodRef> methods,
             Map<MethodPolicies.MethodRef, OperationPolicy> policies,
             Config config) {
-        List<String> problems = new ArrayList<>();
+        List<StoreLease> leases = new ArrayList<>();
         Duration global = read.defaults().leaseTtl();
-        MongoLeaseRule.problem(
-                        ConfigKeys.LEASE_TTL + "=" + DurationFormat.format(global), global, timeout)
-                .ifPresent(problems::add);
+        leases.add(
+                new StoreLease(ConfigKeys.LEASE_TTL + "=" + DurationFormat.format(global), global));
         for (AnnotatedLease lease : annotated) {
-            MongoLeaseRule.problem(
+            leases.add(
+                    new StoreLease(
                             "@Idempotent(leaseTtl=\"" + lease.text() + "\") on " + lease.where(),
-                            lease.lease(),
-                            timeout)
-                    .ifPresent(problems::add);
+                            lease.lease()));
         }
         for (MethodPolicies.MethodRef ref : methods) {
             String clazz = ref.beanClass().getName();
@@ -102,13 +100,12 @@ final class LeaseChecks {
                             : PerMethodConfig.classKey(clazz, IdempotentPolicy.LEASE_TTL);
             OperationPolicy policy = policies.get(ref);
             if (policy != null && config.getOptionalValue(key, String.class).isPresent()) {
-                MongoLeaseRule.problem(
+                leases.add(
+                        new StoreLease(
                                 key + "=" + DurationFormat.format(policy.leaseTtl()),
-                                policy.leaseTtl(),
-                                timeout)
-                        .ifPresent(problems::add);
+                                policy.leaseTtl()));
             }
         }
-        return problems;
+        return leases;
     }
 }

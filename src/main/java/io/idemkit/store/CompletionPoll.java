@@ -114,6 +114,21 @@ public final class CompletionPoll {
         signals.signal(key);
     }
 
+    /**
+     * Signals {@code key} when an operation changed it: the stores' completion signal after a
+     * complete, release or delete that took effect (C4.3).
+     *
+     * @param changed whether the operation took effect
+     * @param key the key it changed
+     * @return {@code changed}
+     */
+    public boolean signalIf(boolean changed, String key) {
+        if (changed) {
+            signals.signal(key);
+        }
+        return changed;
+    }
+
     /** Ends the current pause of every waiter: the store is closing. */
     public void signalAll() {
         signals.signalAll();

@@ -9,6 +9,7 @@ import io.idemkit.spi.StoreArguments;
 import io.idemkit.spi.StoreHealth;
 import io.idemkit.spi.StoredResult;
 import io.idemkit.store.CompletionPoll;
+import io.idemkit.store.OperationChecks;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -219,10 +220,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public ClaimResult claim(
             String key, String fingerprint, int fingerprintVersion, Duration leaseTtl) {
-        StoreArguments.requireKey(key);
-        StoreArguments.requireFingerprint(fingerprint);
-        StoreArguments.requireFingerprintVersion(fingerprintVersion);
-        StoreArguments.requireTtl(leaseTtl, "leaseTtl");
+        OperationChecks.claim(key, fingerprint, fingerprintVersion, leaseTtl);
         try {
             return call(
                     "claim",
@@ -254,10 +252,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean complete(
             String key, ClaimToken token, StoredResult result, Duration completedTtl) {
-        StoreArguments.requireKey(key);
-        StoreArguments.requireToken(token);
-        StoreArguments.requireResult(result);
-        StoreArguments.requireTtl(completedTtl, "completedTtl");
+        OperationChecks.complete(key, token, result, completedTtl);
         boolean stored =
                 call(
                         "complete",
@@ -271,10 +266,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                                         token,
                                         result,
                                         completedTtl));
-        if (stored) {
-            completions.signal(key);
-        }
-        return stored;
+        return completions.signalIf(stored, key);
     }
 
     /**
@@ -288,10 +280,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean completeInTransaction(
             String key, ClaimToken token, StoredResult result, Duration completedTtl) {
-        StoreArguments.requireKey(key);
-        StoreArguments.requireToken(token);
-        StoreArguments.requireResult(result);
-        StoreArguments.requireTtl(completedTtl, "completedTtl");
+        OperationChecks.complete(key, token, result, completedTtl);
         if (transactional == null) {
             throw new UnsupportedOperationException(
                     "The JDBC store completes records inside a transaction only on the data source"
@@ -313,21 +302,15 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      */
     @Override
     public boolean release(String key, ClaimToken token) {
-        StoreArguments.requireKey(key);
-        StoreArguments.requireToken(token);
+        OperationChecks.release(key, token);
         boolean released = update("release", key, s -> s.release, true, token, null);
-        if (released) {
-            completions.signal(key);
-        }
-        return released;
+        return completions.signalIf(released, key);
     }
 
     /** {@inheritDoc} One {@code UPDATE} fenced by key, state and token. */
     @Override
     public boolean renew(String key, ClaimToken token, Duration leaseTtl) {
-        StoreArguments.requireKey(key);
-        StoreArguments.requireToken(token);
-        StoreArguments.requireTtl(leaseTtl, "leaseTtl");
+        OperationChecks.renew(key, token, leaseTtl);
         return update("renew", key, s -> s.renew, false, token, millis(leaseTtl));
     }
 
@@ -369,8 +352,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public Optional<IdempotencyRecord> awaitCompletion(String key, Duration timeout)
             throws InterruptedException {
-        StoreArguments.requireKey(key);
-        StoreArguments.requireTimeout(timeout);
+        OperationChecks.awaitCompletion(key, timeout);
         CompletionListener listener = listener();
         listener.waiterArrives();
         try {
@@ -442,10 +424,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                                 return CompletionNotices.changed(s.sql(), ps, true) == 1;
                             }
                         });
-        if (deleted) {
-            completions.signal(key);
-        }
-        return deleted;
+        return completions.signalIf(deleted, key);
     }
 
     /**
@@ -489,8 +468,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      */
     @Override
     public long countAttempt(String attemptsKey, Duration retention) {
-        StoreArguments.requireKey(attemptsKey);
-        StoreArguments.requireTtl(retention, "retention");
+        OperationChecks.countAttempt(attemptsKey, retention);
         return call(
                 "countAttempt",
                 attemptsKey,

@@ -10,6 +10,7 @@ import io.idemkit.spi.StoreArguments;
 import io.idemkit.spi.StoreHealth;
 import io.idemkit.spi.StoredResult;
 import io.idemkit.store.CompletionPoll;
+import io.idemkit.store.OperationChecks;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -122,10 +123,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     @Override
     public ClaimResult claim(
             String key, String fingerprint, int fingerprintVersion, Duration leaseTtl) {
-        StoreArguments.requireKey(key);
-        StoreArguments.requireFingerprint(fingerprint);
-        StoreArguments.requireFingerprintVersion(fingerprintVersion);
-        StoreArguments.requireTtl(leaseTtl, "leaseTtl");
+        OperationChecks.claim(key, fingerprint, fingerprintVersion, leaseTtl);
         return withRoom(
                 () -> tryClaim(key, fingerprint, fingerprintVersion, leaseTtl),
                 "the operation was refused");
@@ -224,10 +222,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean complete(
             String key, ClaimToken token, StoredResult result, Duration completedTtl) {
-        StoreArguments.requireKey(key);
-        StoreArguments.requireToken(token);
-        StoreArguments.requireResult(result);
-        StoreArguments.requireTtl(completedTtl, "completedTtl");
+        OperationChecks.complete(key, token, result, completedTtl);
         boolean done =
                 fenced(
                         key,
@@ -245,16 +240,13 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
 
     @Override
     public boolean release(String key, ClaimToken token) {
-        StoreArguments.requireKey(key);
-        StoreArguments.requireToken(token);
+        OperationChecks.release(key, token);
         return fenced(key, token, true, owned -> null);
     }
 
     @Override
     public boolean renew(String key, ClaimToken token, Duration leaseTtl) {
-        StoreArguments.requireKey(key);
-        StoreArguments.requireToken(token);
-        StoreArguments.requireTtl(leaseTtl, "leaseTtl");
+        OperationChecks.renew(key, token, leaseTtl);
         return fenced(
                 key, token, false, owned -> owned.withLeaseUntil(clock.instant().plus(leaseTtl)));
     }
@@ -297,8 +289,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     @Override
     public Optional<IdempotencyRecord> awaitCompletion(String key, Duration timeout)
             throws InterruptedException {
-        StoreArguments.requireKey(key);
-        StoreArguments.requireTimeout(timeout);
+        OperationChecks.awaitCompletion(key, timeout);
         return completions.await(
                 key,
                 timeout,
@@ -368,8 +359,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
      */
     @Override
     public long countAttempt(String attemptsKey, Duration retention) {
-        StoreArguments.requireKey(attemptsKey);
-        StoreArguments.requireTtl(retention, "retention");
+        OperationChecks.countAttempt(attemptsKey, retention);
         return withRoom(
                 () -> tryCountAttempt(attemptsKey, retention), "the attempt was not counted");
     }

@@ -12,6 +12,7 @@ import io.idemkit.spi.StoreArguments;
 import io.idemkit.spi.StoreHealth;
 import io.idemkit.spi.StoredResult;
 import io.idemkit.store.CompletionPoll;
+import io.idemkit.store.OperationChecks;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
@@ -161,10 +162,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     @Override
     public ClaimResult claim(
             String key, String fingerprint, int fingerprintVersion, Duration leaseTtl) {
-        StoreArguments.requireKey(key);
-        StoreArguments.requireFingerprint(fingerprint);
-        StoreArguments.requireFingerprintVersion(fingerprintVersion);
-        StoreArguments.requireTtl(leaseTtl, "leaseTtl");
+        OperationChecks.claim(key, fingerprint, fingerprintVersion, leaseTtl);
         return call(
                 "claim", key, c -> claims.claim(c, key, fingerprint, fingerprintVersion, leaseTtl));
     }
@@ -179,10 +177,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean complete(
             String key, ClaimToken token, StoredResult result, Duration completedTtl) {
-        StoreArguments.requireKey(key);
-        StoreArguments.requireToken(token);
-        StoreArguments.requireResult(result);
-        StoreArguments.requireTtl(completedTtl, "completedTtl");
+        OperationChecks.complete(key, token, result, completedTtl);
         long size = RecordLayout.completedSizeBound(result);
         if (size > MAX_DOCUMENT_BYTES) {
             throw new IdempotencyStorageException(
@@ -218,8 +213,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     /** {@inheritDoc} One {@code deleteOne} on {@code {_id, state: CLAIMED, claim_token}}. */
     @Override
     public boolean release(String key, ClaimToken token) {
-        StoreArguments.requireKey(key);
-        StoreArguments.requireToken(token);
+        OperationChecks.release(key, token);
         boolean released =
                 call(
                         "release",
@@ -229,18 +223,13 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                                                 .deleteOne(RecordLayout.claimedWith(key, token))
                                                 .getDeletedCount()
                                         == 1);
-        if (released) {
-            completions.signal(key);
-        }
-        return released;
+        return completions.signalIf(released, key);
     }
 
     /** {@inheritDoc} One {@code updateOne} on {@code {_id, state: CLAIMED, claim_token}}. */
     @Override
     public boolean renew(String key, ClaimToken token, Duration leaseTtl) {
-        StoreArguments.requireKey(key);
-        StoreArguments.requireToken(token);
-        StoreArguments.requireTtl(leaseTtl, "leaseTtl");
+        OperationChecks.renew(key, token, leaseTtl);
         return call(
                 "renew",
                 key,
@@ -258,8 +247,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     @Override
     public Optional<IdempotencyRecord> awaitCompletion(String key, Duration timeout)
             throws InterruptedException {
-        StoreArguments.requireKey(key);
-        StoreArguments.requireTimeout(timeout);
+        OperationChecks.awaitCompletion(key, timeout);
         return completions.await(key, timeout, first -> readLive(key, first));
     }
 
@@ -300,10 +288,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
                         "delete",
                         key,
                         c -> c.records().deleteOne(RecordLayout.byKey(key)).getDeletedCount() == 1);
-        if (deleted) {
-            completions.signal(key);
-        }
-        return deleted;
+        return completions.signalIf(deleted, key);
     }
 
     /**
@@ -387,8 +372,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
      */
     @Override
     public long countAttempt(String attemptsKey, Duration retention) {
-        StoreArguments.requireKey(attemptsKey);
-        StoreArguments.requireTtl(retention, "retention");
+        OperationChecks.countAttempt(attemptsKey, retention);
         return call(
                 "countAttempt",
                 attemptsKey,

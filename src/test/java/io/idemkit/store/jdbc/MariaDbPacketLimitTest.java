@@ -111,7 +111,7 @@ class MariaDbPacketLimitTest {
     @Test
     void aMaxBodyBytesAboveWhatThePacketHolds_isWarnedOfAtDeployment_andOneBelowIsNot() {
         SmallPacketDataSource.dataSource = EnlistedConnections.of(() -> small);
-        try (CapturedLog log = CapturedLog.of("io.idemkit.cdi.JdbcStoreOpening")) {
+        try (CapturedLog log = CapturedLog.of(JdbcStoreOpening.class)) {
             try (TestDeployment deployment = new TestDeployment()) {
                 deployment
                         .set("idemkit.store", "jdbc")

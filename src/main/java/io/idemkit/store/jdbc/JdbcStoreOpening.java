@@ -1,15 +1,10 @@
-package io.idemkit.cdi;
+package io.idemkit.store.jdbc;
 
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.config.ConfigKeys;
-import io.idemkit.store.jdbc.JdbcIdempotencyStore;
-import io.idemkit.store.jdbc.JdbcStoreSettings;
-import jakarta.enterprise.inject.AmbiguousResolutionException;
-import jakarta.enterprise.inject.spi.Bean;
-import jakarta.enterprise.inject.spi.BeanManager;
+import io.idemkit.store.StoreResources;
 import java.lang.System.Logger.Level;
 import java.util.Optional;
-import java.util.Set;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
@@ -32,13 +27,13 @@ final class JdbcStoreOpening {
     /** A started store, or the deployment problem that stopped it. */
     record Opened(JdbcIdempotencyStore store, String problem) {}
 
-    static Opened open(JdbcStoreSettings settings, int maxBodyBytes, BeanManager beans) {
+    static Opened open(JdbcStoreSettings settings, int maxBodyBytes, StoreResources resources) {
         DataSource dataSource;
         try {
             dataSource =
                     settings.dataSourceName() != null
                             ? lookUpOrDefer(ConfigKeys.JDBC_DATASOURCE, settings.dataSourceName())
-                            : bean(beans);
+                            : bean(resources);
         } catch (IllegalStateException e) {
             return new Opened(null, e.getMessage());
         }
@@ -142,24 +137,20 @@ final class JdbcStoreOpening {
         return dataSource;
     }
 
-    private static DataSource bean(BeanManager beans) {
-        Set<Bean<?>> found = beans.getBeans(DataSource.class);
-        Bean<?> bean;
-        try {
-            bean = found.isEmpty() ? null : beans.resolve(found);
-        } catch (AmbiguousResolutionException e) {
+    private static DataSource bean(StoreResources resources) {
+        StoreResources.Count found = resources.resolvable(DataSource.class);
+        if (found == StoreResources.Count.SEVERAL) {
             throw new IllegalStateException(
                     "idemkit.store=jdbc, but there are several DataSource beans: set "
                             + ConfigKeys.JDBC_DATASOURCE
                             + " to a JNDI name to choose.");
         }
-        if (bean == null) {
+        if (found == StoreResources.Count.NONE) {
             throw new IllegalStateException(
                     "idemkit.store=jdbc needs "
                             + ConfigKeys.JDBC_DATASOURCE
                             + " (a JNDI name) or a DataSource bean; none is there.");
         }
-        return (DataSource)
-                beans.getReference(bean, DataSource.class, beans.createCreationalContext(bean));
+        return resources.resolve(DataSource.class);
     }
 }

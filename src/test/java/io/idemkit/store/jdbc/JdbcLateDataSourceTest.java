@@ -1,11 +1,10 @@
-package io.idemkit.cdi;
+package io.idemkit.store.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.spi.ClaimStatus;
-import io.idemkit.store.jdbc.JdbcStoreSettings;
 import io.idemkit.testsupport.MapJndi;
 import java.time.Duration;
 import java.util.UUID;

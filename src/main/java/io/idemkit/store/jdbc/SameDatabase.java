@@ -1,4 +1,4 @@
-package io.idemkit.cdi;
+package io.idemkit.store.jdbc;
 
 import io.idemkit.config.ConfigKeys;
 import java.lang.System.Logger.Level;

@@ -1,13 +1,9 @@
-package io.idemkit.cdi;
+package io.idemkit.store.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.idemkit.store.jdbc.JdbcIdempotencyStore;
-import io.idemkit.store.jdbc.JdbcStoreSettings;
-import io.idemkit.store.jdbc.PurgeSchedule;
 import io.idemkit.testsupport.CapturedLog;
-import io.idemkit.testsupport.MapJndi;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -15,8 +11,8 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import javax.naming.Context;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,9 +20,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Where the scheduled purge runs ({@code idemkit.jdbc.purge-interval}, C12): on the runtime's
- * default managed scheduled executor when JNDI has one, which it leaves running when it stops; on a
- * thread of its own when JNDI has none, or the executor refuses the schedule. A JNDI provider of
- * the test's own binds a real {@link ScheduledThreadPoolExecutor} under the Jakarta EE name.
+ * default managed scheduled executor when the container has one, which it leaves running when it
+ * stops; on a thread of its own when it has none, or the executor refuses the schedule. A real
+ * {@link ScheduledThreadPoolExecutor} stands for the container's.
  */
 class JdbcPurgeSchedulingTest {
 
@@ -36,10 +32,10 @@ class JdbcPurgeSchedulingTest {
     private JdbcDataSource h2;
     private JdbcIdempotencyStore store;
     private Optional<PurgeSchedule> schedule = Optional.empty();
+    private Optional<ScheduledExecutorService> container = Optional.empty();
 
     @BeforeEach
     void storeWithExpiredRows() {
-        System.setProperty(Context.INITIAL_CONTEXT_FACTORY, MapJndi.class.getName());
         h2 = new JdbcDataSource();
         h2.setURL("jdbc:h2:mem:purge-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         store = new JdbcIdempotencyStore(h2, new JdbcStoreSettings("idem", true));
@@ -50,8 +46,6 @@ class JdbcPurgeSchedulingTest {
     @AfterEach
     void stop() throws SQLException {
         schedule.ifPresent(PurgeSchedule::close);
-        System.clearProperty(Context.INITIAL_CONTEXT_FACTORY);
-        MapJndi.BOUND.clear();
         managed.shutdownNow();
         try (Connection c = h2.getConnection();
                 Statement s = c.createStatement()) {
@@ -60,10 +54,10 @@ class JdbcPurgeSchedulingTest {
     }
 
     @Test
-    void aManagedSchedulerInJndi_runsThePurge_andIsLeftRunningWhenItStops() {
-        MapJndi.BOUND.put(ManagedScheduler.JNDI_NAME, managed);
+    void aManagedScheduler_runsThePurge_andIsLeftRunningWhenItStops() {
+        container = Optional.of(managed);
 
-        schedule = JdbcPurgeScheduling.start(store, INTERVAL);
+        schedule = JdbcPurgeScheduling.start(store, INTERVAL, container, "the container's");
 
         await().atMost(Duration.ofSeconds(10)).until(() -> rows() == 0);
         assertThat(managed.getCompletedTaskCount() + managed.getActiveCount())
@@ -79,10 +73,10 @@ class JdbcPurgeSchedulingTest {
     @Test
     void aManagedSchedulerThatRefusesTheSchedule_leavesItToAThreadOfItsOwn() {
         managed.shutdown();
-        MapJndi.BOUND.put(ManagedScheduler.JNDI_NAME, managed);
+        container = Optional.of(managed);
 
         try (CapturedLog log = CapturedLog.of(JdbcPurgeScheduling.class)) {
-            schedule = JdbcPurgeScheduling.start(store, INTERVAL);
+            schedule = JdbcPurgeScheduling.start(store, INTERVAL, container, "the container's");
 
             assertThat(log.messages(java.util.logging.Level.INFO))
                     .anySatisfy(m -> assertThat(m).contains("cannot schedule"))
@@ -93,8 +87,8 @@ class JdbcPurgeSchedulingTest {
     }
 
     @Test
-    void noManagedSchedulerInJndi_aThreadOfItsOwn() {
-        schedule = JdbcPurgeScheduling.start(store, INTERVAL);
+    void noManagedScheduler_aThreadOfItsOwn() {
+        schedule = JdbcPurgeScheduling.start(store, INTERVAL, container, "the container's");
 
         await().atMost(Duration.ofSeconds(10)).until(() -> rows() == 0);
         assertThat(ownThreads()).isPositive();
@@ -102,9 +96,10 @@ class JdbcPurgeSchedulingTest {
 
     @Test
     void anIntervalOfZero_schedulesNothing() {
-        MapJndi.BOUND.put(ManagedScheduler.JNDI_NAME, managed);
+        container = Optional.of(managed);
 
-        assertThat(JdbcPurgeScheduling.start(store, Duration.ZERO)).isEmpty();
+        assertThat(JdbcPurgeScheduling.start(store, Duration.ZERO, container, "the container's"))
+                .isEmpty();
         assertThat(managed.getQueue()).isEmpty();
     }
 

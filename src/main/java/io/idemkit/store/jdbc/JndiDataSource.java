@@ -1,4 +1,4 @@
-package io.idemkit.cdi;
+package io.idemkit.store.jdbc;
 
 import java.io.PrintWriter;
 import java.sql.Connection;

@@ -1,8 +1,7 @@
-package io.idemkit.cdi;
+package io.idemkit.store.jdbc;
 
 import io.idemkit.config.ConfigKeys;
 import io.idemkit.spi.IdempotencyStore;
-import io.idemkit.store.jdbc.PurgeSchedule;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Optional;
@@ -10,11 +9,10 @@ import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * Starts the JDBC store's scheduled purge when {@code idemkit.jdbc.purge-interval} asks for one
- * (C12): on the runtime's default managed scheduled executor where there is one ({@link
- * ManagedScheduler}), else on a daemon thread of the library's own. A runtime whose executor
- * refuses the schedule gets the library's own thread too: an optional API never fails the
- * deployment. INFO says which one runs it. The caller closes the schedule when the application
- * stops.
+ * (C12): on the runtime's default managed scheduled executor where the container has one (the glue
+ * hands it over), else on a daemon thread of the library's own. A runtime whose executor refuses
+ * the schedule gets the library's own thread too: an optional API never fails the deployment. INFO
+ * says which one runs it. The caller closes the schedule when the application stops.
  */
 final class JdbcPurgeScheduling {
 
@@ -25,13 +23,18 @@ final class JdbcPurgeScheduling {
     /**
      * @param store the JDBC store
      * @param interval {@code idemkit.jdbc.purge-interval}, zero for off
+     * @param managed the runtime's default managed scheduled executor, or empty
+     * @param managedName where the container found it, for the log
      * @return the running schedule, or empty when it is off
      */
-    static Optional<PurgeSchedule> start(IdempotencyStore store, Duration interval) {
+    static Optional<PurgeSchedule> start(
+            IdempotencyStore store,
+            Duration interval,
+            Optional<ScheduledExecutorService> managed,
+            String managedName) {
         if (interval.isZero()) {
             return Optional.empty();
         }
-        Optional<ScheduledExecutorService> managed = ManagedScheduler.lookUp();
         if (managed.isPresent()) {
             try {
                 PurgeSchedule schedule = PurgeSchedule.on(managed.get(), store, interval);
@@ -42,13 +45,13 @@ final class JdbcPurgeScheduling {
                                 + " ("
                                 + ConfigKeys.JDBC_PURGE_INTERVAL
                                 + ") on "
-                                + ManagedScheduler.JNDI_NAME);
+                                + managedName);
                 return Optional.of(schedule);
             } catch (RuntimeException e) {
                 LOG.log(
                         Level.INFO,
                         "idemkit cannot schedule its JDBC store purge on "
-                                + ManagedScheduler.JNDI_NAME
+                                + managedName
                                 + " ("
                                 + e.getClass().getName()
                                 + "); it uses a thread of its own");
