@@ -10,12 +10,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every package imports only the layers below it, over the compiled main classes: API ← SPI ← core
- * ← config ← stores and telemetry ← surfaces and the client ← health and admin ← the CDI glue. Two
- * packages of one layer (the stores, the two surfaces) do not import each other either. When a
- * caller needs something of a layer above it, the answer is an interface in the lower layer (the
- * SPI's {@code health()}, core's {@code MethodPolicyLookup} and {@code StoreDecorator}), not an
- * import upward. The check reads bytecode: a compile-time constant is copied into its user by javac
- * and escapes it, so a constant shared across layers lives in the lower one.
+ * ← config ← the store base ← stores, telemetry and the per-method policy ← surfaces and the client
+ * ← health and admin ← the CDI glue. Two packages of one layer (the stores, the two surfaces) do
+ * not import each other either. When a caller needs something of a layer above it, the answer is an
+ * interface in the lower layer (the SPI's {@code health()}, core's {@code MethodPolicyLookup} and
+ * {@code StoreDecorator}), not an import upward. The check reads bytecode: a compile-time constant
+ * is copied into its user by javac and escapes it, so a constant shared across layers lives in the
+ * lower one.
  */
 class LayeringTest {
 
@@ -43,6 +44,11 @@ class LayeringTest {
                         // and the configuration (StoreKind, ConfigValues).
                         .layer("Store base")
                         .definedBy("io.idemkit.store")
+                        // The per-method policy: merging and its deployment checks, no CDI. It
+                        // hands the chosen store its leases (StoreLease), so it sits on the store
+                        // base; the surfaces and the OpenAPI filter ask it for a method's policy.
+                        .layer("Policy")
+                        .definedBy("io.idemkit.policy")
                         .layer("In-memory store")
                         .definedBy("io.idemkit.store.memory..")
                         .layer("MongoDB store")
@@ -75,6 +81,8 @@ class LayeringTest {
                         .mayOnlyAccessLayers("API", "SPI", "Core")
                         .whereLayer("Store base")
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
+                        .whereLayer("Policy")
+                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "Store base")
                         .whereLayer("In-memory store")
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "Store base")
                         .whereLayer("MongoDB store")
@@ -84,16 +92,16 @@ class LayeringTest {
                         .whereLayer("Telemetry")
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
                         .whereLayer("HTTP surface")
-                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
+                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "Policy")
                         .whereLayer("Method surface")
-                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
+                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "Policy")
                         // The calling side knows nothing of the engine, the stores or the surfaces.
                         .whereLayer("Client")
                         .mayOnlyAccessLayers("API", "Config")
                         .whereLayer("Health")
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
                         .whereLayer("OpenAPI")
-                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
+                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "Policy")
                         .whereLayer("Admin")
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "HTTP surface")
                         .whereLayer("CDI glue")
@@ -103,6 +111,7 @@ class LayeringTest {
                                 "Core",
                                 "Config",
                                 "Store base",
+                                "Policy",
                                 "In-memory store",
                                 "MongoDB store",
                                 "JDBC store",

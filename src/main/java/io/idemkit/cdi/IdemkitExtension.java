@@ -8,24 +8,28 @@ import io.idemkit.admin.http.AdminSettings;
 import io.idemkit.client.OperationKey;
 import io.idemkit.config.ConfigReader;
 import io.idemkit.config.ConfigValues;
-import io.idemkit.config.HttpKeyPolicy;
 import io.idemkit.config.IdemkitConfig;
-import io.idemkit.config.IdempotentPolicy;
 import io.idemkit.config.InvalidConfigurationException;
-import io.idemkit.config.PerMethodConfig;
 import io.idemkit.config.ScopeSource;
-import io.idemkit.core.CacheableStatuses;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
-import io.idemkit.core.StorageErrorMode;
+import io.idemkit.interceptor.DerivedKeys;
+import io.idemkit.interceptor.MessageListenerMethods;
 import io.idemkit.interceptor.ServerTransactionTimeout;
 import io.idemkit.openapi.IdempotentResourceMethods;
 import io.idemkit.openapi.ResourceMethod;
+import io.idemkit.policy.AnnotationChecks;
+import io.idemkit.policy.ConfigLookup;
+import io.idemkit.policy.LeaseChecks;
+import io.idemkit.policy.MethodPolicyChecks;
+import io.idemkit.policy.MethodRef;
+import io.idemkit.policy.MethodSite;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.store.StoreFactory;
 import io.idemkit.store.StoreSelection;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.AmbiguousResolutionException;
 import jakarta.enterprise.inject.Default;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
@@ -43,8 +47,6 @@ import jakarta.enterprise.inject.spi.WithAnnotations;
 import jakarta.interceptor.Interceptor;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -68,20 +70,10 @@ public class IdemkitExtension implements Extension {
 
     private static final System.Logger LOG = System.getLogger(IdemkitExtension.class.getName());
 
-    /** Policy values used only to validate annotation members; never used for an operation. */
-    private static final OperationPolicy VALIDATION_DEFAULTS =
-            new OperationPolicy(
-                    Duration.ofSeconds(30),
-                    Duration.ofHours(24),
-                    Duration.ofSeconds(10),
-                    StorageErrorMode.FAIL_CLOSED,
-                    CacheableStatuses.parse(CacheableStatuses.DEFAULT));
-
     private final List<String> definitionErrors = new ArrayList<>();
-    private final List<LeaseChecks.AnnotatedLease> annotatedLeases = new ArrayList<>();
-    private final List<MethodPolicies.MethodRef> idempotentMethods = new ArrayList<>();
-    private final Map<MethodPolicies.MethodRef, OperationPolicy> methodPolicies =
-            new ConcurrentHashMap<>();
+    private final AnnotationChecks annotationChecks = new AnnotationChecks(definitionErrors::add);
+    private final List<MethodRef> idempotentMethods = new ArrayList<>();
+    private final Map<MethodRef, OperationPolicy> methodPolicies = new ConcurrentHashMap<>();
     private volatile IdemkitConfig config;
 
     /**
@@ -126,29 +118,14 @@ public class IdemkitExtension implements Extension {
         Idempotent onType = type.getAnnotation(Idempotent.class);
         Set<Method> resourceMethods = new HashSet<>();
         if (onType != null) {
-            check(onType, null, type.getJavaClass().getName());
+            annotationChecks.type(onType, type.getJavaClass().getName());
         }
         for (AnnotatedMethod<? super T> method : type.getMethods()) {
             Method javaMethod = method.getJavaMember();
             Idempotent onMethod = method.getAnnotation(Idempotent.class);
-            String where = describe(javaMethod);
-            String unreachable = unreachable(javaMethod.getModifiers());
-            if (onMethod != null) {
-                check(onMethod, onType, where);
-                if (unreachable != null) {
-                    definitionErrors.add(
-                            "@Idempotent on "
-                                    + where
-                                    + " would have no effect: interceptors never apply to a "
-                                    + unreachable
-                                    + " method. Make it a non-static, non-private, non-final"
-                                    + " method.");
-                }
-            }
-            boolean intercepted = (onMethod != null || onType != null) && unreachable == null;
-            if (intercepted) {
-                idempotentMethods.add(
-                        new MethodPolicies.MethodRef(type.getJavaClass(), javaMethod));
+            boolean reachable = annotationChecks.method(onMethod, onType, javaMethod);
+            if ((onMethod != null || onType != null) && reachable) {
+                idempotentMethods.add(new MethodRef(type.getJavaClass(), javaMethod));
                 boolean resource =
                         JaxRsResourceMethods.isResourceMethod(type.getJavaClass(), javaMethod);
                 if (resource) {
@@ -159,28 +136,12 @@ public class IdemkitExtension implements Extension {
                 }
             }
             for (AnnotatedParameter<? super T> parameter : method.getParameters()) {
-                boolean key = parameter.isAnnotationPresent(IdempotencyKey.class);
-                boolean ignored = parameter.isAnnotationPresent(IdempotencyIgnored.class);
-                String marker = key ? "@IdempotencyKey" : "@IdempotencyIgnored";
-                if ((key || ignored) && onMethod == null && onType == null) {
-                    definitionErrors.add(
-                            marker
-                                    + " on parameter "
-                                    + parameter.getPosition()
-                                    + " of "
-                                    + where
-                                    + " has no effect: neither the method nor its class is"
-                                    + " @Idempotent.");
-                } else if (key && ignored) {
-                    definitionErrors.add(
-                            "Parameter "
-                                    + parameter.getPosition()
-                                    + " of "
-                                    + where
-                                    + " is both @IdempotencyKey and @IdempotencyIgnored; a key"
-                                    + " identifies the operation, so it cannot be ignored. Keep"
-                                    + " one.");
-                }
+                annotationChecks.parameter(
+                        parameter.getPosition(),
+                        parameter.isAnnotationPresent(IdempotencyKey.class),
+                        parameter.isAnnotationPresent(IdempotencyIgnored.class),
+                        onMethod != null || onType != null,
+                        javaMethod);
             }
         }
         if (onType == null && !resourceMethods.isEmpty()) {
@@ -191,58 +152,6 @@ public class IdemkitExtension implements Extension {
                     .filterMethods(m -> resourceMethods.contains(m.getJavaMember()))
                     .forEach(m -> m.remove(a -> a.annotationType() == Idempotent.class));
         }
-    }
-
-    /**
-     * @return why no interceptor can reach a method with these modifiers ({@code private}, {@code
-     *     static}, {@code final}); {@code null} when one can
-     */
-    private static String unreachable(int modifiers) {
-        if (Modifier.isPrivate(modifiers)) {
-            return "private";
-        }
-        if (Modifier.isStatic(modifiers)) {
-            return "static";
-        }
-        return Modifier.isFinal(modifiers) ? "final" : null;
-    }
-
-    private void check(Idempotent annotation, Idempotent onType, String where) {
-        try {
-            OperationPolicy policy =
-                    IdempotentPolicy.resolve(annotation, onType, VALIDATION_DEFAULTS);
-            String lease =
-                    !annotation.leaseTtl().isBlank()
-                            ? annotation.leaseTtl()
-                            : onType == null ? "" : onType.leaseTtl();
-            if (!lease.isBlank()) {
-                annotatedLeases.add(
-                        new LeaseChecks.AnnotatedLease(lease, policy.leaseTtl(), where));
-            }
-        } catch (IllegalArgumentException e) {
-            definitionErrors.add("Invalid @Idempotent(" + e.getMessage() + ") on " + where);
-        }
-        HttpKeyPolicy.members(annotation)
-                .forEach(
-                        (member, text) -> {
-                            try {
-                                HttpKeyPolicy.check(member, text);
-                            } catch (IllegalArgumentException e) {
-                                definitionErrors.add(
-                                        "Invalid @Idempotent("
-                                                + member
-                                                + "=\""
-                                                + text
-                                                + "\": "
-                                                + e.getMessage()
-                                                + ") on "
-                                                + where);
-                            }
-                        });
-    }
-
-    private static String describe(Method method) {
-        return method.getDeclaringClass().getName() + "." + method.getName() + "()";
     }
 
     void reportDefinitionErrors(@Observes AfterBeanDiscovery event) {
@@ -349,39 +258,19 @@ public class IdemkitExtension implements Extension {
                 selection.problem().isEmpty() && producerMakesTheStore()
                         ? Optional.of(selection.factory())
                         : Optional.empty();
-        List<String> methodProblems = new ArrayList<>(PerMethodConfig.validate(mpConfig()));
-        if (methodProblems.isEmpty()) {
-            for (MethodPolicies.MethodRef ref : idempotentMethods) {
-                try {
-                    methodPolicies.put(
-                            ref,
-                            MethodPolicies.resolve(
-                                    ref.beanClass(), ref.method(), read.defaults(), mpConfig()));
-                } catch (IllegalArgumentException e) {
-                    methodProblems.add(
-                            "Invalid @Idempotent(" + e.getMessage() + ") on " + describe(ref));
-                }
-            }
-        }
-        if (methodProblems.isEmpty()) {
-            methodProblems.addAll(
-                    MessageChecks.problems(
-                            read,
-                            idempotentMethods,
-                            methodPolicies,
-                            mpConfig(),
-                            ServerTransactionTimeout::read));
-            methodProblems.addAll(
-                    DerivedKeyChecks.problems(
-                            read.derivedKeys(), idempotentMethods, w -> LOG.log(Level.WARNING, w)));
-            methodProblems.addAll(Redactors.problems(beans, idempotentMethods, mpConfig()));
-            methodProblems.addAll(
-                    KeyExtractors.problems(
-                            beans, idempotentMethods, mpConfig(), read.keyDefaults()));
-            methodProblems.addAll(
-                    CompletionChecks.problems(
-                            idempotentMethods, methodPolicies, selection.factory(), beans));
-        }
+        ConfigLookup lookup = ConfigLookup.current();
+        List<MethodSite> sites = idempotentMethods.stream().map(IdemkitExtension::site).toList();
+        MethodPolicyChecks.Outcome checked =
+                MethodPolicyChecks.check(
+                        read,
+                        sites,
+                        lookup,
+                        (context, name, spi) -> NamedBeans.check(beans, context, name, spi),
+                        ServerTransactionTimeout::read,
+                        () -> inTransactionStoreProblem(selection.factory(), beans));
+        methodPolicies.putAll(checked.policies());
+        checked.warnings().forEach(w -> LOG.log(Level.WARNING, w));
+        List<String> methodProblems = new ArrayList<>(checked.problems());
         Redactors.globalProblem(beans).ifPresent(methodProblems::add);
         methodProblems.forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
         if (methodProblems.isEmpty()) {
@@ -391,11 +280,7 @@ public class IdemkitExtension implements Extension {
             StoreFactory store = chosen.get();
             store.leaseProblems(
                             LeaseChecks.effective(
-                                    read,
-                                    annotatedLeases,
-                                    idempotentMethods,
-                                    methodPolicies,
-                                    mpConfig()))
+                                    read, annotationChecks.leases(), sites, methodPolicies, lookup))
                     .forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
             store.open(storeResources, read)
                     .forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
@@ -405,22 +290,44 @@ public class IdemkitExtension implements Extension {
         config = read;
     }
 
-    private static org.eclipse.microprofile.config.Config mpConfig() {
-        return ConfigProvider.getConfig();
+    /** What the checks need to know of a method, by the surfaces' own rules. */
+    private static MethodSite site(MethodRef ref) {
+        boolean resource = JaxRsResourceMethods.isResourceMethod(ref.beanClass(), ref.method());
+        boolean onMessage = MessageListenerMethods.isOnMessage(ref.beanClass(), ref.method());
+        boolean derived = DerivedKeys.isDerived(ref.method());
+        return new MethodSite(
+                ref,
+                resource,
+                onMessage,
+                derived,
+                derived && !resource && !onMessage
+                        ? DerivedKeys.volatileLooking(ref.method())
+                        : List.of());
     }
 
-    private static String describe(MethodPolicies.MethodRef ref) {
-        return ref.beanClass().getName()
-                + "."
-                + ref.method().getName()
-                + "() (annotations and per-method configuration keys merged)";
+    /**
+     * @return why the store cannot complete records inside a transaction (C13), as the chosen
+     *     bundled store says (only the JDBC store with a transaction data source can); empty for an
+     *     application's own store, which says so at its first use
+     */
+    private static Optional<String> inTransactionStoreProblem(
+            StoreFactory chosen, BeanManager beans) {
+        try {
+            Bean<?> store = beans.resolve(beans.getBeans(IdempotencyStore.class));
+            if (store == null || store.getBeanClass() != StoreProducer.class) {
+                return Optional.empty();
+            }
+        } catch (AmbiguousResolutionException e) {
+            return Optional.empty(); // reported where the store is injected
+        }
+        return chosen.inTransactionProblem();
     }
 
     /**
      * @param method a method as seen on a bean class
      * @return its policy, resolved at deployment, or {@code null} for a method CDI did not discover
      */
-    OperationPolicy methodPolicy(MethodPolicies.MethodRef method) {
+    OperationPolicy methodPolicy(MethodRef method) {
         return methodPolicies.get(method);
     }
 

@@ -2,29 +2,27 @@ package io.idemkit.cdi;
 
 import io.idemkit.Idempotent;
 import io.idemkit.config.IdemkitConfig;
-import io.idemkit.config.IdempotentPolicy;
-import io.idemkit.config.PerMethodConfig;
 import io.idemkit.core.MethodPolicyLookup;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.interceptor.MessageListenerMethods;
+import io.idemkit.policy.ConfigLookup;
+import io.idemkit.policy.IdempotentPolicy;
+import io.idemkit.policy.MethodRef;
 import io.idemkit.spi.IdempotencyKeyExtractor;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import java.lang.reflect.Method;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * The operation policy of each {@link Idempotent} method, shared by both surfaces (the interceptor
  * and the JAX-RS filter pair): the global {@code idemkit.*} defaults, overridden by the class's
  * annotation, the class's configuration keys, the method's annotation and the method's
- * configuration keys, in that order (see {@link PerMethodConfig}), with the {@link
- * io.idemkit.spi.IdempotencyRedactor} bean the same sources choose (see {@link Redactors}).
+ * configuration keys, in that order (see {@link io.idemkit.policy.PerMethodConfig}), with the
+ * {@link io.idemkit.spi.IdempotencyRedactor} bean the same sources choose (see {@link Redactors}).
  *
  * <p>Every class CDI discovered was resolved, and its errors reported, at deployment, so for those
  * {@link #policyFor} never fails. A class CDI never saw (a JAX-RS resource outside any bean
@@ -60,7 +58,8 @@ public class MethodPolicies implements MethodPolicyLookup {
                 new MethodRef(beanClass, method),
                 ref -> {
                     try {
-                        Map<String, String> members = members(beanClass, method, configuration());
+                        Map<String, String> members =
+                                IdempotentPolicy.members(beanClass, method, ConfigLookup.current());
                         OperationPolicy known = extension.methodPolicy(ref);
                         OperationPolicy policy =
                                 known != null
@@ -96,49 +95,6 @@ public class MethodPolicies implements MethodPolicyLookup {
             throw new IllegalStateException(
                     "Invalid key extractor of " + resourceClass.getName() + ": " + e.getMessage(),
                     e);
-        }
-    }
-
-    private static Config configuration() {
-        return ConfigProvider.getConfig();
-    }
-
-    /**
-     * Merges the sources of one method's policy.
-     *
-     * @throws IllegalArgumentException naming the member, its value and the rule it broke
-     */
-    static OperationPolicy resolve(
-            Class<?> beanClass, Method method, OperationPolicy defaults, Config config) {
-        return IdempotentPolicy.resolve(members(beanClass, method, config), defaults);
-    }
-
-    /**
-     * @return the members one method's sources set, merged in their order of precedence
-     */
-    static Map<String, String> members(Class<?> beanClass, Method method, Config config) {
-        Map<String, String> members = new LinkedHashMap<>();
-        Class<?> declaring = method.getDeclaringClass();
-        members.putAll(IdempotentPolicy.members(declaring.getAnnotation(Idempotent.class)));
-        members.putAll(IdempotentPolicy.members(beanClass.getAnnotation(Idempotent.class)));
-        if (declaring != beanClass) {
-            members.putAll(PerMethodConfig.forClass(config, declaring.getName()));
-        }
-        members.putAll(PerMethodConfig.forClass(config, beanClass.getName()));
-        members.putAll(IdempotentPolicy.members(method.getAnnotation(Idempotent.class)));
-        if (declaring != beanClass) {
-            members.putAll(
-                    PerMethodConfig.forMethod(config, declaring.getName(), method.getName()));
-        }
-        members.putAll(PerMethodConfig.forMethod(config, beanClass.getName(), method.getName()));
-        return members;
-    }
-
-    /** A method as seen on one bean class. */
-    record MethodRef(Class<?> beanClass, Method method) {
-        @Override
-        public String toString() {
-            return beanClass.getName() + "." + method.getName() + "()";
         }
     }
 }

@@ -1,23 +1,20 @@
 package io.idemkit.cdi;
 
-import io.idemkit.config.IdempotentPolicy;
 import io.idemkit.core.OperationPolicy;
+import io.idemkit.policy.IdempotentPolicy;
 import io.idemkit.spi.IdempotencyRedactor;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.eclipse.microprofile.config.Config;
 
 /**
  * Which {@link IdempotencyRedactor} bean rewrites the stored copy of each method's result (C4.10):
  * the one the method names ({@code @Idempotent(redactor)} or its per-method key), else the
  * application's one {@code @Default} redactor bean, else none. The deployment checks every choice
- * ({@link #problems}), so that no request finds a redactor missing.
+ * ({@link io.idemkit.policy.BeanChoiceChecks}), so that no request finds a redactor missing.
  */
 final class Redactors {
 
@@ -41,38 +38,6 @@ final class Redactors {
                             + " the others a qualifier) and name the others per method with"
                             + " @Idempotent(redactor=...).");
         }
-    }
-
-    /**
-     * @param methods the application's {@code @Idempotent} methods
-     * @param config the configuration, for the per-method keys
-     * @return one message per method whose named redactor is not a resolvable redactor bean
-     */
-    static List<String> problems(
-            BeanManager beans, List<MethodPolicies.MethodRef> methods, Config config) {
-        List<String> problems = new ArrayList<>();
-        for (MethodPolicies.MethodRef ref : methods) {
-            Map<String, String> members =
-                    MethodPolicies.members(ref.beanClass(), ref.method(), config);
-            Optional<String> named = IdempotentPolicy.redactor(members);
-            if (named.isEmpty()) {
-                continue;
-            }
-            try {
-                NamedBeans.check(beans, ref.beanClass(), named.get(), IdempotencyRedactor.class);
-            } catch (IllegalArgumentException e) {
-                problems.add(
-                        "Invalid @Idempotent("
-                                + IdempotentPolicy.REDACTOR
-                                + "="
-                                + named.get()
-                                + ") on "
-                                + ref
-                                + " (annotations and per-method configuration keys merged): "
-                                + e.getMessage());
-            }
-        }
-        return problems;
     }
 
     /**

@@ -3,14 +3,11 @@ package io.idemkit.config;
 import io.idemkit.Idempotent;
 import io.idemkit.core.hash.BodySelection;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
-import org.eclipse.microprofile.config.Config;
 
 /**
  * Where a JAX-RS request's key comes from, and which of its headers and body fields enter its
@@ -18,8 +15,12 @@ import org.eclipse.microprofile.config.Config;
  * idemkit.key-extractor}, {@code idemkit.fingerprint.headers} and {@code
  * idemkit.fingerprint.fields} globally, and per class or method the {@link Idempotent#keyHeader()},
  * {@link Idempotent#keyExtractor()}, {@link Idempotent#fingerprintHeaders()} and {@link
- * Idempotent#fingerprintFields()} members or the per-method keys of {@link PerMethodConfig} ({@code
+ * Idempotent#fingerprintFields()} members or the per-method keys of {@link
+ * io.idemkit.policy.PerMethodConfig} ({@code
  * com.example.Orders/create/Idempotent/keyHeader=X-Request-Key}), with the usual precedence.
+ *
+ * <p>This record is the global values and a method's merged result; the merging is {@link
+ * io.idemkit.policy.HttpKeyResolution}.
  *
  * <p>A key header and a key extractor are two answers to one question: the most specific level that
  * gives either decides, and one level that gives both is refused. A blank {@code keyExtractor} in a
@@ -95,91 +96,6 @@ public record HttpKeyPolicy(
     }
 
     /**
-     * @param config the configuration
-     * @param type the resource class
-     * @param methodName the resource method's name
-     * @param onType the class's annotation, or {@code null}
-     * @param onMethod the method's annotation, or {@code null}
-     * @param defaults the global values
-     * @return the method's policy: method key over method annotation over class key over class
-     *     annotation over the defaults
-     * @throws IllegalArgumentException naming the rule a value broke
-     */
-    public static HttpKeyPolicy resolve(
-            Config config,
-            String type,
-            String methodName,
-            Idempotent onType,
-            Idempotent onMethod,
-            HttpKeyPolicy defaults) {
-        String keyHeader = defaults.keyHeader();
-        List<String> fingerprintHeaders = defaults.fingerprintHeaders();
-        Optional<String> keyExtractor = defaults.keyExtractor();
-        List<String> fingerprintFields = defaults.fingerprintFields();
-        for (Map<String, String> level :
-                List.of(
-                        members(onType),
-                        PerMethodConfig.forClass(config, type, MEMBERS),
-                        members(onMethod),
-                        PerMethodConfig.forMethod(config, type, methodName, MEMBERS))) {
-            checkOneKeySource(level);
-            if (level.containsKey(KEY_HEADER)) {
-                keyHeader = level.get(KEY_HEADER);
-                keyExtractor = Optional.empty();
-            }
-            if (level.containsKey(KEY_EXTRACTOR)) {
-                keyExtractor = Optional.of(level.get(KEY_EXTRACTOR)).filter(n -> !n.isBlank());
-            }
-            if (level.containsKey(FINGERPRINT_HEADERS)) {
-                fingerprintHeaders = headerList(level.get(FINGERPRINT_HEADERS));
-            }
-            if (level.containsKey(FINGERPRINT_FIELDS)) {
-                fingerprintFields = fieldList(level.get(FINGERPRINT_FIELDS));
-            }
-        }
-        return new HttpKeyPolicy(keyHeader, fingerprintHeaders, keyExtractor, fingerprintFields);
-    }
-
-    /**
-     * @param level the members one source sets (an annotation, or the keys of one class or method)
-     * @throws IllegalArgumentException when it names both a key header and a key extractor
-     */
-    public static void checkOneKeySource(Map<String, String> level) {
-        String extractor = level.get(KEY_EXTRACTOR);
-        if (level.containsKey(KEY_HEADER) && extractor != null && !extractor.isBlank()) {
-            throw new IllegalArgumentException(
-                    KEY_HEADER
-                            + " and "
-                            + KEY_EXTRACTOR
-                            + " are both set: they are two ways to say where the key comes from;"
-                            + " keep one");
-        }
-    }
-
-    /**
-     * @param annotation an annotation, or {@code null}
-     * @return its members that are set, by name, the header and field lists comma-joined
-     */
-    public static Map<String, String> members(Idempotent annotation) {
-        Map<String, String> set = new LinkedHashMap<>();
-        if (annotation != null) {
-            if (!annotation.keyHeader().isBlank()) {
-                set.put(KEY_HEADER, annotation.keyHeader());
-            }
-            if (annotation.fingerprintHeaders().length > 0) {
-                set.put(FINGERPRINT_HEADERS, String.join(",", annotation.fingerprintHeaders()));
-            }
-            if (annotation.keyExtractor() != void.class) {
-                set.put(KEY_EXTRACTOR, annotation.keyExtractor().getName());
-            }
-            if (annotation.fingerprintFields().length > 0) {
-                set.put(FINGERPRINT_FIELDS, String.join(",", annotation.fingerprintFields()));
-            }
-        }
-        return set;
-    }
-
-    /**
      * Checks one member's text.
      *
      * @throws IllegalArgumentException with the rule the value broke
@@ -191,7 +107,7 @@ public record HttpKeyPolicy(
             case KEY_EXTRACTOR -> {
                 // Blank in a per-method key: back to the header.
                 if (!text.isBlank()) {
-                    IdempotentPolicy.checkClassName(text.strip(), "IdempotencyKeyExtractor");
+                    BeanClassName.check(text.strip(), "IdempotencyKeyExtractor");
                 }
             }
             case FINGERPRINT_FIELDS -> fieldList(text);

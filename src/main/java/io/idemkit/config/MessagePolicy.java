@@ -2,10 +2,8 @@ package io.idemkit.config;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import org.eclipse.microprofile.config.Config;
 
 /**
  * How an {@code @Idempotent} message-driven bean treats its messages (contract C11): which message
@@ -13,7 +11,8 @@ import org.eclipse.microprofile.config.Config;
  * duplicate's body must match the first one's.
  *
  * <p>The global values come from {@code idemkit.message.*}; a bean class or its {@code onMessage}
- * method overrides them with the per-method keys of {@link PerMethodConfig}, for example {@code
+ * method overrides them with the per-method keys of {@link io.idemkit.policy.PerMethodConfig}
+ * (merged by {@link io.idemkit.policy.MessageResolution}), for example {@code
  * com.example.OrdersBean/onMessage/Idempotent/maxAttempts=5}.
  *
  * @param keyProperty the message property holding the key; a message without it is keyed by its
@@ -50,41 +49,6 @@ public record MessagePolicy(String keyProperty, int maxAttempts, boolean fingerp
         keyProperty = propertyName(keyProperty);
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("must be 1 or more, was " + maxAttempts);
-        }
-    }
-
-    /**
-     * @param config the configuration
-     * @param beanClass the message-driven bean's class name
-     * @param methodName its listener method's name
-     * @param defaults the global values
-     * @return the bean's policy: the method's keys over the class's over the defaults
-     * @throws IllegalArgumentException naming the key, its value and the rule it broke
-     */
-    public static MessagePolicy resolve(
-            Config config, String beanClass, String methodName, MessagePolicy defaults) {
-        Map<String, String> members = new java.util.LinkedHashMap<>();
-        members.putAll(PerMethodConfig.forClass(config, beanClass, MEMBERS));
-        members.putAll(PerMethodConfig.forMethod(config, beanClass, methodName, MEMBERS));
-        String property = members.getOrDefault(KEY_PROPERTY, defaults.keyProperty());
-        String attempts = members.get(MAX_ATTEMPTS);
-        String fingerprint = members.get(FINGERPRINT);
-        try {
-            return new MessagePolicy(
-                    propertyName(property),
-                    attempts == null ? defaults.maxAttempts() : maxAttempts(attempts),
-                    fingerprint == null
-                            ? defaults.fingerprintBody()
-                            : fingerprintBody(fingerprint));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    "the message settings of "
-                            + beanClass
-                            + "."
-                            + methodName
-                            + "(): "
-                            + e.getMessage(),
-                    e);
         }
     }
 
@@ -150,7 +114,7 @@ public record MessagePolicy(String keyProperty, int maxAttempts, boolean fingerp
      * @return it, when 1 or more
      * @throws IllegalArgumentException otherwise
      */
-    static int maxAttempts(String text) {
+    public static int maxAttempts(String text) {
         try {
             int n = Integer.parseInt(text.strip());
             if (n >= 1) {
@@ -168,7 +132,7 @@ public record MessagePolicy(String keyProperty, int maxAttempts, boolean fingerp
      * @return whether the body enters the fingerprint
      * @throws IllegalArgumentException otherwise
      */
-    static boolean fingerprintBody(String text) {
+    public static boolean fingerprintBody(String text) {
         return switch (text.strip().toLowerCase(Locale.ROOT)) {
             case "none" -> false;
             case "body" -> true;

@@ -1,10 +1,11 @@
 package io.idemkit.http;
 
 import io.idemkit.IdempotencyKeyMissingException;
-import io.idemkit.Idempotent;
 import io.idemkit.config.HttpKeyPolicy;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.core.hash.BodySelection;
+import io.idemkit.policy.ConfigLookup;
+import io.idemkit.policy.HttpKeyResolution;
 import io.idemkit.spi.IdempotencyKeyExtractor;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.SecurityContext;
@@ -14,12 +15,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Where one endpoint's key comes from and which of its request headers and body fields enter the
  * fingerprint (C6.1, C6.9, C6.11), resolved on first use from the endpoint's {@code @Idempotent}
- * members and per-method keys over the global ones ({@link HttpKeyPolicy}), with the {@link
+ * members and per-method keys over the global ones ({@link HttpKeyResolution}), with the {@link
  * IdempotencyKeyExtractor} bean the policy names, if it names one. The deployment checked every
  * value already. Thread-safe.
  */
@@ -48,12 +48,10 @@ final class EndpointKeys {
             HttpKeyPolicy defaults = config.keyDefaults();
             try {
                 resolved =
-                        HttpKeyPolicy.resolve(
-                                ConfigProvider.getConfig(),
-                                endpoint.resourceClass().getName(),
-                                endpoint.method().getName(),
-                                endpoint.resourceClass().getAnnotation(Idempotent.class),
-                                endpoint.method().getAnnotation(Idempotent.class),
+                        HttpKeyResolution.forMethod(
+                                ConfigLookup.current(),
+                                endpoint.resourceClass(),
+                                endpoint.method(),
                                 defaults);
             } catch (IllegalArgumentException e) {
                 // A resource class no deployment check saw (outside every bean archive).

@@ -15,6 +15,8 @@ import io.idemkit.core.Operation;
 import io.idemkit.core.ScopeResolver;
 import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.core.hash.LengthPrefixedSha256;
+import io.idemkit.policy.ConfigLookup;
+import io.idemkit.policy.MessageResolution;
 import io.idemkit.spi.StoredResult;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.interceptor.InvocationContext;
@@ -33,7 +35,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
-import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * The message surface (contract C11): an {@code @Idempotent} message-driven bean's {@code
@@ -137,10 +138,10 @@ final class MessageDelivery {
                 scope,
                 transactions,
                 (beanClass, method) ->
-                        MessagePolicy.resolve(
-                                ConfigProvider.getConfig(),
-                                beanClass.getName(),
-                                method.getName(),
+                        MessageResolution.forMethod(
+                                ConfigLookup.current(),
+                                beanClass,
+                                method,
                                 config.messageDefaults()),
                 event -> beans.getEvent().select(IdempotencyMessageExhausted.class).fire(event));
     }

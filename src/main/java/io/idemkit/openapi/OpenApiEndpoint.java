@@ -1,7 +1,8 @@
 package io.idemkit.openapi;
 
-import io.idemkit.Idempotent;
 import io.idemkit.config.HttpKeyPolicy;
+import io.idemkit.policy.ConfigLookup;
+import io.idemkit.policy.HttpKeyResolution;
 import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.Path;
 import java.lang.annotation.Annotation;
@@ -41,13 +42,8 @@ record OpenApiEndpoint(String httpMethod, List<String> segments, Optional<String
             return Optional.empty();
         }
         HttpKeyPolicy keys =
-                HttpKeyPolicy.resolve(
-                        config,
-                        resource.resourceClass().getName(),
-                        method.getName(),
-                        resource.resourceClass().getAnnotation(Idempotent.class),
-                        method.getAnnotation(Idempotent.class),
-                        defaults);
+                HttpKeyResolution.forMethod(
+                        ConfigLookup.of(config), resource.resourceClass(), method, defaults);
         List<String> segments = new ArrayList<>();
         Path onClass = resource.resourceClass().getAnnotation(Path.class);
         if (onClass != null) {

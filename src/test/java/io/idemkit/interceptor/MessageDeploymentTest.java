@@ -83,7 +83,7 @@ class MessageDeploymentTest {
     void nothingReadableAndNothingSet_assumes120s_andSaysSo() {
         deployment.set("idemkit.lease-ttl", "2m");
 
-        try (CapturedLog log = CapturedLog.of("io.idemkit.cdi.MessageChecks")) {
+        try (CapturedLog log = CapturedLog.of("io.idemkit.policy.MessageChecks")) {
             assertThatThrownBy(() -> deployment.start(Listener.class))
                     .isInstanceOf(DeploymentException.class)
                     .hasMessageContaining(

@@ -1,5 +1,7 @@
-package io.idemkit.config;
+package io.idemkit.policy;
 
+import io.idemkit.config.HttpKeyPolicy;
+import io.idemkit.config.MessagePolicy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,7 +9,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.eclipse.microprofile.config.Config;
 
 /**
  * The per-class and per-method configuration keys, in the style of MicroProfile Fault Tolerance:
@@ -53,7 +54,7 @@ public final class PerMethodConfig {
      * @param className the class's fully qualified name
      * @return the members the class-level keys set
      */
-    public static Map<String, String> forClass(Config config, String className) {
+    public static Map<String, String> forClass(ConfigLookup config, String className) {
         return forClass(config, className, IdempotentPolicy.POLICY_MEMBERS);
     }
 
@@ -64,7 +65,7 @@ public final class PerMethodConfig {
      * @return those of {@code members} that the class-level keys set
      */
     public static Map<String, String> forClass(
-            Config config, String className, List<String> members) {
+            ConfigLookup config, String className, List<String> members) {
         Map<String, String> set = new LinkedHashMap<>();
         for (String member : members) {
             value(config, classKey(className, member)).ifPresent(v -> set.put(member, v));
@@ -79,7 +80,7 @@ public final class PerMethodConfig {
      * @return the members the method-level keys set
      */
     public static Map<String, String> forMethod(
-            Config config, String className, String methodName) {
+            ConfigLookup config, String className, String methodName) {
         return forMethod(config, className, methodName, IdempotentPolicy.POLICY_MEMBERS);
     }
 
@@ -91,7 +92,7 @@ public final class PerMethodConfig {
      * @return those of {@code members} that the method-level keys set
      */
     public static Map<String, String> forMethod(
-            Config config, String className, String methodName, List<String> members) {
+            ConfigLookup config, String className, String methodName, List<String> members) {
         Map<String, String> set = new LinkedHashMap<>();
         for (String member : members) {
             value(config, methodKey(className, methodName, member))
@@ -106,9 +107,9 @@ public final class PerMethodConfig {
      * @param config the configuration
      * @return one message per problem, in the format {@code Invalid <key>=<value>: <rule>}
      */
-    public static List<String> validate(Config config) {
+    public static List<String> validate(ConfigLookup config) {
         List<String> problems = new ArrayList<>();
-        for (String name : config.getPropertyNames()) {
+        for (String name : config.names()) {
             Matcher matcher = KEY.matcher(name);
             if (!matcher.matches()) {
                 continue;
@@ -130,9 +131,7 @@ public final class PerMethodConfig {
         return problems;
     }
 
-    private static Optional<String> value(Config config, String key) {
-        return config.getConfigValue(key).getValue() == null
-                ? Optional.empty()
-                : Optional.of(config.getConfigValue(key).getValue().trim());
+    private static Optional<String> value(ConfigLookup config, String key) {
+        return config.value(key).map(String::trim);
     }
 }

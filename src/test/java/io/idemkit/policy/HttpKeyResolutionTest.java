@@ -1,9 +1,11 @@
-package io.idemkit.config;
+package io.idemkit.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idemkit.Idempotent;
+import io.idemkit.config.ConfigReader;
+import io.idemkit.config.HttpKeyPolicy;
 import io.idemkit.core.hash.BodySelection;
 import io.idemkit.core.hash.Fingerprint;
 import io.smallrye.config.PropertiesConfigSource;
@@ -18,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Where a JAX-RS request's key comes from, and which headers its fingerprint takes (C6.1, C6.9).
  */
-class HttpKeyPolicyTest {
+class HttpKeyResolutionTest {
 
     private static final HttpKeyPolicy DEFAULTS = new HttpKeyPolicy("Idempotency-Key", List.of());
 
@@ -26,6 +28,10 @@ class HttpKeyPolicyTest {
         return new SmallRyeConfigBuilder()
                 .withSources(new PropertiesConfigSource(properties, "test", 500))
                 .build();
+    }
+
+    private static List<String> validate(Config config) {
+        return PerMethodConfig.validate(ConfigLookup.of(config));
     }
 
     @Idempotent(keyHeader = "X-Class-Key", fingerprintHeaders = "Currency")
@@ -38,8 +44,8 @@ class HttpKeyPolicyTest {
     }
 
     private static HttpKeyPolicy resolve(Config config, String method) throws Exception {
-        return HttpKeyPolicy.resolve(
-                config,
+        return HttpKeyResolution.resolve(
+                ConfigLookup.of(config),
                 Orders.class.getName(),
                 method,
                 Orders.class.getAnnotation(Idempotent.class),
@@ -76,7 +82,7 @@ class HttpKeyPolicyTest {
         assertThatThrownBy(() -> HttpKeyPolicy.check(HttpKeyPolicy.KEY_HEADER, "X Key"))
                 .hasMessage("'X Key' is not a header name");
         assertThat(
-                        PerMethodConfig.validate(
+                        validate(
                                 config(
                                         Map.of(
                                                 "com.example.A/m/Idempotent/fingerprintHeaders",
@@ -123,8 +129,8 @@ class HttpKeyPolicyTest {
 
     private static HttpKeyPolicy resolve(Class<?> type, String method, Config config)
             throws Exception {
-        return HttpKeyPolicy.resolve(
-                config,
+        return HttpKeyResolution.resolve(
+                ConfigLookup.of(config),
                 type.getName(),
                 method,
                 type.getAnnotation(Idempotent.class),
@@ -170,8 +176,8 @@ class HttpKeyPolicyTest {
     }
 
     private static HttpKeyPolicy charges(String method, Config config) throws Exception {
-        return HttpKeyPolicy.resolve(
-                config,
+        return HttpKeyResolution.resolve(
+                ConfigLookup.of(config),
                 Charges.class.getName(),
                 method,
                 Charges.class.getAnnotation(Idempotent.class),
@@ -204,7 +210,7 @@ class HttpKeyPolicyTest {
         assertThatThrownBy(() -> HttpKeyPolicy.check(HttpKeyPolicy.FINGERPRINT_FIELDS, " "))
                 .hasMessageStartingWith("names no field");
         assertThat(
-                        PerMethodConfig.validate(
+                        validate(
                                 config(
                                         Map.of(
                                                 "com.example.A/m/Idempotent/fingerprintFields",
@@ -253,7 +259,7 @@ class HttpKeyPolicyTest {
                         "Invalid idemkit.key-extractor with idemkit.key-header: both say where the"
                                 + " key comes from; keep one");
         assertThat(
-                        PerMethodConfig.validate(
+                        validate(
                                 config(
                                         Map.of(
                                                 "com.example.A/m/Idempotent/keyExtractor",

@@ -1,16 +1,20 @@
-package io.idemkit.config;
+package io.idemkit.policy;
 
 import io.idemkit.Idempotent;
+import io.idemkit.config.BeanClassName;
+import io.idemkit.config.DurationFormat;
+import io.idemkit.config.HttpKeyPolicy;
+import io.idemkit.config.MessagePolicy;
 import io.idemkit.core.CacheableStatuses;
 import io.idemkit.core.CompletionMode;
 import io.idemkit.core.OperationPolicy;
+import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * Merges an {@link Idempotent} annotation over the configured defaults: a member set on the method
@@ -44,12 +48,6 @@ public final class IdempotentPolicy {
     public static final List<String> POLICY_MEMBERS =
             List.of(LEASE_TTL, COMPLETED_TTL, WAIT_TIMEOUT, CACHEABLE_STATUS, REDACTOR, COMPLETION);
 
-    /** A fully qualified Java class name, nested classes with {@code $}. */
-    private static final Pattern CLASS_NAME =
-            Pattern.compile(
-                    "\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*"
-                            + "(\\.\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*)*");
-
     private IdempotentPolicy() {}
 
     /**
@@ -64,6 +62,48 @@ public final class IdempotentPolicy {
         Map<String, String> merged = new LinkedHashMap<>(members(onType));
         merged.putAll(members(onMethod));
         return resolve(merged, defaults);
+    }
+
+    /**
+     * Merges the sources of one method's policy (see {@link PerMethodConfig} for their order).
+     *
+     * @param beanClass the class the method is called on
+     * @param method the method
+     * @param defaults the configured policy
+     * @param config the configuration, for the per-class and per-method keys
+     * @return the method's operation policy
+     * @throws IllegalArgumentException naming the member, its value and the rule it broke
+     */
+    public static OperationPolicy resolve(
+            Class<?> beanClass, Method method, OperationPolicy defaults, ConfigLookup config) {
+        return resolve(members(beanClass, method, config), defaults);
+    }
+
+    /**
+     * @param beanClass the class the method is called on
+     * @param method the method
+     * @param config the configuration, for the per-class and per-method keys
+     * @return the members one method's sources set, merged in their order of precedence: the
+     *     declaring class's annotation, the bean class's, the declaring class's keys, the bean
+     *     class's, the method's annotation, the declaring class's method keys, the bean class's
+     */
+    public static Map<String, String> members(
+            Class<?> beanClass, Method method, ConfigLookup config) {
+        Map<String, String> members = new LinkedHashMap<>();
+        Class<?> declaring = method.getDeclaringClass();
+        members.putAll(members(declaring.getAnnotation(Idempotent.class)));
+        members.putAll(members(beanClass.getAnnotation(Idempotent.class)));
+        if (declaring != beanClass) {
+            members.putAll(PerMethodConfig.forClass(config, declaring.getName()));
+        }
+        members.putAll(PerMethodConfig.forClass(config, beanClass.getName()));
+        members.putAll(members(method.getAnnotation(Idempotent.class)));
+        if (declaring != beanClass) {
+            members.putAll(
+                    PerMethodConfig.forMethod(config, declaring.getName(), method.getName()));
+        }
+        members.putAll(PerMethodConfig.forMethod(config, beanClass.getName(), method.getName()));
+        return members;
     }
 
     /**
@@ -97,7 +137,7 @@ public final class IdempotentPolicy {
             case LEASE_TTL, COMPLETED_TTL -> DurationFormat.parseTtl(text);
             case WAIT_TIMEOUT -> DurationFormat.parseNotNegative(text);
             case CACHEABLE_STATUS -> CacheableStatuses.parse(text);
-            case REDACTOR -> checkClassName(text, "IdempotencyRedactor");
+            case REDACTOR -> BeanClassName.check(text, "IdempotencyRedactor");
             case COMPLETION -> CompletionMode.parse(text);
             default ->
                     throw new IllegalArgumentException(
@@ -158,18 +198,6 @@ public final class IdempotentPolicy {
      */
     public static Optional<String> redactor(Map<String, String> members) {
         return Optional.ofNullable(members.get(REDACTOR)).filter(name -> !name.isBlank());
-    }
-
-    /**
-     * @param text a member's value
-     * @param spi the simple name of the interface the class must implement, for the message
-     * @throws IllegalArgumentException if it is no fully qualified class name
-     */
-    static void checkClassName(String text, String spi) {
-        if (!CLASS_NAME.matcher(text).matches()) {
-            throw new IllegalArgumentException(
-                    "must be the fully qualified name of an " + spi + " bean class");
-        }
     }
 
     private static void put(Map<String, String> set, String name, String value) {

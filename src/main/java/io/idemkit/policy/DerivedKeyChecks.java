@@ -1,9 +1,7 @@
-package io.idemkit.cdi;
+package io.idemkit.policy;
 
 import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.DerivedKeyMode;
-import io.idemkit.interceptor.DerivedKeys;
-import io.idemkit.interceptor.MessageListenerMethods;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -14,7 +12,7 @@ import java.util.function.Consumer;
  * visibly look volatile, or warn about those. JAX-RS resource methods (keyed by the client's
  * header) and message-driven beans (keyed by their message) are not derived.
  */
-final class DerivedKeyChecks {
+public final class DerivedKeyChecks {
 
     private DerivedKeyChecks() {}
 
@@ -25,17 +23,14 @@ final class DerivedKeyChecks {
      *     warn} mode
      * @return the deployment problems
      */
-    static List<String> problems(
-            DerivedKeyMode mode,
-            List<MethodPolicies.MethodRef> methods,
-            Consumer<String> warnings) {
+    public static List<String> problems(
+            DerivedKeyMode mode, List<MethodSite> methods, Consumer<String> warnings) {
         List<String> problems = new ArrayList<>();
-        for (MethodPolicies.MethodRef ref : methods) {
-            if (JaxRsResourceMethods.isResourceMethod(ref.beanClass(), ref.method())
-                    || MessageListenerMethods.isOnMessage(ref.beanClass(), ref.method())
-                    || !DerivedKeys.isDerived(ref.method())) {
+        for (MethodSite site : methods) {
+            if (!site.derivesItsKey()) {
                 continue;
             }
+            MethodRef ref = site.ref();
             if (mode == DerivedKeyMode.REFUSE) {
                 problems.add(
                         ref
@@ -46,7 +41,7 @@ final class DerivedKeyChecks {
                                 + " (an order id, a request's key) @IdempotencyKey.");
                 continue;
             }
-            List<String> suspects = DerivedKeys.volatileLooking(ref.method());
+            List<String> suspects = site.volatileLooking();
             if (suspects.isEmpty()) {
                 continue;
             }

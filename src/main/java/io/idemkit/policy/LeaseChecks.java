@@ -1,17 +1,14 @@
-package io.idemkit.cdi;
+package io.idemkit.policy;
 
 import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.DurationFormat;
 import io.idemkit.config.IdemkitConfig;
-import io.idemkit.config.IdempotentPolicy;
-import io.idemkit.config.PerMethodConfig;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.store.StoreLease;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.Config;
 
 /**
  * The deployment's checks of leases, once every method's policy is resolved: short leases are
@@ -19,7 +16,7 @@ import org.eclipse.microprofile.config.Config;
  * its own rule (the MongoDB store's, C9); the message surface's rule (C11.4) is in {@link
  * MessageChecks}.
  */
-final class LeaseChecks {
+public final class LeaseChecks {
 
     /**
      * An annotation's own lease, kept for the store's own check.
@@ -28,10 +25,10 @@ final class LeaseChecks {
      * @param lease its value
      * @param where the annotated class or method
      */
-    record AnnotatedLease(String text, Duration lease, String where) {}
+    public record AnnotatedLease(String text, Duration lease, String where) {}
 
     /** Leases under this are warned about at deployment (the reference's A§4.8). */
-    static final Duration SHORT_LEASE = Duration.ofSeconds(5);
+    public static final Duration SHORT_LEASE = Duration.ofSeconds(5);
 
     private LeaseChecks() {}
 
@@ -42,8 +39,8 @@ final class LeaseChecks {
      *
      * @return one warning per global lease or method whose effective lease is that short
      */
-    static List<String> shortLeases(
-            IdemkitConfig read, Map<MethodPolicies.MethodRef, OperationPolicy> policies) {
+    public static List<String> shortLeases(
+            IdemkitConfig read, Map<MethodRef, OperationPolicy> policies) {
         List<String> warnings = new ArrayList<>();
         Duration global = read.defaults().leaseTtl();
         if (global.compareTo(SHORT_LEASE) < 0) {
@@ -74,12 +71,12 @@ final class LeaseChecks {
      * Every effective lease, for the store's own rule: the global one, every annotation's, and
      * every per-method configuration key's ({@link PerMethodConfig}), each named where it was set.
      */
-    static List<StoreLease> effective(
+    public static List<StoreLease> effective(
             IdemkitConfig read,
             List<AnnotatedLease> annotated,
-            List<MethodPolicies.MethodRef> methods,
-            Map<MethodPolicies.MethodRef, OperationPolicy> policies,
-            Config config) {
+            List<MethodSite> methods,
+            Map<MethodRef, OperationPolicy> policies,
+            ConfigLookup config) {
         List<StoreLease> leases = new ArrayList<>();
         Duration global = read.defaults().leaseTtl();
         leases.add(
@@ -90,16 +87,17 @@ final class LeaseChecks {
                             "@Idempotent(leaseTtl=\"" + lease.text() + "\") on " + lease.where(),
                             lease.lease()));
         }
-        for (MethodPolicies.MethodRef ref : methods) {
+        for (MethodSite site : methods) {
+            MethodRef ref = site.ref();
             String clazz = ref.beanClass().getName();
             String method = ref.method().getName();
             String methodKey = PerMethodConfig.methodKey(clazz, method, IdempotentPolicy.LEASE_TTL);
             String key =
-                    config.getOptionalValue(methodKey, String.class).isPresent()
+                    config.isSet(methodKey)
                             ? methodKey
                             : PerMethodConfig.classKey(clazz, IdempotentPolicy.LEASE_TTL);
             OperationPolicy policy = policies.get(ref);
-            if (policy != null && config.getOptionalValue(key, String.class).isPresent()) {
+            if (policy != null && config.isSet(key)) {
                 leases.add(
                         new StoreLease(
                                 key + "=" + DurationFormat.format(policy.leaseTtl()),

@@ -1,8 +1,13 @@
-package io.idemkit.config;
+package io.idemkit.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idemkit.config.ConfigReader;
+import io.idemkit.config.InvalidConfigurationException;
+import io.idemkit.config.MessageLeaseRule;
+import io.idemkit.config.MessagePolicy;
+import io.idemkit.config.TransactionTimeout;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.time.Duration;
@@ -11,7 +16,7 @@ import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
 
 /** The message surface's settings (C11) and its lease rule (C11.4). */
-class MessagePolicyTest {
+class MessageResolutionTest {
 
     private static final MessagePolicy DEFAULTS = new MessagePolicy("IdempotencyKey", 3, false);
 
@@ -91,9 +96,19 @@ class MessagePolicyTest {
                                 "com.example.Orders/onMessage/Idempotent/keyProperty",
                                         "methodKey"));
 
-        assertThat(MessagePolicy.resolve(config, "com.example.Orders", "onMessage", DEFAULTS))
+        assertThat(
+                        MessageResolution.resolve(
+                                ConfigLookup.of(config),
+                                "com.example.Orders",
+                                "onMessage",
+                                DEFAULTS))
                 .isEqualTo(new MessagePolicy("methodKey", 5, false));
-        assertThat(MessagePolicy.resolve(config, "com.example.Other", "onMessage", DEFAULTS))
+        assertThat(
+                        MessageResolution.resolve(
+                                ConfigLookup.of(config),
+                                "com.example.Other",
+                                "onMessage",
+                                DEFAULTS))
                 .isEqualTo(DEFAULTS);
     }
 
@@ -102,7 +117,7 @@ class MessagePolicyTest {
         Config config =
                 config(Map.of("com.example.Orders/onMessage/Idempotent/messageFingerprint", "all"));
 
-        assertThat(PerMethodConfig.validate(config))
+        assertThat(PerMethodConfig.validate(ConfigLookup.of(config)))
                 .containsExactly(
                         "Invalid com.example.Orders/onMessage/Idempotent/messageFingerprint=all:"
                                 + " \"all\" is neither none nor body");

@@ -1,21 +1,18 @@
-package io.idemkit.cdi;
+package io.idemkit.policy;
 
 import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.DurationFormat;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.MessageLeaseRule;
-import io.idemkit.config.MessagePolicy;
 import io.idemkit.config.ScopeSource;
 import io.idemkit.config.TransactionTimeout;
 import io.idemkit.core.OperationPolicy;
-import io.idemkit.interceptor.MessageListenerMethods;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.eclipse.microprofile.config.Config;
 
 /**
  * The deployment's checks of every {@code @Idempotent} message-driven bean's {@code onMessage}
@@ -23,7 +20,7 @@ import org.eclipse.microprofile.config.Config;
  * transaction timeout the beans run under. Each returns one message per broken rule, naming the
  * bean.
  */
-final class MessageChecks {
+public final class MessageChecks {
 
     private static final System.Logger LOG = System.getLogger(MessageChecks.class.getName());
 
@@ -33,23 +30,24 @@ final class MessageChecks {
      * @return the problems of the message listeners among {@code methods}; empty when there are
      *     none, or none is broken
      */
-    static List<String> problems(
+    public static List<String> problems(
             IdemkitConfig read,
-            List<MethodPolicies.MethodRef> methods,
-            Map<MethodPolicies.MethodRef, OperationPolicy> policies,
-            Config config,
+            List<MethodSite> methods,
+            Map<MethodRef, OperationPolicy> policies,
+            ConfigLookup config,
             Supplier<Optional<TransactionTimeout>> server) {
         List<String> problems = new ArrayList<>();
         TransactionTimeout timeout = null;
-        for (MethodPolicies.MethodRef ref : methods) {
-            if (!MessageListenerMethods.isOnMessage(ref.beanClass(), ref.method())) {
+        for (MethodSite site : methods) {
+            if (!site.onMessage()) {
                 continue;
             }
+            MethodRef ref = site.ref();
             if (timeout == null) {
                 timeout = transactionTimeout(read, server);
             }
             try {
-                MessagePolicy.resolve(
+                MessageResolution.resolve(
                         config,
                         ref.beanClass().getName(),
                         ref.method().getName(),
@@ -114,7 +112,7 @@ final class MessageChecks {
      * name for every message, a scope that would look like isolation without being it. Every
      * message would be given up unrun (C11.6), so the deployment is refused instead.
      */
-    private static String principalScope(MethodPolicies.MethodRef ref) {
+    private static String principalScope(MethodRef ref) {
         return ConfigKeys.SCOPE_SOURCE
                 + "=principal cannot scope the messages of "
                 + ref

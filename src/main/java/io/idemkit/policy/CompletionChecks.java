@@ -1,13 +1,7 @@
-package io.idemkit.cdi;
+package io.idemkit.policy;
 
 import io.idemkit.core.CompletionMode;
 import io.idemkit.core.OperationPolicy;
-import io.idemkit.interceptor.MessageListenerMethods;
-import io.idemkit.spi.IdempotencyStore;
-import io.idemkit.store.StoreFactory;
-import jakarta.enterprise.inject.AmbiguousResolutionException;
-import jakarta.enterprise.inject.spi.Bean;
-import jakarta.enterprise.inject.spi.BeanManager;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -16,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 /**
  * The deployment's check of methods whose record completes inside their transaction ({@code
@@ -27,7 +22,7 @@ import java.util.concurrent.CompletionStage;
  * CompletionStage} completes after its stage, as always. The annotations are read by name, so that
  * neither API has to be there.
  */
-final class CompletionChecks {
+public final class CompletionChecks {
 
     private static final String TRANSACTIONAL = "jakarta.transaction.Transactional";
     private static final String TRANSACTION_ATTRIBUTE = "jakarta.ejb.TransactionAttribute";
@@ -42,30 +37,32 @@ final class CompletionChecks {
     /**
      * @param methods the {@code @Idempotent} methods
      * @param policies their resolved policies
-     * @param chosen the bundled store chosen at deployment
+     * @param storeProblem why the store cannot complete records inside a transaction (C13), as the
+     *     chosen bundled store says; empty for a store that can, or for an application's own store,
+     *     which says so at its first use. Asked once, before the methods are checked
      * @return one problem per method that asks for it where it cannot hold
      */
-    static List<String> problems(
-            List<MethodPolicies.MethodRef> methods,
-            Map<MethodPolicies.MethodRef, OperationPolicy> policies,
-            StoreFactory chosen,
-            BeanManager beans) {
+    public static List<String> problems(
+            List<MethodSite> methods,
+            Map<MethodRef, OperationPolicy> policies,
+            Supplier<Optional<String>> storeProblem) {
         boolean jta = jtaPresent();
-        Optional<String> storeProblem = inTransactionStoreProblem(chosen, beans);
+        Optional<String> store = storeProblem.get();
         List<String> problems = new ArrayList<>();
-        for (MethodPolicies.MethodRef ref : methods) {
+        for (MethodSite site : methods) {
+            MethodRef ref = site.ref();
             OperationPolicy policy = policies.get(ref);
             if (policy == null
                     || policy.completion() != CompletionMode.IN_TRANSACTION
-                    || JaxRsResourceMethods.isResourceMethod(ref.beanClass(), ref.method())
-                    || MessageListenerMethods.isOnMessage(ref.beanClass(), ref.method())
+                    || site.resource()
+                    || site.onMessage()
                     || CompletionStage.class.isAssignableFrom(ref.method().getReturnType())) {
                 continue;
             }
             String why =
                     !jta
                             ? "the runtime has no Jakarta Transactions"
-                            : storeProblem.orElseGet(() -> transactionProblem(ref).orElse(null));
+                            : store.orElseGet(() -> transactionProblem(ref).orElse(null));
             if (why != null) {
                 problems.add(
                         "@Idempotent(completion=in-transaction) on "
@@ -76,24 +73,6 @@ final class CompletionChecks {
             }
         }
         return problems;
-    }
-
-    /**
-     * @return why the store cannot complete records inside a transaction (C13), as the chosen
-     *     bundled store says (only the JDBC store with a transaction data source can); empty for an
-     *     application's own store, which says so at its first use
-     */
-    private static Optional<String> inTransactionStoreProblem(
-            StoreFactory chosen, BeanManager beans) {
-        try {
-            Bean<?> store = beans.resolve(beans.getBeans(IdempotencyStore.class));
-            if (store == null || store.getBeanClass() != StoreProducer.class) {
-                return Optional.empty();
-            }
-        } catch (AmbiguousResolutionException e) {
-            return Optional.empty(); // reported where the store is injected
-        }
-        return chosen.inTransactionProblem();
     }
 
     private static boolean jtaPresent() {
@@ -111,7 +90,7 @@ final class CompletionChecks {
     /**
      * @return why the method may run without a transaction, or empty when it always has one
      */
-    private static Optional<String> transactionProblem(MethodPolicies.MethodRef ref) {
+    private static Optional<String> transactionProblem(MethodRef ref) {
         Class<?> type = ref.beanClass();
         Method method = ref.method();
         Annotation transactional = annotation(method, type, TRANSACTIONAL);

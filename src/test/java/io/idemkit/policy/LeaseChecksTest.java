@@ -1,4 +1,4 @@
-package io.idemkit.cdi;
+package io.idemkit.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,8 +21,8 @@ class LeaseChecksTest {
                         .build());
     }
 
-    private static MethodPolicies.MethodRef ref(String name) throws Exception {
-        return new MethodPolicies.MethodRef(Beans.class, Beans.class.getDeclaredMethod(name));
+    private static MethodRef ref(String name) throws Exception {
+        return new MethodRef(Beans.class, Beans.class.getDeclaredMethod(name));
     }
 
     /** Three methods to hang policies on. */

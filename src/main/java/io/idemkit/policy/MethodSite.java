@@ -1,0 +1,39 @@
+package io.idemkit.policy;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What the deployment's checks need to know of one {@code @Idempotent} method besides its
+ * annotations and keys: which surface sees it, and how its key would be derived. The CDI glue works
+ * these facts out (with the surfaces' own rules), so that the checks stay plain code.
+ *
+ * @param ref the method, as seen on its bean class
+ * @param resource whether it is a JAX-RS resource method, which the filter pair protects (C7.4)
+ * @param onMessage whether it is a message-driven bean's {@code onMessage} (C11)
+ * @param derived whether its key would be derived from all its arguments: no {@code IdempotencyKey}
+ *     parameter (C7.1)
+ * @param volatileLooking for a derived key, a description of every argument that looks as if it
+ *     could change between retries; empty otherwise
+ */
+public record MethodSite(
+        MethodRef ref,
+        boolean resource,
+        boolean onMessage,
+        boolean derived,
+        List<String> volatileLooking) {
+
+    /** Checks and copies the components. */
+    public MethodSite {
+        Objects.requireNonNull(ref, "ref");
+        volatileLooking = List.copyOf(volatileLooking);
+    }
+
+    /**
+     * @return whether the method surface derives its key: neither a resource method nor a message
+     *     listener, and no key parameter
+     */
+    boolean derivesItsKey() {
+        return !resource && !onMessage && derived;
+    }
+}
