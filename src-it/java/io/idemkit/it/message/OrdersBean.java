@@ -8,6 +8,8 @@ import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -19,7 +21,9 @@ import java.nio.file.Path;
  * library's. What it does comes from the message's {@code mode} property: {@code ok}, {@code slow}
  * (half a second), {@code fail} (always throws), {@code block} (the first delivery of the message
  * in any server blocks for two minutes, so that the test can kill the server mid-run), or {@code
- * rollback-once} (the first delivery marks its transaction rollback-only). Its activation
+ * rollback-once} (the first delivery marks its transaction rollback-only), or {@code slow-commit}
+ * (its transaction's commit takes the message's {@code commitMillis}: a synchronization of its own
+ * sleeps in {@code beforeCompletion}, as a slow resource's prepare would). Its activation
  * specification is {@code <application>/OrdersBean} in the server's configuration.
  */
 @MessageDriven(name = "OrdersBean")
@@ -29,6 +33,8 @@ public class OrdersBean implements MessageListener {
     @Inject Ledger ledger;
 
     @Resource MessageDrivenContext context;
+
+    @Resource TransactionSynchronizationRegistry transactions;
 
     @Override
     public void onMessage(Message message) {
@@ -44,6 +50,7 @@ public class OrdersBean implements MessageListener {
                         Thread.sleep(120_000);
                     }
                 }
+                case "slow-commit" -> commitSlowly(tag, message.getLongProperty("commitMillis"));
                 case "rollback-once" -> {
                     if (firstTime(message)) {
                         context.setRollbackOnly();
@@ -61,6 +68,25 @@ public class OrdersBean implements MessageListener {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    private void commitSlowly(String tag, long millis) {
+        transactions.registerInterposedSynchronization(
+                new Synchronization() {
+                    @Override
+                    public void beforeCompletion() {
+                        ledger.count("committing", tag);
+                        try {
+                            Thread.sleep(millis);
+                        } catch (InterruptedException e) {
+                            ledger.count("commit-interrupted", tag);
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+
+                    @Override
+                    public void afterCompletion(int status) {}
+                });
     }
 
     /** Whether the marker file the message names did not exist yet; creates it. */
