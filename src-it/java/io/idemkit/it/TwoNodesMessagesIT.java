@@ -219,7 +219,13 @@ class TwoNodesMessagesIT {
                     .append(", waited ")
                     .append(countAll(node, "waited"))
                     .append(", store failures ")
-                    .append(countAll(node, "store-failures"));
+                    .append(countAll(node, "store-failures"))
+                    .append(", leases lost ")
+                    .append(countAll(node, "decision-lease_lost"))
+                    .append(", taken over ")
+                    .append(countAll(node, "decision-lease_reclaimed"))
+                    .append(", results discarded ")
+                    .append(countAll(node, "decision-lease_reclaimed_loss"));
         }
         return report.append(
                         odd.length() == 0
