@@ -1,6 +1,7 @@
 package io.idemkit.it.message;
 
 import io.idemkit.Idempotent;
+import io.idemkit.it.slowcommit.SlowCommit;
 import jakarta.annotation.Resource;
 import jakarta.ejb.MessageDriven;
 import jakarta.ejb.MessageDrivenContext;
@@ -8,7 +9,6 @@ import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
-import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -71,22 +71,11 @@ public class OrdersBean implements MessageListener {
     }
 
     private void commitSlowly(String tag, long millis) {
-        transactions.registerInterposedSynchronization(
-                new Synchronization() {
-                    @Override
-                    public void beforeCompletion() {
-                        ledger.count("committing", tag);
-                        try {
-                            Thread.sleep(millis);
-                        } catch (InterruptedException e) {
-                            ledger.count("commit-interrupted", tag);
-                            Thread.currentThread().interrupt();
-                        }
-                    }
-
-                    @Override
-                    public void afterCompletion(int status) {}
-                });
+        SlowCommit.register(
+                transactions,
+                millis,
+                () -> ledger.count("committing", tag),
+                () -> ledger.count("commit-interrupted", tag));
     }
 
     /** Whether the marker file the message names did not exist yet; creates it. */

@@ -6,7 +6,6 @@ import io.idemkit.Idempotent;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
-import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
 /**
@@ -26,22 +25,11 @@ public class SlowCommits {
     @Idempotent(leaseTtl = "3s")
     public String pay(@IdempotencyKey String key, @IdempotencyIgnored long commitMillis) {
         int run = progress.count("runs", key);
-        transactions.registerInterposedSynchronization(
-                new Synchronization() {
-                    @Override
-                    public void beforeCompletion() {
-                        progress.count("committing", key);
-                        try {
-                            Thread.sleep(commitMillis);
-                        } catch (InterruptedException e) {
-                            progress.count("commit-interrupted", key);
-                            Thread.currentThread().interrupt();
-                        }
-                    }
-
-                    @Override
-                    public void afterCompletion(int status) {}
-                });
+        SlowCommit.register(
+                transactions,
+                commitMillis,
+                () -> progress.count("committing", key),
+                () -> progress.count("commit-interrupted", key));
         return "paid " + key + " on run " + run;
     }
 }
