@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idemkit.core.ScopeResolver;
 import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.it.message.OrdersBean;
+import io.idemkit.it.slowcommit.SlowCommit;
 import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.IdempotencyStore;
@@ -69,6 +70,7 @@ abstract class MessageScenarios {
         return LibraryJar.addTo(
                 ShrinkWrap.create(WebArchive.class, name + ".war")
                         .addPackage(OrdersBean.class.getPackage())
+                        .addClass(SlowCommit.class)
                         .addAsResource(
                                 new StringAsset(COMMON_CONFIG + config),
                                 "META-INF/microprofile-config.properties"));

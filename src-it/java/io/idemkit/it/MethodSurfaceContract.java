@@ -167,8 +167,8 @@ abstract class MethodSurfaceContract extends MethodConformanceScenarios {
     }
 
     @Test
-    void heartbeat_runsOnTheContainersManagedScheduler() throws Exception {
-        assertThat(client.target(uri("heartbeat")).request().get(String.class))
-                .isEqualTo("managed");
+    void heartbeat_runsOnAThreadOfItsOwn_notOnTheContainersSharedExecutor() throws Exception {
+        // C4.7: a beat must not queue behind the deliveries and calls whose leases it renews.
+        assertThat(client.target(uri("heartbeat")).request().get(String.class)).isEqualTo("own");
     }
 }

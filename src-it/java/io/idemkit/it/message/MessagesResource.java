@@ -66,7 +66,8 @@ public class MessagesResource {
             @QueryParam("mode") @DefaultValue("ok") String mode,
             @QueryParam("key") String key,
             @QueryParam("marker") String marker,
-            @QueryParam("times") @DefaultValue("1") int times)
+            @QueryParam("times") @DefaultValue("1") int times,
+            @QueryParam("commitMillis") @DefaultValue("0") long commitMillis)
             throws InterruptedException {
         CountDownLatch start = new CountDownLatch(1);
         CountDownLatch sent = new CountDownLatch(times);
@@ -77,7 +78,8 @@ public class MessagesResource {
                             JMSProducer producer =
                                     context.createProducer()
                                             .setProperty("tag", tag)
-                                            .setProperty("mode", mode);
+                                            .setProperty("mode", mode)
+                                            .setProperty("commitMillis", commitMillis);
                             if (key != null && !key.isEmpty()) {
                                 producer.setProperty("IdempotencyKey", key);
                             }

@@ -1,6 +1,7 @@
 package io.idemkit.it.message;
 
 import io.idemkit.Idempotent;
+import io.idemkit.it.slowcommit.SlowCommit;
 import jakarta.annotation.Resource;
 import jakarta.ejb.MessageDriven;
 import jakarta.ejb.MessageDrivenContext;
@@ -8,6 +9,7 @@ import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -19,7 +21,9 @@ import java.nio.file.Path;
  * library's. What it does comes from the message's {@code mode} property: {@code ok}, {@code slow}
  * (half a second), {@code fail} (always throws), {@code block} (the first delivery of the message
  * in any server blocks for two minutes, so that the test can kill the server mid-run), or {@code
- * rollback-once} (the first delivery marks its transaction rollback-only). Each run also counts the
+ * rollback-once} (the first delivery marks its transaction rollback-only), or {@code slow-commit}
+ * (its transaction's commit takes the message's {@code commitMillis}: a synchronization of its own
+ * sleeps in {@code beforeCompletion}, as a slow resource's prepare would). Each run also counts the
  * broker's {@code JMSXDeliveryCount} and {@code JMSRedelivered}. Its queue is bound by Liberty's
  * activation specification {@code <application>/OrdersBean} in the server's configuration, or by
  * the WAR's {@code ejb-jar.xml} on WildFly.
@@ -31,6 +35,8 @@ public class OrdersBean implements MessageListener {
     @Inject Ledger ledger;
 
     @Resource MessageDrivenContext context;
+
+    @Resource TransactionSynchronizationRegistry transactions;
 
     @Override
     public void onMessage(Message message) {
@@ -52,6 +58,7 @@ public class OrdersBean implements MessageListener {
                         Thread.sleep(120_000);
                     }
                 }
+                case "slow-commit" -> commitSlowly(tag, message.getLongProperty("commitMillis"));
                 case "rollback-once" -> {
                     if (firstTime(message)) {
                         context.setRollbackOnly();
@@ -69,6 +76,14 @@ public class OrdersBean implements MessageListener {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    private void commitSlowly(String tag, long millis) {
+        SlowCommit.register(
+                transactions,
+                millis,
+                () -> ledger.count("committing", tag),
+                () -> ledger.count("commit-interrupted", tag));
     }
 
     /** Whether the marker file the message names did not exist yet; creates it. */

@@ -6,30 +6,26 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
-import java.lang.System.Logger.Level;
-import java.util.Optional;
-import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * Produces the lease heartbeat of long method calls (contract C4.7). It beats on the container's
- * default {@code ManagedScheduledExecutorService} when there is one (Jakarta Concurrency, for
- * example Liberty's {@code concurrent-3.0} feature), so that the beats run on threads the server
- * manages; otherwise on one daemon thread of the library's own, stopped with the application.
+ * Produces the lease heartbeat of long operations (contract C4.7): one daemon thread of the
+ * library's own, created on first use and stopped with the application.
+ *
+ * <p>Not the container's {@code ManagedScheduledExecutorService}, though there is one: a lease
+ * heartbeat must not queue behind the work it guards. Open Liberty runs managed tasks on its one
+ * default executor, which message-driven beans' deliveries share; deliveries blocked in their
+ * commits (a remote messaging engine that answers slowly) can hold every thread of it, and the
+ * beats that should renew those very deliveries' leases then wait until the leases have run out
+ * (seen in {@code TwoNodesMessagesIT}: no renewal for over 50 s on a node whose four executor
+ * threads all waited on commits, and duplicates on the other node ran the keys again). A beat is
+ * one short store call, so one thread serves every operation of the application.
  */
 @ApplicationScoped
 public class HeartbeatProducer {
 
-    private static final System.Logger LOG = System.getLogger(HeartbeatProducer.class.getName());
-
     @Produces
     @Singleton
     LeaseHeartbeat heartbeat(IdemkitConfig config) {
-        Optional<ScheduledExecutorService> managed = ManagedScheduler.lookUp();
-        if (managed.isPresent()) {
-            LOG.log(Level.DEBUG, "idemkit heartbeats on " + ManagedScheduler.JNDI_NAME);
-            return new LeaseHeartbeat(config.heartbeatInterrupt(), managed.get());
-        }
-        LOG.log(Level.DEBUG, "idemkit heartbeats on a daemon thread of its own");
         return new LeaseHeartbeat(config.heartbeatInterrupt());
     }
 

@@ -8,6 +8,7 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A claim the caller won: the operation runs under it, then exactly one of {@link #finish}, {@link
@@ -15,7 +16,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the claim's token, so an execution whose lease was taken over cannot change the record.
  *
  * <p>An execution belongs to the thread running the operation; only {@link #leaseLost()} may be
- * read from elsewhere.
+ * read from elsewhere, and a completion deferred to a transaction's end (C11.2) may end it on the
+ * thread that ends the transaction.
  */
 public final class Execution {
 
@@ -29,6 +31,10 @@ public final class Execution {
     private final LeaseHeartbeat heartbeat;
     private final long startedNanos;
     private final AtomicBoolean ended = new AtomicBoolean();
+
+    /** The beat {@link #keepAliveUntilEnd} handed over, stopped when the execution ends. */
+    private final AtomicReference<LeaseHeartbeat.Beat> untilEnd = new AtomicReference<>();
+
     private volatile boolean leaseLost;
 
     /**
@@ -116,6 +122,28 @@ public final class Execution {
                 lease.dividedBy(3),
                 this::loseLease,
                 mayInterrupt);
+    }
+
+    /**
+     * Hands {@code beat} over to the end of this execution, for an operation that has returned but
+     * whose completion is written later: after its transaction commits (C11.2), or once its
+     * response has been written. The beat goes on renewing the lease until then, so that a slow
+     * commit or write does not let a duplicate take the claim over and run the operation again; it
+     * never interrupts again ({@link LeaseHeartbeat.Beat#handOver()}), and whichever of {@link
+     * #finish}, {@link #release}, {@link #hold}, {@link #confirmCommitted} or {@link
+     * #releaseIfUnended} ends the execution stops it first, before it writes, on whatever thread it
+     * runs. A lease lost meanwhile is said as while the operation ran ({@link #leaseLost()}, {@code
+     * lease_lost}, C4.7, C4.8), and the completion's token decides the rest (C4.5). Call it on the
+     * thread that started the beat.
+     *
+     * @param beat the operation's beat, from {@link #keepAlive}
+     */
+    public void keepAliveUntilEnd(LeaseHeartbeat.Beat beat) {
+        beat.handOver();
+        untilEnd.set(beat);
+        if (ended.get()) {
+            stopBeat(); // ended meanwhile, on the thread that ended the transaction
+        }
     }
 
     /** The heartbeat found the lease lost: say so once (C4.7, C4.8). */
@@ -342,6 +370,7 @@ public final class Execution {
         if (!ended.compareAndSet(false, true)) {
             return false;
         }
+        stopBeat();
         releaseClaim();
         events.emit(decided, operation, startedNanos);
         return true;
@@ -350,6 +379,18 @@ public final class Execution {
     private void end() {
         if (!ended.compareAndSet(false, true)) {
             throw new IllegalStateException("this execution has already ended");
+        }
+        stopBeat();
+    }
+
+    /**
+     * Stops a beat handed over, before the end's write: a renewal that ran beside the completion
+     * would find the record no longer claimed and report a lost lease that was not lost.
+     */
+    private void stopBeat() {
+        LeaseHeartbeat.Beat beat = untilEnd.getAndSet(null);
+        if (beat != null) {
+            beat.close();
         }
     }
 

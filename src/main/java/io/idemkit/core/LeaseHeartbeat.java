@@ -146,17 +146,22 @@ public final class LeaseHeartbeat implements AutoCloseable {
 
     /**
      * One operation's heartbeat. Closing it stops the beat and waits, bounded, for a renewal that
-     * is running; it never interrupts afterwards.
+     * is running; it never interrupts afterwards. A beat {@linkplain #handOver() handed over} goes
+     * on after the operation's thread has returned, until whoever writes the operation's completion
+     * closes it, on any thread; it never interrupts either.
      */
     public final class Beat implements AutoCloseable {
 
         private final Thread owner;
         private final BooleanSupplier renewal;
         private final Runnable onLoss;
-        private final boolean interruptOwner;
         private final long closeWaitNanos;
         private volatile ScheduledFuture<?> future;
         private boolean running = true;
+
+        /** Whether a loss interrupts {@link #owner}; off once the beat is handed over. */
+        private boolean interruptOwner;
+
         private boolean interrupted;
 
         /** The thread running a renewal of this beat, or {@code null} between renewals. */
@@ -232,12 +237,31 @@ public final class LeaseHeartbeat implements AutoCloseable {
         }
 
         /**
+         * Lets the beat go on after the operation has returned, until the operation's completion is
+         * written later, on this thread or another (after its transaction commits, C11.2): from now
+         * on a lost lease only sets the flag the operation's owner reads, and never interrupts this
+         * thread, which has moved on (to the commit, say); an interrupt this beat raised already is
+         * cleared. {@link #close()} then stops it, from any thread. Call it on the thread that
+         * started the beat.
+         */
+        public void handOver() {
+            synchronized (this) {
+                interruptOwner = false;
+                if (interrupted && Thread.currentThread() == owner) {
+                    interrupted = false;
+                    Thread.interrupted();
+                }
+            }
+        }
+
+        /**
          * Stops the beat, and waits for a renewal that is running to end, at most one beat (never
          * more than {@link #MAX_CLOSE_WAIT}). What the operation does next (a completion inside its
          * transaction, C13) may lock the record's row until a commit: a renewal still running would
          * wait behind that lock and hold the heartbeat's thread, so that no other lease on the node
-         * is renewed meanwhile (C4.7). Call it on the operation's thread; an interrupt this beat
-         * raised is cleared, so that it does not leak into the thread's next task.
+         * is renewed meanwhile (C4.7). Call it on the operation's thread, or on any thread once the
+         * beat is {@linkplain #handOver() handed over}; an interrupt this beat raised is cleared on
+         * the operation's thread, so that it does not leak into the thread's next task.
          */
         @Override
         public void close() {
@@ -249,6 +273,7 @@ public final class LeaseHeartbeat implements AutoCloseable {
                 running = false;
                 awaitRenewal();
                 if (interrupted && Thread.currentThread() == owner) {
+                    interrupted = false;
                     Thread.interrupted();
                 }
             }

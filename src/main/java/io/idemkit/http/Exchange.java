@@ -1,7 +1,6 @@
 package io.idemkit.http;
 
 import io.idemkit.core.Execution;
-import io.idemkit.core.LeaseHeartbeat;
 import java.lang.System.Logger.Level;
 
 /**
@@ -17,7 +16,6 @@ final class Exchange {
     private final String bypass;
     private int status;
     private boolean awaitingBody;
-    private volatile LeaseHeartbeat.Beat beat;
 
     private Exchange(Execution execution, String bypass) {
         this.execution = execution;
@@ -47,20 +45,6 @@ final class Exchange {
         return bypass;
     }
 
-    /** Renews the claim's lease while the resource runs ({@code idemkit.http.heartbeat}). */
-    void keepAlive(LeaseHeartbeat.Beat running) {
-        this.beat = running;
-    }
-
-    /** Stops the lease renewal, if any: the resource is done. Safe to call more than once. */
-    void stopKeepAlive() {
-        LeaseHeartbeat.Beat running = beat;
-        if (running != null) {
-            beat = null;
-            running.close();
-        }
-    }
-
     /**
      * Releases the claim if nothing ended it: the request is over (C6.7). Safe to call more than
      * once, and for a bypassed request.
@@ -69,7 +53,6 @@ final class Exchange {
         if (execution == null) {
             return;
         }
-        stopKeepAlive();
         if (execution.releaseIfUnended()) {
             LOG.log(
                     Level.DEBUG,

@@ -192,8 +192,11 @@ final class IdempotencyFilter
         } else if (admission instanceof Admission.Proceed proceed) {
             Exchange exchange = Exchange.claimed(proceed.execution());
             if (surface.config().httpHeartbeat()) {
-                // Flag only: a container thread is never interrupted (C4.7).
-                exchange.keepAlive(proceed.execution().keepAlive(false));
+                // Flag only: a container thread is never interrupted (C4.7). It beats until the
+                // response is stored or the claim released, whichever ends the execution: a body
+                // still being written to a slow client is no less in flight than the resource.
+                Execution execution = proceed.execution();
+                execution.keepAliveUntilEnd(execution.keepAlive(false));
             }
             request.setProperty(EXCHANGE, exchange);
             releaseAtRequestEnd(surface, exchange);
@@ -218,7 +221,6 @@ final class IdempotencyFilter
             // writer failed, which held the claim. The error response is not the result.
             return;
         }
-        exchange.stopKeepAlive();
         HttpSurface surface = surfaces.get();
         try {
             int status = response.getStatus();

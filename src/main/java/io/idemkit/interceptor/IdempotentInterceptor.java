@@ -155,7 +155,8 @@ public class IdempotentInterceptor {
             throws Exception {
         InTransaction inTransaction = null;
         Object value;
-        try (LeaseHeartbeat.Beat beat = execution.keepAlive()) {
+        LeaseHeartbeat.Beat beat = execution.keepAlive();
+        try {
             if (plan.policy().completion() == CompletionMode.IN_TRANSACTION) {
                 // Completed inside the transaction by InTransactionInterceptor (C13).
                 inTransaction =
@@ -169,6 +170,7 @@ public class IdempotentInterceptor {
             }
             value = invocation.proceed();
         } catch (Throwable t) {
+            beat.close();
             // A transaction that held the completion rolled back with it: the claim is free.
             execution.release();
             throw t;
@@ -178,6 +180,9 @@ public class IdempotentInterceptor {
             }
         }
         if (inTransaction != null && inTransaction.completed()) {
+            // Stopped before the completion already, for the reason InTransaction.open gives: the
+            // record's row is the transaction's until it commits (C13).
+            beat.close();
             transactions.afterCommit(
                     execution, () -> execution.confirmCommitted(), plan.description());
             return value;
@@ -186,9 +191,14 @@ public class IdempotentInterceptor {
         try {
             result = encode(plan, value);
         } catch (IdempotencyResultNotStorableException e) {
+            beat.close();
             execution.hold();
             throw e;
         }
+        // Inside a transaction the record completes only once it commits: until then the beat
+        // goes on, never interrupting the committing thread, so that a commit slower than the
+        // lease does not let a waiting duplicate take the claim over and run again (C4.7).
+        execution.keepAliveUntilEnd(beat);
         transactions.finishAfterCommit(execution, result, plan.description());
         return value;
     }

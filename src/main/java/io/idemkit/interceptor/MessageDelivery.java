@@ -210,14 +210,20 @@ final class MessageDelivery {
         if (attempt > policy.maxAttempts()) {
             return giveUp(message, plan, operation, execution, attempt - 1);
         }
-        try (LeaseHeartbeat.Beat beat = execution.keepAlive()) {
+        LeaseHeartbeat.Beat beat = execution.keepAlive();
+        try {
             invocation.proceed();
         } catch (Throwable t) {
+            beat.close();
             lastFailures.put(operation.effectiveKey(), Failure.of(t));
             execution.release();
             throw t;
         }
         lastFailures.remove(operation.effectiveKey());
+        // The record completes once the delivery's transaction commits (C11.2): until then the
+        // beat goes on, never interrupting the committing thread, so that a commit slower than the
+        // lease does not let a waiting duplicate take the claim over and run again (C4.7).
+        execution.keepAliveUntilEnd(beat);
         finishAfterCommit(execution, DONE_MARKER, plan);
         return null;
     }
@@ -230,6 +236,9 @@ final class MessageDelivery {
             long attempts) {
         // Its own decision, not how the claim was won: the bean does not run (C11.3, C4.8).
         execution.markGivenUp();
+        // The observers, then the commit, may outlast the lease: renewed until the give-up is
+        // written or released, so that a duplicate does not give the message up a second time.
+        execution.keepAliveUntilEnd(execution.keepAlive(false));
         Failure seen = lastFailures.get(operation.effectiveKey());
         // The class only: a message may hold application data, which the event and the warning
         // never carry; it is logged at DEBUG (FINE) below, for whoever turns that on.

@@ -99,6 +99,43 @@ class LeaseHeartbeatTest {
     }
 
     @Test
+    void handedOverBeat_renewsOn_saysALoss_butNeverInterruptsItsOwner() throws Exception {
+        try (LeaseHeartbeat interrupting = new LeaseHeartbeat(true)) {
+            AtomicInteger renewals = new AtomicInteger();
+            AtomicBoolean lost = new AtomicBoolean();
+            LeaseHeartbeat.Beat beat =
+                    interrupting.start(
+                            () -> renewals.incrementAndGet() < 3,
+                            Duration.ofMillis(20),
+                            () -> lost.set(true));
+
+            // The operation returned; its completion waits for a commit on this thread (C11.2).
+            beat.handOver();
+
+            Awaitility.await().atMost(Duration.ofSeconds(5)).untilTrue(lost);
+            assertThat(renewals.get()).isEqualTo(3);
+            assertThat(Thread.interrupted()).as("the committing thread was interrupted").isFalse();
+            CompletableFuture.runAsync(beat::close).get(5, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void handOver_clearsAnInterruptTheBeatRaisedBefore() throws Exception {
+        try (LeaseHeartbeat interrupting = new LeaseHeartbeat(true)) {
+            AtomicBoolean lost = new AtomicBoolean();
+            LeaseHeartbeat.Beat beat =
+                    interrupting.start(() -> false, Duration.ofMillis(20), () -> lost.set(true));
+            Awaitility.await().atMost(Duration.ofSeconds(5)).untilTrue(lost);
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+
+            beat.handOver();
+
+            assertThat(Thread.interrupted()).isFalse();
+            beat.close();
+        }
+    }
+
+    @Test
     void closeWaitIsOneBeat_atMostFiveSeconds() {
         assertThat(LeaseHeartbeat.closeWait(Duration.ofMillis(200)))
                 .isEqualTo(Duration.ofMillis(200));

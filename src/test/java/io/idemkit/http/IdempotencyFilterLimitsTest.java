@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * The filter pair's limits: a streaming response and a body over {@code max-body-bytes} reach the
  * client whole but are not stored, and say why (C6.5); a request over {@code max-request-bytes}
  * bypasses idempotency (C6.9); the opt-in {@code idemkit.http.heartbeat} renews the lease while the
- * resource runs.
+ * resource runs, and until the response is stored.
  */
 class IdempotencyFilterLimitsTest extends IdempotencyFilterFixture {
 
@@ -94,6 +94,24 @@ class IdempotencyFilterLimitsTest extends IdempotencyFilterFixture {
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> record(KEY).orElseThrow().leaseUntil(), START.plusSeconds(5)::equals);
         filters.respond(request, created(request));
+        assertThat(record(KEY).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+    }
+
+    @Test
+    void httpHeartbeat_goesOnWhileTheBodyIsWritten_untilTheResponseIsStored() {
+        JaxRsPipeline<IdempotencyFilter> filters =
+                filters("idemkit.http.heartbeat", "true", "idemkit.lease-ttl", "3s");
+        FakeRequest request = post(KEY, BODY);
+        filters.request(request);
+        FakeResponse response = created(request);
+        // The resource has returned; its entity is still to be written, to a slow client say.
+        filters.responseFilter(request, response);
+
+        clock.advance(Duration.ofSeconds(2));
+
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> record(KEY).orElseThrow().leaseUntil(), START.plusSeconds(5)::equals);
+        assertThat(filters.write(request, response).text()).isEqualTo(CREATED);
         assertThat(record(KEY).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
     }
 }

@@ -10,8 +10,11 @@ import io.idemkit.core.LeaseHeartbeat;
 import io.idemkit.core.ScopeResolver;
 import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.interceptor.Beans.Flights;
+import io.idemkit.interceptor.MethodEnvironmentTest.FakeTransactions;
+import io.idemkit.spi.ClaimStatus;
 import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.spi.RecordState;
 import io.idemkit.store.memory.InMemoryIdempotencyStore;
 import io.idemkit.testkit.ManualClock;
 import jakarta.annotation.Priority;
@@ -19,6 +22,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import jakarta.transaction.Status;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
@@ -35,7 +39,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The lease heartbeat of long method calls (C4.7), on a store clock and a scheduler the test moves
  * by hand: renewals extend the lease, and a failed renewal interrupts the method's thread unless
- * {@code idemkit.heartbeat.interrupt=false}.
+ * {@code idemkit.heartbeat.interrupt=false}. Inside a JTA transaction, whose end the test drives by
+ * hand as a container's commit, the heartbeat goes on from the method's return until the completion
+ * is written after the commit, and never interrupts the committing thread.
  */
 class MethodHeartbeatTest {
 
@@ -52,11 +58,13 @@ class MethodHeartbeatTest {
         Beans.reset();
         Beans.gate = new CountDownLatch(1);
         Beans.entered = new CountDownLatch(1);
+        FakeTransactions.reset();
         deployment.set("idemkit.scope-mode", "single-tenant");
     }
 
     @AfterEach
     void shutDown() {
+        FakeTransactions.reset();
         Beans.gate.countDown();
         pool.shutdownNow();
         deployment.close();
@@ -64,7 +72,11 @@ class MethodHeartbeatTest {
 
     private void start() {
         WeldContainer weld =
-                deployment.start(Flights.class, ManualTime.class, Beans.EventLog.class);
+                deployment.start(
+                        Flights.class,
+                        ManualTime.class,
+                        Beans.EventLog.class,
+                        FakeTransactions.class);
         flights = weld.select(Flights.class).get();
         store = weld.select(IdempotencyStore.class).get();
     }
@@ -131,6 +143,86 @@ class MethodHeartbeatTest {
         // Said when found, then the fenced completion: both alertable.
         assertThat(Beans.decisions())
                 .containsExactly(Decision.LEASE_LOST, Decision.LEASE_RECLAIMED_LOSS);
+    }
+
+    /** Calls the method on this thread inside the test's transaction, which stays open. */
+    private String returnedInsideATransaction(String key) {
+        FakeTransactions.status = Status.STATUS_ACTIVE;
+        Beans.gate.countDown();
+        return flights.untilInterrupted(key);
+    }
+
+    @Test
+    void aCommitSlowerThanTheLease_isRenewedUntilTheCompletionIsWritten_andADuplicateWaits()
+            throws Exception {
+        start();
+        assertThat(returnedInsideATransaction("t1")).isEqualTo("finished");
+
+        // The container commits for 6 s, twice the lease, and the beat goes on meanwhile.
+        for (int i = 0; i < 3; i++) {
+            CLOCK.advance(Duration.ofSeconds(2));
+            SCHEDULER.runDue();
+        }
+        assertThat(leaseUntil("t1")).isEqualTo(CLOCK.instant().plusSeconds(3));
+        // A duplicate finds the claim live: it waits, it does not take it over.
+        assertThat(store.claim(key("t1"), "other", 1, Duration.ofSeconds(3)).status())
+                .isEqualTo(ClaimStatus.ALREADY_CLAIMED);
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+
+        FakeTransactions.end(Status.STATUS_COMMITTED);
+
+        assertThat(store.find(key("t1")).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+        assertThat(SCHEDULER.liveTasks()).as("the beat stopped with the completion").isZero();
+        assertThat(Beans.executions).hasValue(1);
+        assertThat(Beans.decisions()).containsExactly(Decision.NEW);
+    }
+
+    @Test
+    void aLeaseLostDuringTheCommit_isSaid_neverInterruptsTheCommit_andTheCompletionIsFenced()
+            throws Exception {
+        start(); // idemkit.heartbeat.interrupt=true, the default
+        returnedInsideATransaction("t2");
+
+        // The store lost the claim meanwhile (its lease ran out unrenewed, another took it over).
+        CLOCK.advance(Duration.ofSeconds(4));
+        assertThat(store.claim(key("t2"), "other", 1, Duration.ofSeconds(3)).token()).isNotNull();
+        SCHEDULER.runDue();
+
+        // The thread that commits is not interrupted: the commit goes on.
+        assertThat(Thread.interrupted()).isFalse();
+        assertThat(Beans.decisions()).containsExactly(Decision.LEASE_LOST);
+        FakeTransactions.end(Status.STATUS_COMMITTED);
+
+        // C4.5: the late completion is discarded, the other claim left alone.
+        assertThat(store.find(key("t2")).orElseThrow().state()).isEqualTo(RecordState.CLAIMED);
+        assertThat(Beans.decisions())
+                .containsExactly(Decision.LEASE_LOST, Decision.LEASE_RECLAIMED_LOSS);
+        assertThat(SCHEDULER.liveTasks()).isZero();
+    }
+
+    @Test
+    void aRollback_stopsTheBeat_andReleasesTheClaim() throws Exception {
+        start();
+        returnedInsideATransaction("t3");
+        CLOCK.advance(Duration.ofSeconds(2));
+        SCHEDULER.runDue();
+        assertThat(SCHEDULER.liveTasks()).isEqualTo(1);
+
+        FakeTransactions.end(Status.STATUS_ROLLEDBACK);
+
+        assertThat(store.find(key("t3"))).isEmpty();
+        assertThat(SCHEDULER.liveTasks()).isZero();
+    }
+
+    @Test
+    void withoutATransaction_theBeatStopsWhenTheMethodReturns() throws Exception {
+        start();
+        Beans.gate.countDown();
+
+        flights.untilInterrupted("t4");
+
+        assertThat(store.find(key("t4")).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+        assertThat(SCHEDULER.liveTasks()).isZero();
     }
 
     /** The store's clock and the heartbeat's scheduler, both moved by the test. */

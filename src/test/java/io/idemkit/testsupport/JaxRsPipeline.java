@@ -83,9 +83,32 @@ public final class JaxRsPipeline<
         return write(request, response, failAfter);
     }
 
+    /** Runs the response filter alone: the runtime writes the entity later ({@link #write}). */
+    public void responseFilter(FakeRequest request, FakeResponse response) {
+        try {
+            provider.filter(request, response);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Writes the entity through the interceptor, once {@link #responseFilter} has run. */
+    public Served write(FakeRequest request, FakeResponse response) {
+        try {
+            return writeEntity(request, response, -1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private Served write(FakeRequest request, FakeResponse response, int failAfter)
             throws IOException {
         provider.filter(request, response);
+        return writeEntity(request, response, failAfter);
+    }
+
+    private Served writeEntity(FakeRequest request, FakeResponse response, int failAfter)
+            throws IOException {
         ByteArrayOutputStream wire = new ByteArrayOutputStream();
         if (response.hasEntity()) {
             provider.aroundWriteTo(
