@@ -295,7 +295,10 @@ final class IdempotencyFilter
         // Stored before it is sent: whatever happens to this client's connection, a retry gets
         // the result instead of running the resource again.
         execution.finish(
-                new StoredResult(exchange.status(), storedHeaders(surface, context), body));
+                new StoredResult(
+                        exchange.status(),
+                        surface.headers().select(context.getHeaders(), context.getMediaType()),
+                        body));
         capture.release();
     }
 
@@ -399,22 +402,6 @@ final class IdempotencyFilter
         MediaType type = response.getMediaType();
         return response.getEntity() instanceof StreamingOutput
                 || (type != null && type.isCompatible(MediaType.SERVER_SENT_EVENTS_TYPE));
-    }
-
-    private static List<StoredHeader> storedHeaders(
-            HttpSurface surface, WriterInterceptorContext context) {
-        List<StoredHeader> stored = surface.headers().select(context.getHeaders());
-        MediaType type = context.getMediaType();
-        if (type == null || !surface.headers().keeps(HttpHeaders.CONTENT_TYPE)) {
-            return stored;
-        }
-        for (StoredHeader header : stored) {
-            if (header.name().equalsIgnoreCase(HttpHeaders.CONTENT_TYPE)) {
-                return stored;
-            }
-        }
-        stored.add(new StoredHeader(HttpHeaders.CONTENT_TYPE, type.toString()));
-        return stored;
     }
 
     private static Response replayOf(HttpSurface surface, Admission.Replay replay) {

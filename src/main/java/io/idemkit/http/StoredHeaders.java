@@ -1,6 +1,8 @@
 package io.idemkit.http;
 
 import io.idemkit.spi.StoredHeader;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.ext.RuntimeDelegate;
 import java.util.ArrayList;
@@ -41,6 +43,26 @@ final class StoredHeaders {
     StoredHeaders(Set<String> stored, Set<String> neverStored) {
         this.stored = lowerCased(stored);
         this.neverStored = lowerCased(neverStored);
+    }
+
+    /**
+     * @param headers the response headers as JAX-RS holds them (values of any header type)
+     * @param type the media type the body is written with, or {@code null}: stored as the {@code
+     *     Content-Type} when that header is kept and {@code headers} do not carry it
+     * @return the headers to store, in order, each value as it goes on the wire; a new list
+     */
+    List<StoredHeader> select(MultivaluedMap<String, Object> headers, MediaType type) {
+        List<StoredHeader> stored = select(headers);
+        if (type == null || !keeps(HttpHeaders.CONTENT_TYPE)) {
+            return stored;
+        }
+        for (StoredHeader header : stored) {
+            if (header.name().equalsIgnoreCase(HttpHeaders.CONTENT_TYPE)) {
+                return stored;
+            }
+        }
+        stored.add(new StoredHeader(HttpHeaders.CONTENT_TYPE, type.toString()));
+        return stored;
     }
 
     /**

@@ -14,16 +14,13 @@ import io.idemkit.core.LeaseHeartbeat;
 import io.idemkit.core.Operation;
 import io.idemkit.core.ScopeResolver;
 import io.idemkit.core.hash.EffectiveKey;
-import io.idemkit.core.hash.LengthPrefixedSha256;
 import io.idemkit.policy.ConfigLookup;
 import io.idemkit.policy.MessageResolution;
 import io.idemkit.spi.StoredResult;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.interceptor.InvocationContext;
-import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
-import jakarta.jms.TextMessage;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
@@ -159,7 +156,7 @@ final class MessageDelivery {
         MessagePolicy policy =
                 resolved.computeIfAbsent(
                         plan, p -> policies.apply(beanClass, invocation.getMethod()));
-        String key = keyOf(message, policy, plan);
+        String key = MessageKeys.keyOf(message, policy, plan, this::warnOnce);
         if (key == null) {
             warnOnce(
                     plan.description() + "/no-id",
@@ -179,7 +176,7 @@ final class MessageDelivery {
         Operation operation =
                 new Operation(
                         plan.effectiveKeyOf(key, tenant),
-                        fingerprint(message, policy, plan),
+                        MessageKeys.fingerprint(message, policy, plan, this::warnOnce),
                         plan.fingerprintVersion(),
                         plan.policy(), // without a redactor: see MethodPolicies (C4.10)
                         "message");
@@ -407,54 +404,6 @@ final class MessageDelivery {
                 return 1;
             }
         }
-    }
-
-    /**
-     * @return the message's key: the key property, else the message id; {@code null} without either
-     */
-    private String keyOf(Message message, MessagePolicy policy, MethodPlan plan)
-            throws JMSException {
-        String property = message.getStringProperty(policy.keyProperty());
-        if (property != null && !property.isBlank()) {
-            return property;
-        }
-        if (property != null) {
-            warnOnce(
-                    plan.description() + "/blank",
-                    "idemkit received a message to "
-                            + plan.description()
-                            + " whose "
-                            + policy.keyProperty()
-                            + " property is blank; such messages are keyed by their JMSMessageID,"
-                            + " so that a re-send of one is not recognized as a duplicate.");
-        }
-        String id = message.getJMSMessageID();
-        return id == null || id.isBlank() ? null : id;
-    }
-
-    private String fingerprint(Message message, MessagePolicy policy, MethodPlan plan)
-            throws JMSException {
-        if (!policy.fingerprintBody()) {
-            return KEY_ONLY_FINGERPRINT;
-        }
-        byte[] body;
-        if (message instanceof TextMessage text) {
-            String value = text.getText();
-            body = value == null ? new byte[0] : value.getBytes(StandardCharsets.UTF_8);
-        } else if (message instanceof BytesMessage bytes) {
-            // getBody leaves the bean's read position alone (Jakarta Messaging 3.1).
-            byte[] value = bytes.getBody(byte[].class);
-            body = value == null ? new byte[0] : value;
-        } else {
-            warnOnce(
-                    plan.description() + "/body",
-                    "idemkit fingerprints the bodies of text and bytes messages only; other"
-                            + " messages to "
-                            + plan.description()
-                            + " are compared by their key alone.");
-            return KEY_ONLY_FINGERPRINT;
-        }
-        return LengthPrefixedSha256.hex(body);
     }
 
     private void warnOnce(String topic, String message) {
