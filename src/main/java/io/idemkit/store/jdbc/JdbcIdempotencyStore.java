@@ -12,14 +12,12 @@ import io.idemkit.store.CompletionPoll;
 import io.idemkit.store.OperationChecks;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
@@ -75,26 +73,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /** The most rows one statement of {@link #purgeExpired()} deletes. */
     static final int PURGE_BATCH = 1000;
 
-    private final DataSource dataSource;
     private final DataSource transactional;
     private final JdbcStoreSettings settings;
-    private final Duration listenerIdle;
     private final CompletionPoll completions;
-    private volatile Started started;
-
-    /** The store once it knows its database: the dialect, the statements, the claim. */
-    private record Started(
-            JdbcDialect dialect,
-            RecordStatements sql,
-            ClaimSteps claims,
-            long packetLimit,
-            CompletionListener listener) {}
-
-    /** One piece of work on a connection. */
-    @FunctionalInterface
-    private interface SqlWork<T> {
-        T run(Connection connection, Started store) throws SQLException;
-    }
+    private final JdbcRecords records;
 
     /**
      * A store on {@code dataSource}, which the store never closes.
@@ -139,11 +121,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             JdbcStoreSettings settings,
             Duration listenerIdle,
             CompletionPoll completions) {
-        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.transactional = transactional;
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.listenerIdle = Objects.requireNonNull(listenerIdle, "listenerIdle");
         this.completions = Objects.requireNonNull(completions, "completions");
+        this.records = new JdbcRecords(dataSource, settings, listenerIdle, completions);
     }
 
     /**
@@ -155,49 +136,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      *     the table is missing or lacks a column (the message carries the DDL to run)
      */
     public void start() {
-        ready();
-    }
-
-    private Started ready() {
-        Started s = started;
-        if (s != null) {
-            return s;
-        }
-        synchronized (this) {
-            if (started == null) {
-                try (Connection c = AutoCommit.on(dataSource.getConnection())) {
-                    JdbcDialect dialect = TableSchema.dialect(c);
-                    boolean notifying =
-                            settings.notifications() && dialect == JdbcDialect.POSTGRESQL;
-                    String channel = notifying ? CompletionNotices.channel(settings.table()) : null;
-                    RecordStatements sql =
-                            new RecordStatements(
-                                    dialect,
-                                    settings.table(),
-                                    dialect == JdbcDialect.MARIADB
-                                            ? ReadCommitted.variable(c.getMetaData())
-                                            : ReadCommitted.VARIABLE,
-                                    channel);
-                    TableSchema.check(c, dialect, settings, sql);
-                    long packetLimit = ResultWrite.packetLimit(c, dialect);
-                    // PgCompletionListener, the one class that names the PostgreSQL driver, is
-                    // loaded only here, on PostgreSQL.
-                    started =
-                            new Started(
-                                    dialect,
-                                    sql,
-                                    new ClaimSteps(dialect, sql),
-                                    packetLimit,
-                                    notifying
-                                            ? PgCompletionListener.on(
-                                                    dataSource, channel, completions, listenerIdle)
-                                            : CompletionListener.POLLING);
-                } catch (SQLException e) {
-                    throw SqlFailures.failure("start", null, e);
-                }
-            }
-            return started;
-        }
+        records.ready();
     }
 
     /**
@@ -205,7 +144,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      *     H2}), for diagnostics
      */
     public String databaseProduct() {
-        return ready().dialect().productName();
+        return records.ready().dialect().productName();
     }
 
     /**
@@ -214,7 +153,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      *     room; a larger result is refused, before it is sent ({@link ResultWrite})
      */
     public long largestStorableBody() {
-        return ResultWrite.largestBody(ready().packetLimit());
+        return ResultWrite.largestBody(records.ready().packetLimit());
     }
 
     @Override
@@ -222,7 +161,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             String key, String fingerprint, int fingerprintVersion, Duration leaseTtl) {
         OperationChecks.claim(key, fingerprint, fingerprintVersion, leaseTtl);
         try {
-            return call(
+            return records.call(
                     "claim",
                     key,
                     (c, s) ->
@@ -238,7 +177,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                     || !(e.getCause() instanceof SQLException contention)) {
                 throw e;
             }
-            return call("claim", key, (c, s) -> s.claims().asCommitted(c, key, contention));
+            return records.call("claim", key, (c, s) -> s.claims().asCommitted(c, key, contention));
         }
     }
 
@@ -254,7 +193,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             String key, ClaimToken token, StoredResult result, Duration completedTtl) {
         OperationChecks.complete(key, token, result, completedTtl);
         boolean stored =
-                call(
+                records.call(
                         "complete",
                         key,
                         (c, s) ->
@@ -286,7 +225,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                     "The JDBC store completes records inside a transaction only on the data source"
                             + " idemkit.jdbc.transaction-datasource names; none is set.");
         }
-        Started s = ready();
+        JdbcRecords.Started s = records.ready();
         try (Connection c = transactional.getConnection()) {
             BusinessTransaction.requireUsable(c, s.sql().dialect);
             return ResultWrite.completeInTransactionOn(
@@ -303,7 +242,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean release(String key, ClaimToken token) {
         OperationChecks.release(key, token);
-        boolean released = update("release", key, s -> s.release, true, token, null);
+        boolean released = records.update("release", key, s -> s.release, true, token, null);
         return completions.signalIf(released, key);
     }
 
@@ -311,33 +250,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean renew(String key, ClaimToken token, Duration leaseTtl) {
         OperationChecks.renew(key, token, leaseTtl);
-        return update("renew", key, s -> s.renew, false, token, millis(leaseTtl));
-    }
-
-    private boolean update(
-            String operation,
-            String key,
-            Function<RecordStatements, String> statement,
-            boolean notifying,
-            ClaimToken token,
-            Long millis) {
-        return call(
-                operation,
-                key,
-                (c, s) -> {
-                    try (PreparedStatement ps = c.prepareStatement(statement.apply(s.sql()))) {
-                        int i = 1;
-                        if (millis != null) {
-                            ps.setLong(i++, millis);
-                        }
-                        ps.setString(i++, key);
-                        ps.setString(i, token.value());
-                        return (notifying
-                                        ? CompletionNotices.changed(s.sql(), ps, true)
-                                        : LockWait.update(s.dialect(), ps))
-                                == 1;
-                    }
-                });
+        return records.update("renew", key, s -> s.renew, false, token, millis(leaseTtl));
     }
 
     /**
@@ -364,7 +277,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                             throw new InterruptedException(
                                     "interrupted while waiting for completion");
                         }
-                        return readRow("awaitCompletion", key)
+                        return records.readRow("awaitCompletion", key)
                                 .filter(RecordRows.Row::live)
                                 .flatMap(RecordRows.Row::record);
                     });
@@ -376,7 +289,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /** The listener once started; polling while the database cannot be reached. */
     private CompletionListener listener() {
         try {
-            return ready().listener();
+            return records.ready().listener();
         } catch (IdempotencyStorageException e) {
             return CompletionListener.POLLING; // the wait's first read reports the failure
         }
@@ -386,25 +299,9 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public Optional<IdempotencyRecord> find(String key) {
         StoreArguments.requireKey(key);
-        return readRow("find", key)
+        return records.readRow("find", key)
                 .filter(row -> row.live() || RecordRows.CLAIMED.equals(row.state()))
                 .flatMap(RecordRows.Row::record);
-    }
-
-    private Optional<RecordRows.Row> readRow(String operation, String key) {
-        return call(
-                operation,
-                key,
-                (c, s) -> {
-                    try (PreparedStatement ps = c.prepareStatement(s.sql().selectRow)) {
-                        ps.setString(1, key);
-                        try (ResultSet rows = ps.executeQuery()) {
-                            return rows.next()
-                                    ? Optional.of(RecordRows.row(rows))
-                                    : Optional.empty();
-                        }
-                    }
-                });
     }
 
     /**
@@ -415,7 +312,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     public boolean delete(String key) {
         StoreArguments.requireKey(key);
         boolean deleted =
-                call(
+                records.call(
                         "delete",
                         key,
                         (c, s) -> {
@@ -444,7 +341,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      */
     @Override
     public long purgeExpired() {
-        return call(
+        return records.call(
                 "purgeExpired",
                 null,
                 (c, s) -> {
@@ -469,7 +366,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public long countAttempt(String attemptsKey, Duration retention) {
         OperationChecks.countAttempt(attemptsKey, retention);
-        return call(
+        return records.call(
                 "countAttempt",
                 attemptsKey,
                 (c, s) ->
@@ -479,15 +376,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /** {@inheritDoc} One {@code SELECT} of the database's clock. */
     @Override
     public Instant now() {
-        return call("now", null, (c, s) -> Instant.ofEpochMilli(databaseMillis(c, s)));
-    }
-
-    private static long databaseMillis(Connection c, Started s) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(s.sql().now);
-                ResultSet rows = ps.executeQuery()) {
-            rows.next();
-            return rows.getLong(1);
-        }
+        return records.call(
+                "now", null, (c, s) -> Instant.ofEpochMilli(JdbcRecords.databaseMillis(c, s)));
     }
 
     /**
@@ -499,11 +389,11 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      */
     @Override
     public StoreHealth health() {
-        return call(
+        return records.call(
                 "health",
                 null,
                 (c, s) -> {
-                    databaseMillis(c, s);
+                    JdbcRecords.databaseMillis(c, s);
                     return StoreHealth.up(
                             Map.of(
                                     "database",
@@ -527,7 +417,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      */
     @Override
     public void close() {
-        Started s = started;
+        JdbcRecords.Started s = records.started();
         if (s != null) {
             s.listener().close();
         }
@@ -537,15 +427,6 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public String toString() {
         return "JdbcIdempotencyStore[" + settings + "]";
-    }
-
-    private <T> T call(String operation, String key, SqlWork<T> work) {
-        Started s = ready();
-        try (Connection c = AutoCommit.on(dataSource.getConnection())) {
-            return work.run(c, s);
-        } catch (SQLException e) {
-            throw SqlFailures.failure(operation, key, e);
-        }
     }
 
     private static long millis(Duration ttl) {
