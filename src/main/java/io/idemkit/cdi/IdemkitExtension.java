@@ -62,7 +62,10 @@ import org.eclipse.microprofile.config.ConfigProvider;
 /**
  * Validates everything that can be wrong before the first request: the {@code idemkit.*}
  * configuration, the {@link Idempotent} and {@link IdempotencyKey} annotations, and the scope
- * source. Every problem fails the deployment with its own message; none waits for a request.
+ * source. Every problem fails the deployment with its own message; none waits for a request. The
+ * container's events only: the rules of a method's policy are {@link io.idemkit.policy}'s ({@link
+ * AnnotationChecks} as each type is discovered, {@link MethodPolicyChecks} at validation), which
+ * this class hands the methods and the container's answers.
  *
  * <p>The validated configuration is kept here for the producers.
  */
