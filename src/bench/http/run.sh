@@ -17,7 +17,8 @@
 # WILDFLY_PORT_OFFSET: HTTP 8080+offset, management 9990+offset), payara (Payara Micro,
 # --nocluster, PAYARA_PORT, no HTTPS). Each server JVM gets -Xms2g -Xmx2g; SERVER_JVM_OPTS adds
 # options to all three. The Servlet API is visible on all three (the script adds servlet-6.0 to
-# Liberty; WildFly and Payara Micro always have it).
+# Liberty; WildFly and Payara Micro always have it). No OpenTelemetry SDK on any of them (WildFly's is
+# excluded by the WAR's jboss-deployment-structure.xml; see src/bench/README.md).
 #
 # Needs Java 17+, Maven and wrk; installs wrk with apt-get when it is missing (Debian/Ubuntu,
 # as root or with sudo). Not part of `mvn verify` nor .ci/run.
