@@ -14,7 +14,8 @@ import jdk.jfr.consumer.RecordingFile;
  * Where a server's time went in a JFR recording of one benchmark case (run.sh's {@code JFR_CASE}):
  * the share of execution samples with an idemkit frame on the stack (the bench application's own
  * classes, {@code io.idemkit.bench}, not counted), the idemkit methods those samples are in
- * (inclusive: each sample counts once for every idemkit method on its stack), the hottest leaf
+ * and packages (inclusive: each sample counts once for every idemkit method, and for every idemkit
+ * package, on its stack), the hottest leaf
  * frames overall and in idemkit's samples, and the garbage collector's pauses. Run as {@code java
  * JfrSummary.java recording.jfr [top]}.
  */
@@ -25,6 +26,7 @@ public class JfrSummary {
         int samples = 0;
         int withIdemkit = 0;
         Map<String, Integer> idemkitMethods = new HashMap<>();
+        Map<String, Integer> idemkitPackages = new HashMap<>();
         Map<String, Integer> leaves = new HashMap<>();
         Map<String, Integer> idemkitLeaves = new HashMap<>();
         Map<String, Integer> leafPackages = new HashMap<>();
@@ -45,10 +47,17 @@ public class JfrSummary {
             leaves.merge(leaf, 1, Integer::sum);
             leafPackages.merge(pkg(frames.get(0)), 1, Integer::sum);
             Set<String> seen = new HashSet<>();
+            Set<String> packages = new HashSet<>();
             for (RecordedFrame f : frames) {
                 String n = name(f);
                 if (n.startsWith("io.idemkit.") && !n.startsWith("io.idemkit.bench.") && seen.add(n)) {
                     idemkitMethods.merge(n, 1, Integer::sum);
+                    // A lambda's hidden class is named Outer$$Lambda$12+0x….123: cut at the '$'.
+                    String owner = f.getMethod().getType().getName().split("\\$")[0];
+                    String pkg = owner.substring(0, owner.lastIndexOf('.'));
+                    if (packages.add(pkg)) {
+                        idemkitPackages.merge(pkg, 1, Integer::sum);
+                    }
                 }
             }
             if (!seen.isEmpty()) {
@@ -59,6 +68,7 @@ public class JfrSummary {
         System.out.printf(Locale.ROOT, "%s: %d execution samples, %d (%.1f %%) with an idemkit frame%n",
                 args[0], samples, withIdemkit, pct(withIdemkit, samples));
         System.out.printf(Locale.ROOT, "GC pauses: %d, %d ms in all%n", gcs, gcPauses.toMillis());
+        print("idemkit packages (inclusive)", idemkitPackages, samples, top);
         print("idemkit methods (inclusive)", idemkitMethods, samples, top);
         print("leaf frames, all samples", leaves, samples, top);
         print("leaf frames' packages, all samples", leafPackages, samples, top);

@@ -36,6 +36,12 @@ WARMUP_SECONDS=${WARMUP_SECONDS:-10}
 STORES=${STORES:-"memory mongo"}
 SERVER_JVM_OPTS=${SERVER_JVM_OPTS:-}
 JFR_CASE=${JFR_CASE:-}
+if [ -n "$JFR_CASE" ]; then
+  # JFR from the server's start too, with the case's settings: started only for the case (by
+  # jcmd, as below), it made WildFly and Payara Micro run that case and the next one 5 to 30 times
+  # slower than without JFR (Liberty not); started with the server, they ran at their usual rate.
+  SERVER_JVM_OPTS="-XX:StartFlightRecording=name=boot,settings=profile,maxage=1m $SERVER_JVM_OPTS"
+fi
 HEAP="-Xms2g -Xmx2g"
 SERVER=idemkit-bench
 WLP=target/liberty/wlp
