@@ -8,25 +8,28 @@ import java.util.LinkedHashMap;
 import java.util.function.Function;
 
 /**
- * Reads run.sh's results.tsv and prints, per store, each case's median throughput (with its range
- * over the rounds) and latencies, then the target ratios, each taken within one round and
- * reported as the median and range over the rounds. Run as {@code java Report.java results.tsv}.
+ * Reads run.sh's results.tsv and prints, per runtime and store, each case's median throughput (with
+ * its range over the rounds) and latencies, then the target ratios, each taken within one round
+ * (so each runtime against its own baseline) and reported as the median and range over the rounds;
+ * last, the target ratios of every runtime in one table. Run as {@code java Report.java
+ * results.tsv}.
  */
 public class Report {
 
-    record Row(String store, String name, int conns, int round, double rps, double p50, double p99,
+    record Row(String runtime, String store, String name, int conns, int round, double rps, double p50, double p99,
             long non2xx, long errors, long runs) {}
 
     public static void main(String[] args) throws Exception {
         List<Row> rows = new ArrayList<>();
         for (String line : Files.readAllLines(Path.of(args[0]))) {
             String[] f = line.split("\t");
-            rows.add(new Row(f[0], f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3]),
-                    Double.parseDouble(f[4]), Double.parseDouble(f[5]), Double.parseDouble(f[6]),
-                    Long.parseLong(f[7]), Long.parseLong(f[8]), Long.parseLong(f[9])));
+            rows.add(new Row(f[0], f[1], f[2], Integer.parseInt(f[3]), Integer.parseInt(f[4]),
+                    Double.parseDouble(f[5]), Double.parseDouble(f[6]), Double.parseDouble(f[7]),
+                    Long.parseLong(f[8]), Long.parseLong(f[9]), Long.parseLong(f[10])));
         }
-        Map<String, List<Row>> byStore = new LinkedHashMap<>(); // in the order run.sh ran them
-        rows.forEach(r -> byStore.computeIfAbsent(r.store(), s -> new ArrayList<>()).add(r));
+        // Per runtime and store, in the order run.sh ran them.
+        Map<String, List<Row>> byStore = new LinkedHashMap<>();
+        rows.forEach(r -> byStore.computeIfAbsent(r.runtime() + ", " + r.store(), s -> new ArrayList<>()).add(r));
         String[] names = {"baseline", "fresh", "replay", "slow-fresh", "slow-replay"};
         for (var e : byStore.entrySet()) {
             List<Row> rs = e.getValue();
@@ -46,28 +49,46 @@ public class Report {
             System.out.println();
             System.out.println("| ratio (throughput, within a round) | conns | median [range] | target |");
             System.out.println("|---|---|---|---|");
-            boolean memory = e.getKey().equals("memory");
+            boolean memory = rs.get(0).store().equals("memory");
             for (int conns : new int[] {1, 16}) {
-                ratio(rs, "fresh", "baseline", conns, memory ? 0.85 : -1);
-                ratio(rs, "replay", "baseline", conns, memory ? 1.0 : -1);
-                ratio(rs, "replay", "fresh", conns, -1);
-                ratio(rs, "slow-replay", "slow-fresh", conns, 10);
+                line(ratio(rs, "fresh", "baseline", conns, memory ? 0.85 : -1));
+                line(ratio(rs, "replay", "baseline", conns, memory ? 1.0 : -1));
+                line(ratio(rs, "replay", "fresh", conns, -1));
+                line(ratio(rs, "slow-replay", "slow-fresh", conns, 10));
+            }
+        }
+        System.out.printf("%n### The target ratios, every runtime%n%n");
+        System.out.println("| runtime, store | ratio (throughput, within a round) | conns | median [range] | target |");
+        System.out.println("|---|---|---|---|---|");
+        for (var e : byStore.entrySet()) {
+            boolean memory = e.getValue().get(0).store().equals("memory");
+            for (String[] pair : new String[][] {{"fresh", "baseline"}, {"replay", "baseline"}}) {
+                for (int conns : new int[] {1, 16}) {
+                    String line = ratio(e.getValue(), pair[0], pair[1], conns,
+                            !memory ? -1 : pair[0].equals("fresh") ? 0.85 : 1.0);
+                    if (!line.isEmpty()) System.out.println("| " + e.getKey() + " " + line);
+                }
             }
         }
     }
 
-    static void ratio(List<Row> rs, String top, String bottom, int conns, double target) {
+    static void line(String row) {
+        if (!row.isEmpty()) System.out.println(row);
+    }
+
+    /** One table row (without a trailing newline), or "" when a case is missing. */
+    static String ratio(List<Row> rs, String top, String bottom, int conns, double target) {
         List<Double> ratios = new ArrayList<>();
         for (Row t : rs) {
             if (!t.name().equals(top) || t.conns() != conns) continue;
             rs.stream().filter(b -> b.name().equals(bottom) && b.conns() == conns && b.round() == t.round())
                     .findFirst().ifPresent(b -> ratios.add(t.rps() / b.rps()));
         }
-        if (ratios.isEmpty()) return;
+        if (ratios.isEmpty()) return "";
         ratios.sort(null);
         String verdict = target < 0 ? "" : String.format(Locale.ROOT, "≥ %s — %s", trim(target),
                 median(ratios) >= target ? "met" : "MISSED");
-        System.out.printf(Locale.ROOT, "| %s / %s | %d | %.2f [%.2f..%.2f] | %s |%n", top, bottom, conns,
+        return String.format(Locale.ROOT, "| %s / %s | %d | %.2f [%.2f..%.2f] | %s |", top, bottom, conns,
                 median(ratios), ratios.get(0), ratios.get(ratios.size() - 1), verdict);
     }
 

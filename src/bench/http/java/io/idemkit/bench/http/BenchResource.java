@@ -33,8 +33,12 @@ public class BenchResource {
     private final Instance<MongoClient> mongo;
     private final boolean onMongo;
 
-    /** For the CDI proxy only. */
-    protected BenchResource() {
+    /**
+     * For the CDI proxy only; CDI creates the resource through the other constructor. Public,
+     * because a JAX-RS runtime may refuse a resource class without a public constructor (RESTEasy
+     * on WildFly does: RESTEASY003190), and the one bench WAR deploys unchanged on every runtime.
+     */
+    public BenchResource() {
         this.mongo = null;
         this.onMongo = false;
     }
