@@ -5,66 +5,23 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idemkit.IdempotencyEvent;
 import io.idemkit.IdempotencyEvent.Decision;
-import io.idemkit.IdempotencyInProgressException;
 import io.idemkit.IdempotencyMessageExhausted;
-import io.idemkit.IdempotencyScopeProvider;
-import io.idemkit.IdempotencyStorageException;
-import io.idemkit.Idempotent;
-import io.idemkit.cdi.TestDeployment;
 import io.idemkit.method.Beans;
 import io.idemkit.testsupport.CapturedLog;
-import io.idemkit.testsupport.DownStore;
 import io.idemkit.testsupport.FakeTransactions;
 import io.idemkit.testsupport.TestMessages;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.jms.Message;
-import jakarta.jms.MessageListener;
 import jakarta.transaction.Status;
-import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The message surface (C11) on a real CDI container: a bean that is a {@code MessageListener} with
- * an {@code @Idempotent onMessage}, called as a message-driven bean's container calls it, with
- * messages as a broker hands them over. Acknowledge is a normal return; redelivery is a
+ * The message surface (C11) on a real CDI container: keys, attempts, the exhausted observers, the
+ * body fingerprint and the scope of a delivery. Acknowledge is a normal return; redelivery is a
  * rollback-only transaction, or a thrown exception where there is no transaction.
  */
-public class MessageSurfaceTest {
-
-    private final TestDeployment deployment = new TestDeployment();
-    private Orders orders;
-
-    @BeforeEach
-    void reset() {
-        Beans.reset();
-        FakeTransactions.reset();
-        Orders.reset();
-        deployment.set("idemkit.scope-mode", "single-tenant");
-    }
-
-    @AfterEach
-    void shutDown() {
-        deployment.close();
-    }
-
-    private void start(Class<?>... extra) {
-        Class<?>[] classes = new Class<?>[extra.length + 3];
-        classes[0] = Orders.class;
-        classes[1] = Beans.EventLog.class;
-        classes[2] = ExhaustedLog.class;
-        System.arraycopy(extra, 0, classes, 3, extra.length);
-        orders = deployment.start(classes).select(Orders.class).get();
-    }
+class MessageSurfaceTest extends MessageFixture {
 
     @Test
     void oneKeyDeliveredFiveTimes_runsOnce_andEveryDeliveryIsAcknowledged() {
@@ -190,30 +147,6 @@ public class MessageSurfaceTest {
     }
 
     @Test
-    void aGiveUpWhoseTransactionRollsBack_reportsGivenUp_andTheRedeliveryGivesUpAgain() {
-        deployment.set("idemkit.message.max-attempts", "1");
-        start(FakeTransactions.class);
-        Message message = TestMessages.message().property("IdempotencyKey", "gu-tx").build();
-        Orders.failuresLeft.set(Integer.MAX_VALUE);
-        FakeTransactions.status = Status.STATUS_ACTIVE;
-        assertThatThrownBy(() -> orders.onMessage(message)).hasMessage("handler failed");
-        FakeTransactions.end(Status.STATUS_ROLLEDBACK);
-
-        // The observer's forward fails at commit: the give-up rolls back, and comes again.
-        FakeTransactions.status = Status.STATUS_ACTIVE;
-        orders.onMessage(message);
-        FakeTransactions.end(Status.STATUS_ROLLEDBACK);
-        FakeTransactions.status = Status.STATUS_ACTIVE;
-        orders.onMessage(message);
-        FakeTransactions.end(Status.STATUS_COMMITTED);
-
-        assertThat(Orders.runs).hasValue(1);
-        assertThat(Beans.decisions())
-                .containsExactly(Decision.NEW, Decision.GIVEN_UP, Decision.GIVEN_UP);
-        assertThat(ExhaustedLog.events).hasSize(2);
-    }
-
-    @Test
     void exhausted_namesTheFailuresClassOnly_andItsMessageIsLoggedAtFineOnly() {
         deployment.set("idemkit.message.max-attempts", "2");
         start();
@@ -241,153 +174,6 @@ public class MessageSurfaceTest {
             assertThat(log.texts(Level.FINE))
                     .anySatisfy(t -> assertThat(t).contains("4111111111111111"));
         }
-    }
-
-    @Test
-    void attemptsAreCountedAcrossReleases_notByTheBrokersCount() {
-        deployment.set("idemkit.message.max-attempts", "2");
-        start();
-        Orders.failuresLeft.set(Integer.MAX_VALUE);
-
-        // After a broker restart, JMSXDeliveryCount starts over at 1: the store's count does not.
-        for (int i = 0; i < 2; i++) {
-            Message restarted =
-                    TestMessages.message()
-                            .property("IdempotencyKey", "restarted")
-                            .deliveryCount(1)
-                            .build();
-            assertThatThrownBy(() -> orders.onMessage(restarted)).hasMessage("handler failed");
-        }
-        orders.onMessage(
-                TestMessages.message()
-                        .property("IdempotencyKey", "restarted")
-                        .deliveryCount(1)
-                        .build());
-
-        assertThat(Orders.runs).hasValue(2);
-        assertThat(ExhaustedLog.events).hasSize(1);
-    }
-
-    @Test
-    void insideATransaction_theRecordCompletesOnlyAfterCommit_andARollbackReleases() {
-        start(FakeTransactions.class);
-        Message message = TestMessages.message().property("IdempotencyKey", "tx-1").build();
-
-        FakeTransactions.status = Status.STATUS_ACTIVE;
-        orders.onMessage(message);
-        assertThat(Beans.events).as("no outcome before the transaction ends").isEmpty();
-        FakeTransactions.end(Status.STATUS_ROLLEDBACK);
-
-        FakeTransactions.status = Status.STATUS_ACTIVE;
-        orders.onMessage(message);
-        FakeTransactions.end(Status.STATUS_COMMITTED);
-
-        FakeTransactions.status = Status.STATUS_ACTIVE;
-        orders.onMessage(message);
-        FakeTransactions.end(Status.STATUS_COMMITTED);
-
-        assertThat(Orders.runs).hasValue(2);
-        assertThat(Beans.decisions())
-                .containsExactly(Decision.NEW, Decision.NEW, Decision.REPLAYED);
-    }
-
-    @Test
-    void aBeanThatMarksItsTransactionRollbackOnly_releasesTheKeyAtOnce() {
-        start(FakeTransactions.class);
-        Message message = TestMessages.message().property("IdempotencyKey", "tx-2").build();
-        Orders.rollbackOnly = true;
-
-        FakeTransactions.status = Status.STATUS_ACTIVE;
-        orders.onMessage(message);
-        assertThat(FakeTransactions.synchronizations).isEmpty();
-        FakeTransactions.end(Status.STATUS_ROLLEDBACK);
-        Orders.rollbackOnly = false;
-        orders.onMessage(message);
-
-        assertThat(Orders.runs).hasValue(2);
-    }
-
-    @Test
-    void duplicateOfARunningMessage_neverRuns_andAsksForRedeliveryByRollback() throws Exception {
-        deployment.set("idemkit.wait-timeout", "200ms");
-        start(FakeTransactions.class);
-        CompletableFuture<Void> first = runningDelivery("busy");
-
-        FakeTransactions.status = Status.STATUS_ACTIVE;
-        orders.onMessage(TestMessages.message().property("IdempotencyKey", "busy").build());
-
-        assertThat(FakeTransactions.status).isEqualTo(Status.STATUS_MARKED_ROLLBACK);
-        assertThat(Orders.runs).hasValue(1);
-        Orders.gate.countDown();
-        first.get(10, TimeUnit.SECONDS);
-    }
-
-    @Test
-    void duplicateOfARunningMessage_withoutATransaction_throwsForRedelivery() throws Exception {
-        deployment.set("idemkit.wait-timeout", "200ms");
-        start();
-        CompletableFuture<Void> first = runningDelivery("busy-2");
-
-        assertThatThrownBy(
-                        () ->
-                                orders.onMessage(
-                                        TestMessages.message()
-                                                .property("IdempotencyKey", "busy-2")
-                                                .build()))
-                .isInstanceOf(IdempotencyInProgressException.class);
-        Orders.gate.countDown();
-        first.get(10, TimeUnit.SECONDS);
-        assertThat(Orders.runs).hasValue(1);
-    }
-
-    @Test
-    void aRedeliveryThatOvertakesTheRollback_waitsForTheRelease_thenRunsOnce() throws Exception {
-        // The transaction manager, not the bean, rolls the first delivery back (a timeout, a
-        // failed commit): the broker may redeliver before the rollback's release has run.
-        start(FakeTransactions.class);
-        Message message = TestMessages.message().property("IdempotencyKey", "overtaken").build();
-        FakeTransactions.status = Status.STATUS_ACTIVE;
-        orders.onMessage(message);
-        FakeTransactions.status = Status.STATUS_NO_TRANSACTION;
-
-        CompletableFuture<Void> redelivery =
-                CompletableFuture.runAsync(() -> orders.onMessage(message));
-        Thread.sleep(300);
-        assertThat(redelivery).as("waits on its predecessor's claim").isNotDone();
-        FakeTransactions.status = Status.STATUS_ACTIVE;
-        FakeTransactions.end(Status.STATUS_ROLLEDBACK);
-
-        redelivery.get(10, TimeUnit.SECONDS);
-        assertThat(Orders.runs).hasValue(2);
-        orders.onMessage(message);
-        assertThat(Orders.runs).as("the redelivery's run was stored").hasValue(2);
-    }
-
-    @Test
-    void storeDownUnderFailClosed_asksForRedelivery_andCountsNoAttempt() {
-        deployment.set("idemkit.message.max-attempts", "1");
-        start(DownStore.class, FakeTransactions.class);
-
-        FakeTransactions.status = Status.STATUS_ACTIVE;
-        orders.onMessage(TestMessages.message().property("IdempotencyKey", "down").build());
-
-        assertThat(FakeTransactions.status).isEqualTo(Status.STATUS_MARKED_ROLLBACK);
-        assertThat(Orders.runs).hasValue(0);
-        assertThat(ExhaustedLog.events).isEmpty();
-    }
-
-    @Test
-    void storeDownWithoutATransaction_throwsTheStorageFailure() {
-        start(DownStore.class);
-
-        assertThatThrownBy(
-                        () ->
-                                orders.onMessage(
-                                        TestMessages.message()
-                                                .property("IdempotencyKey", "down")
-                                                .build()))
-                .isInstanceOf(IdempotencyStorageException.class);
-        assertThat(Orders.runs).hasValue(0);
     }
 
     @Test
@@ -506,87 +292,5 @@ public class MessageSurfaceTest {
 
         assertThat(Orders.runs).as("two tenants, two operations").hasValue(2);
         assertThat(ExhaustedLog.events).isEmpty();
-    }
-
-    /**
-     * Starts a delivery of {@code key} on another thread and waits until the bean runs it; the bean
-     * then holds on until {@code Orders.gate} opens.
-     */
-    private CompletableFuture<Void> runningDelivery(String key) throws InterruptedException {
-        Orders.gate = new CountDownLatch(1);
-        Orders.entered = new CountDownLatch(1);
-        CompletableFuture<Void> delivery =
-                CompletableFuture.runAsync(
-                        () ->
-                                orders.onMessage(
-                                        TestMessages.message()
-                                                .property("IdempotencyKey", key)
-                                                .build()));
-        assertThat(Orders.entered.await(10, TimeUnit.SECONDS)).isTrue();
-        return delivery;
-    }
-
-    /** A message listener as a message-driven bean would be, without the EJB container. */
-    @ApplicationScoped
-    public static class Orders implements MessageListener {
-        public static final AtomicInteger runs = new AtomicInteger();
-        static final AtomicInteger failuresLeft = new AtomicInteger();
-        static volatile CountDownLatch gate = new CountDownLatch(0);
-        static volatile CountDownLatch entered = new CountDownLatch(0);
-        static volatile boolean rollbackOnly;
-        static volatile String failure = "handler failed";
-
-        public static void reset() {
-            failure = "handler failed";
-            runs.set(0);
-            failuresLeft.set(0);
-            gate = new CountDownLatch(0);
-            entered = new CountDownLatch(0);
-            rollbackOnly = false;
-            ExhaustedLog.events.clear();
-        }
-
-        @Idempotent
-        @Override
-        public void onMessage(Message message) {
-            runs.incrementAndGet();
-            entered.countDown();
-            try {
-                gate.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            if (failuresLeft.getAndDecrement() > 0) {
-                throw new IllegalStateException(failure);
-            }
-            if (rollbackOnly) {
-                FakeTransactions.status = Status.STATUS_MARKED_ROLLBACK;
-            }
-        }
-    }
-
-    /** An application's scope provider, which may fail during a delivery. */
-    @ApplicationScoped
-    public static class DeliveryScope implements IdempotencyScopeProvider {
-        static volatile RuntimeException failure;
-        static volatile Optional<String> scope = Optional.of("tenant-A");
-
-        @Override
-        public Optional<String> currentScope() {
-            if (failure != null) {
-                throw failure;
-            }
-            return scope;
-        }
-    }
-
-    /** Records every exhausted message. */
-    @ApplicationScoped
-    public static class ExhaustedLog {
-        static final List<IdempotencyMessageExhausted> events = new CopyOnWriteArrayList<>();
-
-        void on(@Observes IdempotencyMessageExhausted event) {
-            events.add(event);
-        }
     }
 }

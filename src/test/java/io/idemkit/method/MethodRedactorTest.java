@@ -7,7 +7,7 @@ import io.idemkit.IdempotencyEvent.Decision;
 import io.idemkit.IdempotencyKey;
 import io.idemkit.Idempotent;
 import io.idemkit.cdi.TestDeployment;
-import io.idemkit.message.MessageSurfaceTest;
+import io.idemkit.message.MessageFixture;
 import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.IdempotencyRedactor;
 import io.idemkit.spi.IdempotencyStore;
@@ -132,16 +132,16 @@ class MethodRedactorTest {
 
     @Test
     void messageDrivenBean_isNeverRedacted_soAFailingGlobalRedactorCannotBlockItsDelivery() {
-        MessageSurfaceTest.Orders.reset();
+        MessageFixture.Orders.reset();
         WeldContainer weld =
                 deployment.start(
-                        MessageSurfaceTest.Orders.class, RefusesAll.class, Beans.EventLog.class);
-        MessageSurfaceTest.Orders orders = weld.select(MessageSurfaceTest.Orders.class).get();
+                        MessageFixture.Orders.class, RefusesAll.class, Beans.EventLog.class);
+        MessageFixture.Orders orders = weld.select(MessageFixture.Orders.class).get();
 
         orders.onMessage(TestMessages.message().property("IdempotencyKey", "Q1").build());
         orders.onMessage(TestMessages.message().property("IdempotencyKey", "Q1").build());
 
-        assertThat(MessageSurfaceTest.Orders.runs).hasValue(1);
+        assertThat(MessageFixture.Orders.runs).hasValue(1);
         assertThat(Beans.decisions()).containsExactly(Decision.NEW, Decision.REPLAYED);
     }
 

@@ -2,24 +2,9 @@ package io.idemkit.admin.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idemkit.admin.AdminBeans;
-import io.idemkit.admin.IdempotencyAdmin;
-import io.idemkit.core.Admission;
-import io.idemkit.core.CacheableStatuses;
-import io.idemkit.core.IdempotencyEngine;
-import io.idemkit.core.LeaseHeartbeat;
 import io.idemkit.core.Operation;
-import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeResolver;
-import io.idemkit.core.StorageErrorMode;
-import io.idemkit.core.Ticker;
-import io.idemkit.core.hash.EffectiveKey;
-import io.idemkit.spi.IdempotencyStore;
-import io.idemkit.spi.StoredResult;
-import io.idemkit.store.memory.InMemoryIdempotencyStore;
-import io.idemkit.testkit.ManualClock;
 import io.idemkit.testsupport.CapturedLog;
-import io.idemkit.testsupport.FakeRequest;
 import io.idemkit.testsupport.FakeSecurityContext;
 import io.idemkit.testsupport.JaxRsPipeline.Served;
 import io.idemkit.testsupport.OutageStore;
@@ -27,95 +12,18 @@ import io.idemkit.testsupport.SpiDefaultsStore;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.core.SecurityContext;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Base64;
-import java.util.List;
 import java.util.logging.Level;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The admin HTTP API (C3 delete and purge; docs/operating.md), through hand-written JAX-RS
  * contexts, on the real admin bean, engine and in-memory store: who may call it, and what each
- * resource answers, errors included.
+ * resource answers, errors included. Lookups by a request's raw parts are {@link
+ * AdminLookupTest}'s.
  */
-class AdminEndpointTest {
-
-    private static final String ROLE = "idemkit-admin";
-    private static final String PREFIX = "idemkit/admin/";
-    private static final String PATH = "/shop/api/orders";
-    private static final byte[] BODY = "{\"id\":7}".getBytes(StandardCharsets.UTF_8);
-    private static final String UNKNOWN = "ab".repeat(32);
-    private static final SecurityContext OPERATOR = FakeSecurityContext.of("ops-admin", ROLE);
-    private static final OperationPolicy POLICY =
-            new OperationPolicy(
-                    Duration.ofSeconds(30),
-                    Duration.ofHours(1),
-                    Duration.ZERO,
-                    StorageErrorMode.FAIL_CLOSED,
-                    CacheableStatuses.parse("2xx"));
-
-    private final ManualClock clock = new ManualClock(Instant.parse("2026-12-05T07:00:00Z"));
-    private final InMemoryIdempotencyStore memory = new InMemoryIdempotencyStore(clock, 100);
-    private final IdempotencyEngine engine =
-            new IdempotencyEngine(memory, event -> {}, new LeaseHeartbeat(false), Ticker.system());
-
-    @AfterEach
-    void close() {
-        engine.close();
-        memory.close();
-    }
-
-    private static AdminEndpoint endpoint(String role, IdempotencyStore store) {
-        IdempotencyAdmin admin = AdminBeans.over(store);
-        return new AdminEndpoint(new AdminSettings(true, role), () -> admin);
-    }
-
-    private AdminEndpoint endpoint() {
-        return endpoint(ROLE, memory);
-    }
-
-    /** Runs the filter; the answer, or {@code null} when it let the request through. */
-    private static Served call(AdminEndpoint endpoint, FakeRequest request) {
-        try {
-            endpoint.filter(request);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return request.aborted().map(Served::of).orElse(null);
-    }
-
-    private static FakeRequest as(SecurityContext caller, String method, String path) {
-        return FakeRequest.of(method, path).caller(caller);
-    }
-
-    /** Completes the operation of a POST with {@code key}, as the filter pair would. */
-    private String completed(String key) {
-        return completed(key, 1);
-    }
-
-    /** As {@link #completed(String)}, on a node that fingerprints with {@code version}. */
-    private String completed(String key, int version) {
-        String effectiveKey =
-                EffectiveKey.forHttp(key, ScopeResolver.SINGLE_TENANT_SCOPE, "POST", PATH);
-        ((Admission.Proceed)
-                        engine.admit(new Operation(effectiveKey, "fp", version, POLICY, "http")))
-                .execution()
-                .finish(new StoredResult(201, List.of(), BODY));
-        return effectiveKey;
-    }
-
-    private static void assertProblem(Served served, int status, String type) {
-        assertThat(served.status()).isEqualTo(status);
-        assertThat(served.header("Content-Type")).startsWith("application/problem+json");
-        assertThat(served.header("Cache-Control")).isEqualTo("no-store");
-        assertThat(served.json().getString("type")).isEqualTo(type);
-        assertThat(served.json().getInt("status")).isEqualTo(status);
-    }
+class AdminEndpointTest extends AdminEndpointFixture {
 
     @Test
     void anonymousCaller_401_howeverTheRuntimeSaysAnonymous() {
@@ -276,119 +184,6 @@ class AdminEndpointTest {
                 call(endpoint, as(OPERATOR, "DELETE", record)),
                 404,
                 "urn:idemkit:record-not-found");
-    }
-
-    @Test
-    void lookupByTheRawPartsOfAnHttpRequest_200() {
-        String effectiveKey = completed("order-7");
-        String lookup =
-                Json.createObjectBuilder()
-                        .add("key", "order-7")
-                        .add("scope", ScopeResolver.SINGLE_TENANT_SCOPE)
-                        .add("method", "post")
-                        .add("path", PATH)
-                        .add("body", true)
-                        .build()
-                        .toString();
-
-        Served served =
-                call(endpoint(), as(OPERATOR, "POST", PREFIX + "records/lookup").json(lookup));
-
-        assertThat(served.status()).isEqualTo(200);
-        assertThat(served.json().getString("effectiveKey")).isEqualTo(effectiveKey);
-        assertThat(Base64.getDecoder().decode(served.json().getString("body"))).isEqualTo(BODY);
-        assertThat(served.text()).doesNotContain("order-7");
-    }
-
-    @Test
-    void lookupByTheRawPartsOfAMethodCall_findsItsRecord() {
-        String effectiveKey =
-                EffectiveKey.forMethod("k", "s", "com.shop.Orders", "place(java.lang.String)");
-        engine.admit(new Operation(effectiveKey, "fp", 1, POLICY, "method"));
-        String lookup =
-                "{\"key\":\"k\",\"scope\":\"s\",\"beanClass\":\"com.shop.Orders\","
-                        + "\"methodSignature\":\"place(java.lang.String)\"}";
-
-        Served served =
-                call(endpoint(), as(OPERATOR, "POST", PREFIX + "records/lookup").json(lookup));
-
-        assertThat(served.status()).isEqualTo(200);
-        assertThat(served.json().getString("effectiveKey")).isEqualTo(effectiveKey);
-        assertThat(served.json().containsKey("body")).isFalse();
-    }
-
-    @Test
-    void lookupOfNothingStored_404() {
-        String lookup = "{\"key\":\"k\",\"scope\":\"s\",\"method\":\"POST\",\"path\":\"/x\"}";
-
-        Served served =
-                call(endpoint(), as(OPERATOR, "POST", PREFIX + "records/lookup").json(lookup));
-
-        assertProblem(served, 404, "urn:idemkit:record-not-found");
-    }
-
-    @Test
-    void badLookups_400() {
-        AdminEndpoint endpoint = endpoint();
-        String[] bodies = {
-            "not json",
-            "[1]",
-            "{\"key\":\"k\",\"scope\":\"s\"}",
-            "{\"key\":\"k\",\"scope\":\"s\",\"method\":\"POST\"}",
-            "{\"key\":7,\"scope\":\"s\",\"method\":\"POST\",\"path\":\"/x\"}",
-            "{\"key\":\"" + "k".repeat(64 * 1024) + "\"}"
-        };
-
-        for (String body : bodies) {
-            Served served =
-                    call(endpoint, as(OPERATOR, "POST", PREFIX + "records/lookup").json(body));
-
-            assertProblem(served, 400, "urn:idemkit:admin-bad-request");
-        }
-    }
-
-    @Test
-    void lookupWithoutABody_400() {
-        Served served = call(endpoint(), as(OPERATOR, "POST", PREFIX + "records/lookup").json(""));
-
-        assertProblem(served, 400, "urn:idemkit:admin-bad-request");
-    }
-
-    @Test
-    void lookupNotSentAsJson_415_andItsBodyIsNotRead() {
-        completed("order-7");
-        String lookup =
-                "{\"key\":\"order-7\",\"scope\":\""
-                        + ScopeResolver.SINGLE_TENANT_SCOPE
-                        + "\",\"method\":\"POST\",\"path\":\""
-                        + PATH
-                        + "\"}";
-        byte[] bytes = lookup.getBytes(StandardCharsets.UTF_8);
-        AdminEndpoint endpoint = endpoint();
-
-        for (String type :
-                new String[] {
-                    "text/plain",
-                    "application/x-www-form-urlencoded",
-                    "application/problem+json",
-                    "order-7 \"json\""
-                }) {
-            Served served =
-                    call(
-                            endpoint,
-                            as(OPERATOR, "POST", PREFIX + "records/lookup").body(bytes, type));
-
-            assertProblem(served, 415, "urn:idemkit:admin-unsupported-media-type");
-            assertThat(served.text()).doesNotContain("order-7");
-        }
-        FakeRequest untyped = as(OPERATOR, "POST", PREFIX + "records/lookup");
-        assertProblem(call(endpoint, untyped), 415, "urn:idemkit:admin-unsupported-media-type");
-        Served withCharset =
-                call(
-                        endpoint,
-                        as(OPERATOR, "POST", PREFIX + "records/lookup")
-                                .body(bytes, "application/json; charset=UTF-8"));
-        assertThat(withCharset.status()).isEqualTo(200);
     }
 
     @Test

@@ -27,8 +27,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Wake-ups across store instances on a real PostgreSQL (C4.3, C12): two stores on one table, each
@@ -324,30 +322,6 @@ class PostgresWakeUpTest {
         assertThat(waiting.get(EVENTUALLY.toMillis(), TimeUnit.MILLISECONDS)).isPresent();
         assertThat(notifications(polling)).isEqualTo("polling");
         assertThat(poolB.getHikariPoolMXBean().getActiveConnections()).isZero();
-    }
-
-    @ParameterizedTest
-    @EnumSource(
-            value = JdbcDialect.class,
-            names = {"MARIADB", "H2"})
-    void onMariaDbAndH2_waitersPoll_andHealthSaysSo(JdbcDialect dialect) throws Exception {
-        String other = JdbcStoreContract.freshTable();
-        JdbcIdempotencyStore store =
-                new JdbcIdempotencyStore(Databases.of(dialect), new JdbcStoreSettings(other, true));
-        opened.add(
-                () -> {
-                    store.close();
-                    try (Connection c = Databases.of(dialect).getConnection();
-                            Statement s = c.createStatement()) {
-                        s.execute("DROP TABLE " + other);
-                    }
-                });
-        String key = key();
-        ClaimResult claim = store.claim(key, FP, 1, LEASE);
-        store.complete(key, claim.token(), RESULT, LEASE);
-
-        assertThat(store.awaitCompletion(key, WAIT)).isPresent();
-        assertThat(notifications(store)).isEqualTo("polling");
     }
 
     // --- helpers -------------------------------------------------------------------------------
