@@ -10,13 +10,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every package imports only the layers below it, over the compiled main classes: API ← SPI ← core
- * ← config ← the store base ← stores, telemetry and the per-method policy ← surfaces and the client
- * ← health and admin ← the CDI glue. Two packages of one layer (the stores, the two surfaces) do
- * not import each other either. When a caller needs something of a layer above it, the answer is an
- * interface in the lower layer (the SPI's {@code health()}, core's {@code MethodPolicyLookup} and
- * {@code StoreDecorator}), not an import upward. The check reads bytecode: a compile-time constant
- * is copied into its user by javac and escapes it, so a constant shared across layers lives in the
- * lower one.
+ * ← config ← the store base ← stores, telemetry and the per-method policy ← the transaction side ←
+ * surfaces and the client ← health and admin ← the CDI glue. Two packages of one layer (the stores,
+ * the HTTP and method surfaces) do not import each other either; the message surface sits on the
+ * method surface, whose interceptor hands it an {@code onMessage} through an interface of its own.
+ * When a caller needs something of a layer above it, the answer is an interface in the lower layer
+ * (the SPI's {@code health()}, core's {@code MethodPolicyLookup} and {@code StoreDecorator}, the
+ * method surface's {@code ListenerDelivery}), not an import upward. The check reads bytecode: a
+ * compile-time constant is copied into its user by javac and escapes it, so a constant shared
+ * across layers lives in the lower one.
  */
 class LayeringTest {
 
@@ -59,8 +61,16 @@ class LayeringTest {
                         .definedBy("io.idemkit.telemetry..")
                         .layer("HTTP surface")
                         .definedBy("io.idemkit.http..")
+                        // The surfaces' side of JTA: after-commit hooks, completion in the business
+                        // transaction (C13), the server's timeout.
+                        .layer("Transaction completion")
+                        .definedBy("io.idemkit.transaction..")
                         .layer("Method surface")
-                        .definedBy("io.idemkit.interceptor..")
+                        .definedBy("io.idemkit.method..")
+                        // Built on the method surface: an MDB's onMessage is an intercepted method,
+                        // which the interceptor hands over through method's ListenerDelivery.
+                        .layer("Message surface")
+                        .definedBy("io.idemkit.message..")
                         .layer("Client")
                         .definedBy("io.idemkit.client..")
                         .layer("Health")
@@ -93,8 +103,20 @@ class LayeringTest {
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
                         .whereLayer("HTTP surface")
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "Policy")
+                        .whereLayer("Transaction completion")
+                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
                         .whereLayer("Method surface")
-                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "Policy")
+                        .mayOnlyAccessLayers(
+                                "API", "SPI", "Core", "Config", "Policy", "Transaction completion")
+                        .whereLayer("Message surface")
+                        .mayOnlyAccessLayers(
+                                "API",
+                                "SPI",
+                                "Core",
+                                "Config",
+                                "Policy",
+                                "Transaction completion",
+                                "Method surface")
                         // The calling side knows nothing of the engine, the stores or the surfaces.
                         .whereLayer("Client")
                         .mayOnlyAccessLayers("API", "Config")
@@ -117,7 +139,9 @@ class LayeringTest {
                                 "JDBC store",
                                 "Telemetry",
                                 "HTTP surface",
+                                "Transaction completion",
                                 "Method surface",
+                                "Message surface",
                                 "Client",
                                 "Health",
                                 "OpenAPI",

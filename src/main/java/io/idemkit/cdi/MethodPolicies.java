@@ -4,7 +4,7 @@ import io.idemkit.Idempotent;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.core.MethodPolicyLookup;
 import io.idemkit.core.OperationPolicy;
-import io.idemkit.interceptor.MessageListenerMethods;
+import io.idemkit.method.MessageListenerMethods;
 import io.idemkit.policy.ConfigLookup;
 import io.idemkit.policy.IdempotentPolicy;
 import io.idemkit.policy.MethodRef;

@@ -2,10 +2,12 @@ package io.idemkit.cdi;
 
 import io.idemkit.client.AttemptInterceptor;
 import io.idemkit.client.OperationInterceptor;
-import io.idemkit.interceptor.IdempotentInterceptor;
-import io.idemkit.interceptor.InTransactionInterceptor;
-import io.idemkit.interceptor.InterceptorProducer;
-import io.idemkit.interceptor.MethodPlans;
+import io.idemkit.message.MessageSurface;
+import io.idemkit.method.IdempotentInterceptor;
+import io.idemkit.method.MethodPlans;
+import io.idemkit.method.ResultCodecProducer;
+import io.idemkit.transaction.InTransactionInterceptor;
+import io.idemkit.transaction.TransactionHooksProducer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -33,8 +35,10 @@ public final class TestDeployment implements AutoCloseable {
                     HeartbeatProducer.class,
                     MethodPolicies.class,
                     IdemkitStartup.class,
-                    InterceptorProducer.class,
+                    ResultCodecProducer.class,
+                    TransactionHooksProducer.class,
                     MethodPlans.class,
+                    MessageSurface.class,
                     IdempotentInterceptor.class,
                     InTransactionInterceptor.class,
                     ClientProducer.class,

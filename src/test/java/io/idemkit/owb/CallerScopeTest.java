@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Who shares a key space on the method surface (C5), on OpenWebBeans with a security service that
- * reports the caller as TomEE's does: the twin of {@code
- * io.idemkit.interceptor.MethodCallerScopeTest} on Weld.
+ * reports the caller as TomEE's does: the twin of {@code io.idemkit.method.MethodCallerScopeTest}
+ * on Weld.
  */
 class CallerScopeTest {
 

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Deployment validation on OpenWebBeans (C8): a representative subset of the Weld tests in {@code
- * io.idemkit.cdi.CdiWiringTest} and {@code io.idemkit.interceptor.MethodDeploymentTest}. Every bad
+ * io.idemkit.cdi.CdiWiringTest} and {@code io.idemkit.method.MethodDeploymentTest}. Every bad
  * setting or misplaced annotation fails the deployment, with the library's own message; a good
  * deployment gets what it configured. OpenWebBeans logs each problem and fails with a generic
  * message, so the library's messages are read from its log.

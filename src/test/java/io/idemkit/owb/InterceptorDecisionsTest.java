@@ -23,10 +23,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The interceptor's decisions on OpenWebBeans, mirroring {@code
- * io.idemkit.interceptor.MethodInterceptorTest} on Weld: a fresh call runs, a duplicate replays
- * without running, other arguments under the same key are a payload mismatch, and a call that
- * throws releases its claim. One container serves the class; each test uses keys of its own, so the
- * order tests run in never matters.
+ * io.idemkit.method.MethodInterceptorTest} on Weld: a fresh call runs, a duplicate replays without
+ * running, other arguments under the same key are a payload mismatch, and a call that throws
+ * releases its claim. One container serves the class; each test uses keys of its own, so the order
+ * tests run in never matters.
  */
 class InterceptorDecisionsTest {
 

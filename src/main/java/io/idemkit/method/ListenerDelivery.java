@@ -1,0 +1,25 @@
+package io.idemkit.method;
+
+import jakarta.interceptor.InvocationContext;
+
+/**
+ * Where the method surface hands a message-driven bean's {@code onMessage}: a delivery is keyed by
+ * its message, not its arguments, and acknowledged or redelivered rather than replayed (C11). The
+ * message surface, a package above this one, implements it as the application's one bean, so that
+ * this package never loads a class of Jakarta Messaging.
+ */
+public interface ListenerDelivery {
+
+    /**
+     * Delivers one message to the bean, or acknowledges it as a duplicate, or asks for its
+     * redelivery.
+     *
+     * @param invocation the intercepted {@code onMessage(jakarta.jms.Message)}
+     * @param beanClass the message-driven bean's class
+     * @param plan the method's plan, which {@link MethodPlan#receivesMessages()}
+     * @return {@code null}, what {@code onMessage} returns
+     * @throws Exception the bean's own failure, or a refusal when no transaction can be marked
+     */
+    Object deliver(InvocationContext invocation, Class<?> beanClass, MethodPlan plan)
+            throws Exception;
+}
