@@ -35,12 +35,7 @@ class HttpJdbcWithoutMongoDriverIT {
     static WebArchive application() {
         postgres = ItPostgres.start();
         return ItPostgres.withAppDataSource(
-                WithoutMongoDriver.war(
-                        "jdbc-no-driver",
-                        "idemkit.store=jdbc\nidemkit.jdbc.datasource="
-                                + ItPostgres.APP_DATA_SOURCE
-                                + "\n"),
-                postgres);
+                WithoutMongoDriver.war("jdbc-no-driver", ItPostgres.APP_STORE_CONFIG), postgres);
     }
 
     @AfterAll

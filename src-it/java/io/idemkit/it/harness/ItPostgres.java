@@ -60,6 +60,13 @@ public final class ItPostgres {
     public static final String APP_DATA_SOURCE = "java:app/jdbc/idemkit";
 
     /**
+     * The JDBC store on the data source {@value #APP_DATA_SOURCE}, which {@link #withAppDataSource}
+     * defines in the application (WildFly, Payara Micro).
+     */
+    public static final String APP_STORE_CONFIG =
+            "idemkit.store=jdbc\nidemkit.jdbc.datasource=" + APP_DATA_SOURCE + "\n";
+
+    /**
      * @param war an application
      * @param postgres the database it is to reach
      * @return {@code war} with a data source of its own on {@code postgres}, {@value

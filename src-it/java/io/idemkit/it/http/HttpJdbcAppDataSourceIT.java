@@ -37,12 +37,7 @@ class HttpJdbcAppDataSourceIT extends HttpJdbcScenarios {
     static WebArchive application() {
         postgres = ItPostgres.start();
         return ItPostgres.withAppDataSource(
-                scenarioWar(
-                        "http-jdbc-app",
-                        "idemkit.store=jdbc\nidemkit.jdbc.datasource="
-                                + ItPostgres.APP_DATA_SOURCE
-                                + "\n"),
-                postgres);
+                scenarioWar("http-jdbc-app", ItPostgres.APP_STORE_CONFIG), postgres);
     }
 
     @AfterAll

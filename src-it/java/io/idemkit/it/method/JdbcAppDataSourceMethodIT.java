@@ -40,9 +40,8 @@ class JdbcAppDataSourceMethodIT extends MethodSurfaceContract {
                                 .addPackage(MethodApplication.class.getPackage())
                                 .addAsResource(
                                         new StringAsset(
-                                                "idemkit.store=jdbc\nidemkit.jdbc.datasource="
-                                                        + ItPostgres.APP_DATA_SOURCE
-                                                        + "\nidemkit.scope-mode=single-tenant\n"),
+                                                ItPostgres.APP_STORE_CONFIG
+                                                        + "idemkit.scope-mode=single-tenant\n"),
                                         "META-INF/microprofile-config.properties")),
                 postgres);
     }

@@ -71,9 +71,8 @@ class TxnCompletionIT {
                 liberty
                         ? ItPostgres.STORE_CONFIG
                                 + "idemkit.jdbc.transaction-datasource=jdbc/business\n"
-                        : "idemkit.store=jdbc\nidemkit.jdbc.datasource="
-                                + ItPostgres.APP_DATA_SOURCE
-                                + "\nidemkit.jdbc.transaction-datasource="
+                        : ItPostgres.APP_STORE_CONFIG
+                                + "idemkit.jdbc.transaction-datasource="
                                 + BUSINESS
                                 + "\n";
         WebArchive war =
