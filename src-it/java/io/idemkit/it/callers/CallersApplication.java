@@ -1,8 +1,0 @@
-package io.idemkit.it.callers;
-
-import jakarta.ws.rs.ApplicationPath;
-import jakarta.ws.rs.core.Application;
-
-/** The application of the method surface's caller-scope tests. */
-@ApplicationPath("api")
-public class CallersApplication extends Application {}

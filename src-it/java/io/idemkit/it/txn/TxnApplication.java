@@ -1,8 +1,0 @@
-package io.idemkit.it.txn;
-
-import jakarta.ws.rs.ApplicationPath;
-import jakarta.ws.rs.core.Application;
-
-/** The application of the tests of completion inside the business transaction. */
-@ApplicationPath("api")
-public class TxnApplication extends Application {}
