@@ -152,7 +152,7 @@ public final class MethodPlan {
      * @return whether this is a message-driven bean's {@code onMessage}, keyed by its message (C11)
      *     rather than by its arguments
      */
-    public boolean receivesMessages() {
+    boolean receivesMessages() {
         return receivesMessages;
     }
 

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Which bundled store the application gets, decided once at deployment from {@code idemkit.store},
@@ -42,7 +43,7 @@ public record StoreSelection(
     public static StoreSelection choose(
             StoreKind kind,
             List<StoreFactory> factories,
-            java.util.function.Predicate<StoreFactory> usable,
+            Predicate<StoreFactory> usable,
             ConfigValues values,
             StoreResources resources) {
         if (kind != StoreKind.AUTO) {
