@@ -44,11 +44,10 @@ class ClientMicroProfileLibertyIT extends ClientRestClientScenarios {
                         "client-mp",
                         w -> w.addPackage(ApplicationOpenApiFilter.class.getPackage()),
                         OpenApiScenarios.FILTER_CONFIG);
-        int port = LibertyServer.freePort();
-        server = new LibertyServer("idemkit-client-mp", port, war, FEATURES);
+        server = new LibertyServer("idemkit-client-mp", war, FEATURES);
+        server.start(server.application(war).resolve("api/charges/runs/probe/probe"));
         application = server.application(war);
         root = application.resolve("/");
-        server.start(application.resolve("api/charges/runs/probe/probe"));
     }
 
     @AfterAll

@@ -57,10 +57,9 @@ class TwoNodesIT {
                 ItPostgres.libertyDataSources(postgres)
                         + ItPostgres.libertyApplicationSeeingTheDriver(WAR);
         for (int n = 0; n < 2; n++) {
-            NODES[n] =
-                    new LibertyServer("idemkit-node-" + n, LibertyServer.freePort(), war, config);
+            NODES[n] = new LibertyServer("idemkit-node-" + n, war, config);
+            NODES[n].start(NODES[n].application(war).resolve("api/calls/probe"));
             APPS[n] = NODES[n].application(war);
-            NODES[n].start(APPS[n].resolve("api/calls/probe"));
             HTTP[n] = new HttpCalls(APPS[n]);
         }
     }

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.ItPostgres;
 import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.TestPorts;
 import io.idemkit.it.message.MessageScenarios;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.net.URI;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -55,7 +55,7 @@ class TwoNodesMessagesIT {
     @BeforeAll
     static void start() throws Exception {
         postgres = ItPostgres.start();
-        String engine = "127.0.0.1:" + LibertyServer.freePort() + ":BootstrapBasicMessaging";
+        String engine = "127.0.0.1:" + TestPorts.next() + ":BootstrapBasicMessaging";
         // The message ITs' 8 s lease: node 1's commits through the remote engine can take longer
         // on a loaded machine, and the heartbeat renews the lease until the completion after the
         // commit is written (C4.7, C11.2).
@@ -67,13 +67,10 @@ class TwoNodesMessagesIT {
         NODES[0] =
                 new LibertyServer(
                         "idemkit-qnode-0",
-                        LibertyServer.freePort(),
                         war,
                         common + MessageScenarios.messaging(APP) + endpoint(engine));
         start(0, war);
-        NODES[1] =
-                new LibertyServer(
-                        "idemkit-qnode-1", LibertyServer.freePort(), war, common + client(engine));
+        NODES[1] = new LibertyServer("idemkit-qnode-1", war, common + client(engine));
         start(1, war);
     }
 
@@ -82,9 +79,8 @@ class TwoNodesMessagesIT {
      * connected to the engine: on the client node that comes after the application has started.
      */
     private static void start(int node, WebArchive war) throws Exception {
-        URI app = NODES[node].application(war);
-        NODES[node].start(app.resolve("api/messages/runs/probe"));
-        HTTP[node] = new HttpCalls(app);
+        NODES[node].start(NODES[node].application(war).resolve("api/messages/runs/probe"));
+        HTTP[node] = new HttpCalls(NODES[node].application(war));
         String connected = "CWSIV0556I: .* " + APP + "/OrdersBean will now be able to receive";
         Awaitility.await()
                 .atMost(Duration.ofSeconds(60))

@@ -36,12 +36,11 @@ class HttpWithoutServletApiIT {
     void syncRequestThatEndsWithoutTheResponseFilter_releasesItsKey_asyncOneWaitsForTheLease()
             throws Exception {
         WebArchive war = HttpScenarios.memoryWar("http-no-servlet", "");
-        try (LibertyServer server =
-                new LibertyServer("idemkit-noservlet", LibertyServer.freePort(), war)) {
+        try (LibertyServer server = new LibertyServer("idemkit-noservlet", war)) {
+            String tag = UUID.randomUUID().toString();
+            server.start(server.application(war).resolve("api/calls/" + tag));
             URI app = server.application(war);
             HttpCalls http = new HttpCalls(app);
-            String tag = UUID.randomUUID().toString();
-            server.start(app.resolve("api/calls/" + tag));
 
             Reply stored = http.postKeyed("api/resources/quick", BODY, "stored-" + tag, tag);
             Reply replayed = http.postKeyed("api/resources/quick", BODY, "stored-" + tag, tag);

@@ -37,15 +37,12 @@ public record DatabaseOnLiberty<D extends AutoCloseable>(D database, LibertyServ
             throws Exception {
         LibertyServer server = null;
         try {
-            server =
-                    new LibertyServer(
-                            name, LibertyServer.freePort(), war, dataSources + moreConfig);
+            server = new LibertyServer(name, war, dataSources + moreConfig);
             for (WebArchive other : others) {
                 server.addApplication(other);
             }
-            URI app = server.application(war);
-            server.start(app.resolve(probe));
-            return new DatabaseOnLiberty<>(database, server, app);
+            server.start(server.application(war).resolve(probe));
+            return new DatabaseOnLiberty<>(database, server, server.application(war));
         } catch (Exception | Error e) {
             if (server != null) {
                 server.close();

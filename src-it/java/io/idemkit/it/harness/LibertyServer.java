@@ -1,8 +1,6 @@
 package io.idemkit.it.harness;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,56 +26,35 @@ public final class LibertyServer implements OwnServer {
     private static final Path CONFIG = Path.of("liberty-config/server.xml").toAbsolutePath();
 
     private final String name;
-    private final int httpPort;
     private final Path dir;
+    private int httpPort = TestPorts.next();
+    private int httpsPort = TestPorts.next();
+    private boolean started;
 
     /**
-     * Creates (or recreates) the server, with {@code war} in its dropins folder.
+     * Creates (or recreates) the server, with {@code war} in its dropins folder, on ports of {@link
+     * TestPorts}.
      *
      * @param name the server's name
-     * @param httpPort its HTTP port; the HTTPS port is the next one
      * @param war the application
      */
-    /**
-     * @return a TCP port that was free a moment ago, for a server of a test's own
-     */
-    public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    public LibertyServer(String name, int httpPort, WebArchive war) throws IOException {
-        this(name, httpPort, war, "");
+    public LibertyServer(String name, WebArchive war) throws IOException {
+        this(name, war, "");
     }
 
     /**
      * Creates (or recreates) the server, with {@code war} in its dropins folder and {@code
-     * overrides} (the body of a {@code <server>} element) as a configuration drop-in.
+     * overrides} (the body of a {@code <server>} element) as a configuration drop-in, on ports of
+     * {@link TestPorts}.
      */
-    public LibertyServer(String name, int httpPort, WebArchive war, String overrides)
-            throws IOException {
+    public LibertyServer(String name, WebArchive war, String overrides) throws IOException {
         this.name = name;
-        this.httpPort = httpPort;
         this.dir = WLP.resolve("usr/servers").resolve(name);
         OwnServer.deleteTree(dir);
         Files.createDirectories(dir.resolve("dropins"));
         Files.createDirectories(dir.resolve("configDropins/overrides"));
         Files.copy(CONFIG, dir.resolve("server.xml"));
-        Files.writeString(
-                dir.resolve("configDropins/overrides/test-server.xml"),
-                "<server>\n"
-                        + "  <variable name=\"http.port\" value=\""
-                        + httpPort
-                        + "\"/>\n"
-                        + "  <variable name=\"https.port\" value=\""
-                        + (httpPort + 1)
-                        + "\"/>\n"
-                        // Deployed by copying a file, not by Arquillian's MBean.
-                        + "  <applicationMonitor updateTrigger=\"polled\"/>\n"
-                        + "</server>\n");
+        writePorts();
         if (!overrides.isBlank()) {
             Files.writeString(
                     dir.resolve("configDropins/overrides/test-overrides.xml"),
@@ -86,6 +63,21 @@ public final class LibertyServer implements OwnServer {
         Files.writeString(
                 dir.resolve("jvm.options"), "-XX:TieredStopAtLevel=1\n-XX:+UseSerialGC\n");
         war.as(ZipExporter.class).exportTo(dir.resolve("dropins").resolve(war.getName()).toFile());
+    }
+
+    private void writePorts() throws IOException {
+        Files.writeString(
+                dir.resolve("configDropins/overrides/test-server.xml"),
+                "<server>\n"
+                        + "  <variable name=\"http.port\" value=\""
+                        + httpPort
+                        + "\"/>\n"
+                        + "  <variable name=\"https.port\" value=\""
+                        + httpsPort
+                        + "\"/>\n"
+                        // Deployed by copying a file, not by Arquillian's MBean.
+                        + "  <applicationMonitor updateTrigger=\"polled\"/>\n"
+                        + "</server>\n");
     }
 
     /**
@@ -132,11 +124,43 @@ public final class LibertyServer implements OwnServer {
         return URI.create("http://localhost:" + httpPort + "/" + context + "/");
     }
 
-    /** Starts the server and waits until {@code probe} answers. */
+    /**
+     * Starts the server and waits until {@code probe} answers. At its first start, a server whose
+     * port another program took after {@link TestPorts} checked it ({@code CWWKO0221E}) is stopped
+     * and started once more on new ports: ask {@link #application} again afterwards.
+     */
     @Override
     public void start(URI probe) throws IOException, InterruptedException {
+        try {
+            startOnce(probe);
+        } catch (OwnServer.PortTaken e) {
+            if (started) {
+                throw e;
+            }
+            TestPorts.retrying("Open Liberty " + name, httpPort, e.getMessage());
+            run("stop");
+            int was = httpPort;
+            httpPort = TestPorts.next();
+            httpsPort = TestPorts.next();
+            writePorts();
+            startOnce(OwnServer.moved(probe, was, httpPort));
+        }
+        started = true;
+    }
+
+    private void startOnce(URI probe) throws IOException, InterruptedException {
         run("start");
-        OwnServer.awaitAnswer(probe, null, dir.resolve("logs/messages.log"));
+        Pattern bindFailed =
+                Pattern.compile(
+                        "CWWKO0221E[^\\n]*\\b(" + httpPort + "|" + httpsPort + ")\\b[^\\n]*");
+        OwnServer.awaitAnswer(
+                probe,
+                null,
+                dir.resolve("logs/messages.log"),
+                () -> {
+                    Matcher m = bindFailed.matcher(messagesLog());
+                    return m.find() ? m.group() : null;
+                });
     }
 
     /** Stops the server the ordinary way. */

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.concurrent.Callable;
 import org.awaitility.Awaitility;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
@@ -21,12 +22,12 @@ public interface OwnServer extends AutoCloseable {
     /**
      * @param name the server's name, unique among the tests
      * @param war the application, deployed when the server starts
-     * @return a server of the execution's runtime, on free ports, not started
+     * @return a server of the execution's runtime, on ports of {@link TestPorts}, not started
      */
     static OwnServer of(String name, WebArchive war) throws IOException {
         String runtime = System.getProperty("idemkit.it.runtime", "liberty");
         return switch (runtime) {
-            case "liberty" -> new LibertyServer(name, LibertyServer.freePort(), war);
+            case "liberty" -> new LibertyServer(name, war);
             case "wildfly" -> new WildFlyServer(name, war);
             case "payara" -> new PayaraServer(name, war);
             default ->
@@ -35,11 +36,16 @@ public interface OwnServer extends AutoCloseable {
     }
 
     /**
-     * @return the application's root, {@code http://host:port/<war name>/}
+     * @return the application's root, {@code http://host:port/<war name>/}; after the first {@link
+     *     #start} it may differ from before (a server whose port was taken starts again on others)
      */
     URI application(WebArchive war);
 
-    /** Starts the server and waits until {@code probe} answers 200. */
+    /**
+     * Starts the server and waits until {@code probe} answers 200. At its first start, a server
+     * whose port another program took after {@link TestPorts} checked it is started once more on
+     * new ports, and says so; {@code probe} follows it there.
+     */
     void start(URI probe) throws IOException, InterruptedException;
 
     /** Stops the server the ordinary way. */
@@ -55,24 +61,84 @@ public interface OwnServer extends AutoCloseable {
      * @param process the server's process, or {@code null} when it is not this JVM's child; one
      *     that ends fails the wait at once
      * @param log where the server writes what went wrong
+     * @param portTaken what the server said when it could not bind one of its ports, or {@code
+     *     null} while it has not
+     * @throws PortTaken when {@code portTaken} gives a line
      */
-    static void awaitAnswer(URI probe, Process process, Path log) {
+    static void awaitAnswer(URI probe, Process process, Path log, Callable<String> portTaken) {
         HttpClient client = HttpClient.newHttpClient();
         Awaitility.await()
                 .atMost(Duration.ofSeconds(120))
                 .pollInterval(Duration.ofMillis(250))
-                .ignoreExceptions()
+                // Refused connections while it starts; anything else ends the wait at once.
+                .ignoreExceptionsInstanceOf(IOException.class)
                 .until(
                         () -> {
-                            if (process != null && !process.isAlive()) {
+                            boolean exited = process != null && !process.isAlive();
+                            String taken = portTaken.call();
+                            if (taken != null) {
+                                throw new PortTaken(taken);
+                            }
+                            if (exited) {
                                 throw new IllegalStateException("the server exited: see " + log);
                             }
+                            // Bounded: a port someone else holds may take the
+                            // connection and never answer.
                             return client.send(
-                                                    HttpRequest.newBuilder(probe).build(),
+                                                    HttpRequest.newBuilder(probe)
+                                                            .timeout(Duration.ofSeconds(10))
+                                                            .build(),
                                                     HttpResponse.BodyHandlers.discarding())
                                             .statusCode()
                                     == 200;
                         });
+    }
+
+    /**
+     * @param log a server's log file
+     * @param from where this start's lines begin in it
+     * @return the first line from {@code from} on that says a port was in use, or {@code null}
+     */
+    static String bindFailure(Path log, long from) throws IOException {
+        if (!Files.exists(log)) {
+            return null;
+        }
+        String text = Files.readString(log);
+        return text.substring((int) Math.min(from, text.length()))
+                .lines()
+                .filter(line -> line.contains("Address already in use"))
+                .findFirst()
+                .orElse(null);
+    }
+
+    /**
+     * @return {@code uri} on port {@code to} if it was on port {@code from}, else {@code uri}
+     */
+    static URI moved(URI uri, int from, int to) {
+        if (uri.getPort() != from) {
+            return uri;
+        }
+        try {
+            return new URI(
+                    uri.getScheme(),
+                    uri.getUserInfo(),
+                    uri.getHost(),
+                    to,
+                    uri.getPath(),
+                    uri.getQuery(),
+                    uri.getFragment());
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    /** A server could not bind a port of its own: another program took it after the check. */
+    final class PortTaken extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        PortTaken(String line) {
+            super(line);
+        }
     }
 
     /** Deletes {@code dir} and everything below it, if it is there. */

@@ -13,9 +13,9 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 /**
  * A Payara Micro of the test's own, beside the one Arquillian manages: the jar the build copied
  * ({@code payara.micro.jar}), run as this JVM's child with the IT configuration (the same pre- and
- * post-boot commands: HTTP on loopback, no data grid, no cluster), on a free port, in a root
- * directory of its own under {@code target/payara/servers}; stopped with SIGTERM (Payara Micro's
- * shutdown hook) and killed with SIGKILL.
+ * post-boot commands: HTTP on loopback, no data grid, no cluster), on a port of {@link TestPorts},
+ * in a root directory of its own under {@code target/payara/servers}; stopped with SIGTERM (Payara
+ * Micro's shutdown hook) and killed with SIGKILL.
  */
 public final class PayaraServer implements OwnServer {
 
@@ -25,7 +25,9 @@ public final class PayaraServer implements OwnServer {
 
     private final Path root;
     private final Path war;
-    private final int httpPort = LibertyServer.freePort();
+    private final String name;
+    private int httpPort = TestPorts.next();
+    private boolean started;
     private Process server;
 
     /**
@@ -35,6 +37,7 @@ public final class PayaraServer implements OwnServer {
      * @param war the application
      */
     PayaraServer(String name, WebArchive war) throws IOException {
+        this.name = name;
         this.root = JAR.getParent().resolve("servers").resolve(name);
         OwnServer.deleteTree(root);
         Files.createDirectories(root);
@@ -56,6 +59,24 @@ public final class PayaraServer implements OwnServer {
      */
     @Override
     public void start(URI probe) throws IOException, InterruptedException {
+        try {
+            startOnce(probe);
+        } catch (OwnServer.PortTaken e) {
+            if (started) {
+                throw e;
+            }
+            TestPorts.retrying("Payara Micro " + name, httpPort, e.getMessage());
+            kill();
+            int was = httpPort;
+            httpPort = TestPorts.next();
+            startOnce(OwnServer.moved(probe, was, httpPort));
+        }
+        started = true;
+    }
+
+    private void startOnce(URI probe) throws IOException, InterruptedException {
+        Path console = root.resolve("console.log");
+        long from = Files.exists(console) ? Files.size(console) : 0;
         OwnServer.deleteTree(root.resolve("root"));
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -77,11 +98,9 @@ public final class PayaraServer implements OwnServer {
         server =
                 new ProcessBuilder(command)
                         .redirectErrorStream(true)
-                        .redirectOutput(
-                                ProcessBuilder.Redirect.appendTo(
-                                        root.resolve("console.log").toFile()))
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(console.toFile()))
                         .start();
-        OwnServer.awaitAnswer(probe, server, root.resolve("console.log"));
+        OwnServer.awaitAnswer(probe, server, console, () -> OwnServer.bindFailure(console, from));
     }
 
     @Override

@@ -67,7 +67,7 @@ public final class ResponseDroppingProxy implements AutoCloseable {
      */
     public ResponseDroppingProxy(int serverPort) throws IOException {
         this.serverPort = serverPort;
-        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.listener = TestPorts.bindLoopback(50);
         pumps.execute(this::accept);
     }
 

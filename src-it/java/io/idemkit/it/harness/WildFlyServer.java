@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -15,8 +16,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  * build unpacked: a server base directory of its own under {@code target/wildfly/servers} with a
  * copy of the IT configurations ({@code standalone-microprofile.xml} with the ejb3 subsystem, or
  * {@link #FULL}), the application in its deployment scanner's folder, every socket on loopback and
- * on free ports; started with {@code bin/standalone.sh}, stopped with SIGTERM (WildFly's ordinary
- * shutdown) and killed with SIGKILL.
+ * on ports of {@link TestPorts}; started with {@code bin/standalone.sh}, stopped with SIGTERM
+ * (WildFly's ordinary shutdown) and killed with SIGKILL.
  */
 public final class WildFlyServer implements OwnServer {
 
@@ -34,9 +35,9 @@ public final class WildFlyServer implements OwnServer {
 
     private final Path base;
     private final String config;
-    private final int httpPort = LibertyServer.freePort();
-    private final int httpsPort = LibertyServer.freePort();
-    private final int managementPort = LibertyServer.freePort();
+    private final String name;
+    private int[] ports = ports();
+    private boolean started;
     private Process launcher;
 
     /**
@@ -58,6 +59,7 @@ public final class WildFlyServer implements OwnServer {
      *     {@link #FULL}
      */
     public WildFlyServer(String name, WebArchive war, String config) throws IOException {
+        this.name = name;
         this.config = config;
         this.base = HOME.getParent().resolve("servers").resolve(name);
         OwnServer.deleteTree(base);
@@ -117,11 +119,36 @@ public final class WildFlyServer implements OwnServer {
     @Override
     public URI application(WebArchive war) {
         String context = war.getName().replaceFirst("\\.war$", "");
-        return URI.create("http://127.0.0.1:" + httpPort + "/" + context + "/");
+        return URI.create("http://127.0.0.1:" + ports[HTTP] + "/" + context + "/");
     }
 
+    /**
+     * Starts the server; at its first start, one that exits because a port of its own was taken
+     * after {@link TestPorts} checked it is started once more on new ports.
+     */
     @Override
     public void start(URI probe) throws IOException, InterruptedException {
+        try {
+            startOnce(probe);
+        } catch (OwnServer.PortTaken e) {
+            if (started) {
+                throw e;
+            }
+            TestPorts.retrying("WildFly " + name, ports[HTTP], e.getMessage());
+            if (launcher.isAlive()) {
+                kill();
+            }
+            int was = ports[HTTP];
+            ports = ports();
+            startOnce(OwnServer.moved(probe, was, ports[HTTP]));
+        }
+        started = true;
+    }
+
+    private void startOnce(URI probe) throws IOException, InterruptedException {
+        Path console = base.resolve("console.log");
+        long from = Files.exists(console) ? Files.size(console) : 0;
+        bindTransactionPorts();
         launcher =
                 new ProcessBuilder(
                                 HOME.resolve("bin/standalone.sh").toString(),
@@ -130,16 +157,56 @@ public final class WildFlyServer implements OwnServer {
                                 "-Djboss.server.base.dir=" + base,
                                 "-b=127.0.0.1",
                                 "-bmanagement=127.0.0.1",
-                                "-Djboss.http.port=" + httpPort,
-                                "-Djboss.https.port=" + httpsPort,
-                                "-Djboss.management.http.port=" + managementPort)
+                                "-Djboss.http.port=" + ports[HTTP],
+                                "-Djboss.https.port=" + ports[1],
+                                "-Djboss.management.http.port=" + ports[2],
+                                "-Djboss.management.https.port=" + ports[3],
+                                "-Djboss.ajp.port=" + ports[4])
                         .redirectErrorStream(true)
-                        .redirectOutput(
-                                ProcessBuilder.Redirect.appendTo(
-                                        base.resolve("console.log").toFile()))
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(console.toFile()))
                         .start();
-        OwnServer.awaitAnswer(probe, launcher, base.resolve("console.log"));
+        OwnServer.awaitAnswer(probe, launcher, console, () -> OwnServer.bindFailure(console, from));
     }
+
+    /** Index of the HTTP port in {@link #ports}. */
+    private static final int HTTP = 0;
+
+    /**
+     * @return HTTP, HTTPS, management HTTP and HTTPS, AJP, and the transaction manager's recovery
+     *     and status ports, every one of {@link TestPorts}
+     */
+    private static int[] ports() {
+        int[] ports = new int[7];
+        for (int i = 0; i < ports.length; i++) {
+            ports[i] = TestPorts.next();
+        }
+        return ports;
+    }
+
+    /**
+     * Puts the transaction manager's two sockets, which the configuration binds to fixed ports
+     * (4712, 4713) without a property to move them, on ports of the server's own.
+     */
+    private void bindTransactionPorts() throws IOException {
+        Path file = base.resolve("configuration").resolve(config);
+        String xml = Files.readString(file);
+        xml =
+                TRANSACTION_PORT
+                        .matcher(xml)
+                        .replaceAll(
+                                m ->
+                                        m.group(1)
+                                                + (m.group(2).equals("txn-recovery-environment")
+                                                        ? ports[5]
+                                                        : ports[6])
+                                                + "\"");
+        Files.writeString(file, xml);
+    }
+
+    private static final Pattern TRANSACTION_PORT =
+            Pattern.compile(
+                    "(<socket-binding name=\"(txn-recovery-environment|txn-status-manager)\""
+                            + "[^>]*?port=\")\\d+\"");
 
     @Override
     public void stop() throws IOException, InterruptedException {

@@ -53,15 +53,16 @@ class HttpCrashAndRestartIT {
                                 + mongoUri()
                                 + "\nidemkit.mongo.database=it_restart\nidemkit.mongo.timeout=1s\n");
         try (OwnServer server = OwnServer.of("idemkit-restart", war)) {
+            String tag = UUID.randomUUID().toString();
+            server.start(server.application(war).resolve("api/calls/" + tag));
             URI app = server.application(war);
             HttpCalls http = new HttpCalls(app);
-            String tag = UUID.randomUUID().toString();
             String key = "crash-" + tag;
             String path = "api/resources/crashable";
             String effectiveKey =
                     EffectiveKey.forHttp(
                             key, ScopeResolver.SINGLE_TENANT_SCOPE, "POST", app.getPath() + path);
-            startConnected(server, app, http, tag);
+            connect(http);
 
             CompletableFuture<Reply> doomed =
                     CompletableFuture.supplyAsync(
@@ -113,6 +114,11 @@ class HttpCrashAndRestartIT {
     private static void startConnected(OwnServer server, URI app, HttpCalls http, String tag)
             throws Exception {
         server.start(app.resolve("api/calls/" + tag));
+        connect(http);
+    }
+
+    /** One request on a key and tag of its own, until it answers 201: the store is connected. */
+    private static void connect(HttpCalls http) {
         String warmUp = "warm-up-" + UUID.randomUUID();
         Awaitility.await()
                 .atMost(Duration.ofSeconds(30))

@@ -6,7 +6,7 @@ import de.bwaldvogel.mongo.MongoServer;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.HttpCalls.Reply;
 import io.idemkit.it.harness.ItMongo;
-import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.TestPorts;
 import java.net.URL;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -35,7 +35,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class HttpMongoOutageIT {
 
     private static final String BODY = "{\"name\": \"x\"}";
-    private static final int PORT = LibertyServer.freePort();
+    private static final int PORT = TestPorts.next();
     private static MongoServer mongo = ItMongo.start(PORT);
 
     private static WebArchive war(String name, String onStorageError) {

@@ -43,8 +43,7 @@ class MessageArtemisJdbcStoreIT extends MessageScenarios {
         WebArchive war = onPostgres(war(APP, STORE_CONFIG));
         server = new WildFlyServer("idemkit-message-artemis-jdbc", war, WildFlyServer.FULL);
         server.addApplication(onPostgres(badLeaseWar(STORE_CONFIG)));
-        app = server.application(war);
-        start(server, app);
+        app = start(server, war);
     }
 
     private static WebArchive onPostgres(WebArchive war) {

@@ -59,8 +59,7 @@ class MessageArtemisMemoryStoreIT extends MessageScenarios {
                                         + (ARTEMIS_DELIVERY_ATTEMPTS + 10)
                                         + "\n"),
                         "Limit"));
-        app = server.application(war);
-        start(server, app);
+        app = start(server, war);
     }
 
     @AfterAll

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.LibertyServer;
-import java.net.URI;
 import java.time.Duration;
 import java.util.UUID;
 import org.awaitility.Awaitility;
@@ -52,13 +51,9 @@ class MessageCommitOutlastsLeaseIT {
                                 + "idemkit.wait-timeout=60s\n");
         server =
                 new LibertyServer(
-                        "idemkit-message-slow-commit",
-                        LibertyServer.freePort(),
-                        war,
-                        MessageScenarios.messaging(APP));
-        URI app = server.application(war);
-        server.start(app.resolve(MessageScenarios.PROBE));
-        http = new HttpCalls(app);
+                        "idemkit-message-slow-commit", war, MessageScenarios.messaging(APP));
+        server.start(server.application(war).resolve(MessageScenarios.PROBE));
+        http = new HttpCalls(server.application(war));
     }
 
     @AfterAll

@@ -40,19 +40,13 @@ class MessageMemoryStoreIT extends MessageScenarios {
     @BeforeAll
     static void startServer() throws Exception {
         WebArchive war = war(APP, STORE_CONFIG);
-        server =
-                new LibertyServer(
-                        "idemkit-message-memory",
-                        LibertyServer.freePort(),
-                        war,
-                        messaging(APP) + TRANSACTION);
+        server = new LibertyServer("idemkit-message-memory", war, messaging(APP) + TRANSACTION);
         server.addApplication(badLeaseWar(STORE_CONFIG));
         // A wait the 120s assumption would accept, and the server's 60s refuses.
         server.addApplication(war(SERVER_TIMEOUT_APP, STORE_CONFIG + "idemkit.wait-timeout=90s\n"));
         server.addApplication(
                 war(PRINCIPAL_APP, STORE_CONFIG + "idemkit.scope-source=principal\n"));
-        app = server.application(war);
-        start(server, app);
+        app = start(server, war);
     }
 
     @AfterAll

@@ -48,12 +48,9 @@ class MessageMongoStoreIT extends MessageScenarios {
                         + DATABASE
                         + "\nidemkit.mongo.timeout=1s\n";
         WebArchive war = war(APP, storeConfig);
-        server =
-                new LibertyServer(
-                        "idemkit-message-mongo", LibertyServer.freePort(), war, messaging(APP));
+        server = new LibertyServer("idemkit-message-mongo", war, messaging(APP));
         server.addApplication(badLeaseWar(storeConfig));
-        app = server.application(war);
-        start(server, app);
+        app = start(server, war);
     }
 
     @AfterAll

@@ -163,8 +163,20 @@ public abstract class MessageScenarios {
     /** A path of the message application that answers 200 once it runs. */
     static final String PROBE = "api/messages/runs/probe";
 
-    /** Starts the server, and waits until its application answers. */
-    static void start(OwnServer server, URI app) throws IOException, InterruptedException {
+    /**
+     * Starts the server for the first time, and waits until its application answers.
+     *
+     * @return the application's root, where the server runs it
+     */
+    static URI start(OwnServer server, WebArchive war) throws IOException, InterruptedException {
+        server.start(server.application(war).resolve(PROBE));
+        URI app = server.application(war);
+        http = new HttpCalls(app);
+        return app;
+    }
+
+    /** Starts the server again after a stop or a kill, and waits until its application answers. */
+    static void restart(OwnServer server, URI app) throws IOException, InterruptedException {
         server.start(app.resolve(PROBE));
         http = new HttpCalls(app);
     }
@@ -252,7 +264,7 @@ public abstract class MessageScenarios {
             ClaimToken deadToken = claimed.token();
 
             server().kill();
-            start(server(), application());
+            restart(server(), application());
 
             // The persistent message comes back after the restart; the dead claim's lease (8 s)
             // runs out; then one run, on this server, and the acknowledgement.

@@ -2,7 +2,7 @@ package io.idemkit.it.method;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.TestPorts;
 import io.idemkit.it.method.problems.runtime.AnyRuntimeFailure;
 import jakarta.ws.rs.client.Client;
 import jakarta.ws.rs.client.ClientBuilder;
@@ -33,7 +33,7 @@ class MethodProblemsStorageIT {
                 "method-problems-storage",
                 AnyRuntimeFailure.class,
                 "idemkit.mongo.uri=mongodb://127.0.0.1:"
-                        + LibertyServer.freePort()
+                        + TestPorts.next()
                         + "\nidemkit.mongo.timeout=1s\n");
     }
 

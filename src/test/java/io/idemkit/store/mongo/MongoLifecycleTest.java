@@ -10,8 +10,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.idemkit.IdempotencyStorageException;
+import io.idemkit.it.harness.TestPorts;
 import io.idemkit.spi.ClaimToken;
-import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
@@ -25,10 +25,7 @@ class MongoLifecycleTest extends FreshStoreTest {
 
     @Test
     void constructingWithAnUnreachableUri_doesNotConnect() throws Exception {
-        int unusedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            unusedPort = socket.getLocalPort();
-        }
+        int unusedPort = TestPorts.next();
         long started = System.nanoTime();
         MongoIdempotencyStore lazy =
                 new MongoIdempotencyStore(

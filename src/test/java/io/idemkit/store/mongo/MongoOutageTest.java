@@ -10,9 +10,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import io.idemkit.IdempotencyStorageException;
+import io.idemkit.it.harness.TestPorts;
 import io.idemkit.spi.ClaimStatus;
 import io.idemkit.spi.ClaimToken;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -83,10 +83,7 @@ class MongoOutageTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void serverDownAtFirstUse_failsWithinTheTimeout_andTheStoreStartsOnceItIsUp() throws Exception {
-        int port;
-        try (ServerSocket probe = new ServerSocket(0)) {
-            port = probe.getLocalPort();
-        }
+        int port = TestPorts.next();
         MongoIdempotencyStore store =
                 new MongoIdempotencyStore(
                         InProcessMongo.freshSettings()
