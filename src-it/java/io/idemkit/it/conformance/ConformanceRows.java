@@ -140,6 +140,17 @@ final class ConformanceRows {
 
     private static final String MONGO = "MongoDB (mongo-java-server)";
 
+    /** Why the tool-call surface has no opt-in codec to warn about. */
+    static final String NO_PICKLE =
+            "Java has no pickle codec to opt into: the library's only result codec, JSON-B,"
+                    + " instantiates no class that the stored bytes name, and nothing tells it"
+                    + " whether a codec an application plugs in (`MethodResultCodec`, whose Javadoc"
+                    + " forbids Java serialization) would; each tool-call IT shows instead that a"
+                    + " planted Java serialization stream is refused unread"
+                    + " (`plantedSerializedResult_isRefusedAndNeverDeserialized`)";
+
+    private static final String PICKLE = "tool-pickle-opt-in-warns";
+
     static final List<Row> ROWS =
             List.of(
                     new Row(
@@ -166,11 +177,15 @@ final class ConformanceRows {
                             false,
                             List.of("MessageMemoryStoreIT", "MessageArtemisMemoryStoreIT")),
                     new Row(
-                            Surface.TOOL,
-                            "PostgreSQL",
-                            true,
-                            List.of("JdbcMethodSurfaceIT", "JdbcAppDataSourceMethodIT")),
-                    new Row(Surface.TOOL, "MariaDB", false, List.of("JdbcMariaDbMethodSurfaceIT")),
-                    new Row(Surface.TOOL, MONGO, false, List.of("MongoMethodSurfaceIT")),
-                    new Row(Surface.TOOL, "in-memory", false, List.of("MethodSurfaceIT")));
+                                    Surface.TOOL,
+                                    "PostgreSQL",
+                                    true,
+                                    List.of("JdbcMethodSurfaceIT", "JdbcAppDataSourceMethodIT"))
+                            .notApplicable(PICKLE, NO_PICKLE),
+                    new Row(Surface.TOOL, "MariaDB", false, List.of("JdbcMariaDbMethodSurfaceIT"))
+                            .notApplicable(PICKLE, NO_PICKLE),
+                    new Row(Surface.TOOL, MONGO, false, List.of("MongoMethodSurfaceIT"))
+                            .notApplicable(PICKLE, NO_PICKLE),
+                    new Row(Surface.TOOL, "in-memory", false, List.of("MethodSurfaceIT"))
+                            .notApplicable(PICKLE, NO_PICKLE));
 }

@@ -173,4 +173,11 @@ class ConformanceTableTest {
                                         .runBy(CRASH, "KillIT", "serverKilled_runsOnce"))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void theReadmesRows_setAsideThePickleVectorOnEveryToolCallStore() {
+        assertThat(ConformanceRows.ROWS)
+                .filteredOn(r -> r.surface() == Surface.TOOL)
+                .allSatisfy(r -> assertThat(r.notApplicable(PICKLE)).isPresent());
+    }
 }
