@@ -140,6 +140,18 @@ final class ConformanceRows {
 
     private static final String MONGO = "MongoDB (mongo-java-server)";
 
+    /** Why no crash of the server can leave a claim of the in-memory store behind. */
+    static final String DIES_WITH_THE_SERVER =
+            "the in-memory store lives in the server's process: a real crash takes it, claims"
+                    + " included, so no claim outlives the crash for its lease to run out (a claim"
+                    + " left unended is reclaimed after its lease: `HttpMemoryStoreIT`'s"
+                    + " `abandonedClaim_isReclaimedAfterItsLease`, no crash)";
+
+    /** Why the in-memory store has no corrupt record to treat as absent. */
+    static final String NO_BYTES_TO_CORRUPT =
+            "the in-memory store holds only well-typed records, never bytes it must decode into"
+                    + " one: none can be corrupt";
+
     /** Why the tool-call surface has no opt-in codec to warn about. */
     static final String NO_PICKLE =
             "Java has no pickle codec to opt into: the library's only result codec, JSON-B,"
@@ -149,6 +161,7 @@ final class ConformanceRows {
                     + " planted Java serialization stream is refused unread"
                     + " (`plantedSerializedResult_isRefusedAndNeverDeserialized`)";
 
+    private static final String CRASH = "crash-recovery-lease-expiry";
     private static final String PICKLE = "tool-pickle-opt-in-warns";
 
     static final List<Row> ROWS =
@@ -163,8 +176,16 @@ final class ConformanceRows {
                             "MariaDB",
                             false,
                             List.of("HttpJdbcMariaDbLibertyIT", "HttpJdbcMariaDbIT")),
-                    new Row(Surface.HTTP, MONGO, false, List.of("HttpMongoStoreIT")),
-                    new Row(Surface.HTTP, "in-memory", false, List.of("HttpMemoryStoreIT")),
+                    // A real server killed mid-request, on this store.
+                    new Row(Surface.HTTP, MONGO, false, List.of("HttpMongoStoreIT"))
+                            .runBy(
+                                    CRASH,
+                                    "HttpCrashAndRestartIT",
+                                    "serverKilledMidRequest_keyWaitsOutTheLease_thenRunsOnce"
+                                            + "_andItsResultSurvivesARestart"),
+                    new Row(Surface.HTTP, "in-memory", false, List.of("HttpMemoryStoreIT"))
+                            .notApplicable(CRASH, DIES_WITH_THE_SERVER)
+                            .notApplicable("corrupt-record-treated-as-absent", NO_BYTES_TO_CORRUPT),
                     new Row(
                             Surface.QUEUE,
                             "PostgreSQL",
@@ -172,10 +193,11 @@ final class ConformanceRows {
                             List.of("MessageJdbcStoreIT", "MessageArtemisJdbcStoreIT")),
                     new Row(Surface.QUEUE, MONGO, false, List.of("MessageMongoStoreIT")),
                     new Row(
-                            Surface.QUEUE,
-                            "in-memory",
-                            false,
-                            List.of("MessageMemoryStoreIT", "MessageArtemisMemoryStoreIT")),
+                                    Surface.QUEUE,
+                                    "in-memory",
+                                    false,
+                                    List.of("MessageMemoryStoreIT", "MessageArtemisMemoryStoreIT"))
+                            .notApplicable("queue-crash-recovery", DIES_WITH_THE_SERVER),
                     new Row(
                                     Surface.TOOL,
                                     "PostgreSQL",
