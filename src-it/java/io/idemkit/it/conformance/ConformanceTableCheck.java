@@ -2,24 +2,25 @@ package io.idemkit.it.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idemkit.it.conformance.ConformanceRows.NotApplicable;
+import io.idemkit.it.conformance.ConformanceRows.Row;
+import io.idemkit.it.conformance.ConformanceRows.RunBy;
+import io.idemkit.it.conformance.ConformanceRows.Surface;
+import io.idemkit.it.conformance.FailsafeReports.Outcome;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.stream.Stream;
-import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.w3c.dom.Element;
-import org.w3c.dom.NodeList;
 
 /**
  * The README's conformance table, generated from the failsafe reports of the build that just ran
@@ -30,108 +31,22 @@ import org.w3c.dom.NodeList;
  * another build, or none.
  *
  * <p>The vectors are those of the reference's {@code idemkit-conformance.yaml}; each is a test
- * method named after its {@code id} (in snake case, and {@code five_xx} for {@code 5xx}). A surface
- * is "compatible" in the reference's sense on a runtime where every one of its vectors passed on a
- * production backend; of the stores here, that is PostgreSQL.
+ * method named after its {@code id} (in snake case, and {@code five_xx} for {@code 5xx}), unless
+ * its row ({@link ConformanceRows}) names the test that runs it ({@link RunBy}). A vector that
+ * cannot run on a row's store as the reference means it is declared so there, with its reason
+ * ({@link NotApplicable}): the table shows it as not applicable, with the reason in a note, never
+ * as passed, and the check fails when a test named after it passes there after all. A surface is
+ * "compatible" in the reference's sense on a runtime where every one of its vectors passed on a
+ * production backend; of the stores here, that is PostgreSQL. A vector that does not apply there
+ * withholds the claim, and the table says so.
  */
 class ConformanceTableCheck {
 
     static final String BEGIN = "<!-- conformance-table:begin";
     static final String END = "<!-- conformance-table:end -->";
 
-    /** A surface, with the ids of its vectors in the order of the reference's file. */
-    enum Surface {
-        HTTP(
-                "HTTP",
-                List.of(
-                        "basic-replay",
-                        "payload-mismatch",
-                        "concurrent-same-key-exactly-once",
-                        "in-flight-wait-then-replay",
-                        "in-flight-wait-timeout",
-                        "crash-recovery-lease-expiry",
-                        "5xx-not-cached-by-default",
-                        "cross-tenant-isolation",
-                        "missing-key-when-required",
-                        "response-headers-preserved",
-                        "corrupt-record-treated-as-absent",
-                        "body-size-exceeded-bypass")),
-        QUEUE(
-                "Queue",
-                List.of(
-                        "queue-at-least-once-dedup",
-                        "queue-concurrent-redelivery",
-                        "queue-crash-recovery",
-                        "queue-lease-shorter-than-visibility",
-                        "queue-poison-dlq",
-                        "queue-result-bearing-replay")),
-        TOOL(
-                "Tool call",
-                List.of(
-                        "tool-retry-dedup",
-                        "tool-arg-normalization",
-                        "tool-concurrent-calls",
-                        "tool-crash-recovery",
-                        "tool-unserializable-result-fails-closed",
-                        "tool-pickle-opt-in-warns"));
-
-        final String title;
-        final List<String> vectors;
-
-        Surface(String title, List<String> vectors) {
-            this.title = title;
-            this.vectors = vectors;
-        }
-    }
-
     /** A runtime, and the folder its failsafe execution writes its reports to. */
     record Runtime(String title, Path reports) {}
-
-    /** A surface on a store, and the IT classes that run its vectors there. */
-    record Row(Surface surface, String store, boolean production, List<String> classes) {}
-
-    private static final String MONGO = "MongoDB (mongo-java-server)";
-
-    static final List<Row> ROWS =
-            List.of(
-                    new Row(
-                            Surface.HTTP,
-                            "PostgreSQL",
-                            true,
-                            List.of("HttpJdbcStoreIT", "HttpJdbcAppDataSourceIT")),
-                    new Row(
-                            Surface.HTTP,
-                            "MariaDB",
-                            false,
-                            List.of("HttpJdbcMariaDbLibertyIT", "HttpJdbcMariaDbIT")),
-                    new Row(Surface.HTTP, MONGO, false, List.of("HttpMongoStoreIT")),
-                    new Row(Surface.HTTP, "in-memory", false, List.of("HttpMemoryStoreIT")),
-                    new Row(
-                            Surface.QUEUE,
-                            "PostgreSQL",
-                            true,
-                            List.of("MessageJdbcStoreIT", "MessageArtemisJdbcStoreIT")),
-                    new Row(Surface.QUEUE, MONGO, false, List.of("MessageMongoStoreIT")),
-                    new Row(
-                            Surface.QUEUE,
-                            "in-memory",
-                            false,
-                            List.of("MessageMemoryStoreIT", "MessageArtemisMemoryStoreIT")),
-                    new Row(
-                            Surface.TOOL,
-                            "PostgreSQL",
-                            true,
-                            List.of("JdbcMethodSurfaceIT", "JdbcAppDataSourceMethodIT")),
-                    new Row(Surface.TOOL, "MariaDB", false, List.of("JdbcMariaDbMethodSurfaceIT")),
-                    new Row(Surface.TOOL, MONGO, false, List.of("MongoMethodSurfaceIT")),
-                    new Row(Surface.TOOL, "in-memory", false, List.of("MethodSurfaceIT")));
-
-    /** What one test did in one report. */
-    enum Outcome {
-        PASSED,
-        SKIPPED,
-        FAILED
-    }
 
     @Test
     void readmeTable_isTheTableThisBuildsReportsGive() throws Exception {
@@ -193,7 +108,16 @@ class ConformanceTableCheck {
     /**
      * @return the table, as Markdown, from the reports of {@code runtimes}
      */
-    static String table(List<Runtime> runtimes) throws Exception {
+    static String table(List<Runtime> runtimes) {
+        return table(runtimes, ConformanceRows.ROWS);
+    }
+
+    /**
+     * @return the table of {@code rows}, as Markdown, from the reports of {@code runtimes}
+     * @throws IllegalStateException when a test named after a vector that a row declares not
+     *     applicable passed there
+     */
+    static String table(List<Runtime> runtimes, List<Row> rows) {
         StringBuilder md = new StringBuilder("| Surface | Store |");
         for (Runtime runtime : runtimes) {
             md.append(' ').append(runtime.title()).append(" |");
@@ -201,10 +125,13 @@ class ConformanceTableCheck {
         md.append(" Vectors that did not pass |\n|---|---|");
         md.append("---|".repeat(runtimes.size())).append("---|\n");
         Map<Surface, Set<String>> compatible = new EnumMap<>(Surface.class);
+        Map<Surface, Set<NotApplicable>> notApplicableThere = new EnumMap<>(Surface.class);
         for (Surface surface : Surface.values()) {
             compatible.put(surface, new LinkedHashSet<>());
+            notApplicableThere.put(surface, new LinkedHashSet<>());
         }
-        for (Row row : ROWS) {
+        List<String> notes = new ArrayList<>();
+        for (Row row : rows) {
             md.append("| ")
                     .append(row.surface().title)
                     .append(" | ")
@@ -212,12 +139,12 @@ class ConformanceTableCheck {
                     .append(" |");
             Set<String> missing = new LinkedHashSet<>();
             for (Runtime runtime : runtimes) {
-                List<Map<String, Outcome>> ran = new ArrayList<>();
+                Map<String, Map<String, Outcome>> ran = new LinkedHashMap<>();
                 for (String itClass : row.classes()) {
-                    Map<String, Outcome> tests = read(runtime.reports(), itClass);
+                    Map<String, Outcome> tests = FailsafeReports.read(runtime.reports(), itClass);
                     if (tests.containsValue(Outcome.PASSED)
                             || tests.containsValue(Outcome.FAILED)) {
-                        ran.add(tests);
+                        ran.put(itClass, tests);
                     }
                 }
                 if (ran.isEmpty()) {
@@ -226,7 +153,9 @@ class ConformanceTableCheck {
                 }
                 int passed = 0;
                 for (String vector : row.surface().vectors) {
-                    if (ran.stream().anyMatch(t -> t.get(testName(vector)) == Outcome.PASSED)) {
+                    if (row.notApplicable(vector).isPresent()) {
+                        refuseAPass(row, vector, runtime, ran);
+                    } else if (passed(row, vector, runtime, ran)) {
                         passed++;
                     } else {
                         missing.add(vector);
@@ -234,96 +163,126 @@ class ConformanceTableCheck {
                 }
                 int all = row.surface().vectors.size();
                 md.append(' ').append(passed).append('/').append(all).append(" |");
-                if (row.production() && passed == all) {
+                if (row.production() && passed == all - row.notApplicable().size()) {
                     compatible.get(row.surface()).add(runtime.title());
                 }
             }
-            md.append(' ')
-                    .append(missing.isEmpty() ? "–" : "`" + String.join("`, `", missing) + "`")
-                    .append(" |\n");
+            if (row.production()) {
+                notApplicableThere.get(row.surface()).addAll(row.notApplicable());
+            }
+            md.append(' ').append(notPassed(row, missing, notes)).append(" |\n");
+        }
+        if (!notes.isEmpty()) {
+            md.append("\nNot applicable (n/a): the vector cannot run on that store as the")
+                    .append(" reference means it, and is never counted as passed.\n");
+            for (int i = 0; i < notes.size(); i++) {
+                md.append(i + 1).append(". ").append(notes.get(i)).append('\n');
+            }
         }
         md.append("\nCompatible in the reference's sense (every vector of the surface passes on a")
                 .append(" production backend, here PostgreSQL):\n");
         for (Surface surface : Surface.values()) {
-            Set<String> on = compatible.get(surface);
             md.append("- ")
                     .append(surface.title)
                     .append(": ")
-                    .append(on.isEmpty() ? "not claimed" : "on " + String.join(", ", on))
+                    .append(
+                            compatibility(
+                                    compatible.get(surface),
+                                    notApplicableThere.get(surface),
+                                    notes))
                     .append('\n');
         }
         return md.toString();
     }
 
     /**
-     * @return what each test of {@code itClass} did in the report of {@code dir}; empty when there
-     *     is no report (the class did not run there)
+     * @return the row's last cell: the vectors it does not count as passed, in the order of its
+     *     surface, each that does not apply with the number of the note that says why
      */
-    static Map<String, Outcome> read(Path dir, String itClass) {
-        Map<String, Outcome> tests = new TreeMap<>();
-        Path report = report(dir, itClass);
-        if (report == null) {
-            return tests;
-        }
-        try {
-            NodeList cases =
-                    DocumentBuilderFactory.newInstance()
-                            .newDocumentBuilder()
-                            .parse(report.toFile())
-                            .getElementsByTagName("testcase");
-            for (int i = 0; i < cases.getLength(); i++) {
-                Element test = (Element) cases.item(i);
-                tests.merge(test.getAttribute("name"), outcome(test), ConformanceTableCheck::worse);
+    private static String notPassed(Row row, Set<String> missing, List<String> notes) {
+        List<String> cell = new ArrayList<>();
+        for (String vector : row.surface().vectors) {
+            Optional<NotApplicable> notApplicable = row.notApplicable(vector);
+            if (notApplicable.isPresent()) {
+                cell.add("`" + vector + "` (n/a, note " + note(notes, notApplicable.get()) + ")");
+            } else if (missing.contains(vector)) {
+                cell.add("`" + vector + "`");
             }
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot read " + report, e);
         }
-        return tests;
+        return cell.isEmpty() ? "–" : String.join(", ", cell);
     }
 
     /**
-     * @return the report of the IT class named {@code itClass}, in whichever package of {@code
-     *     io.idemkit.it} it lives ({@code TEST-io.idemkit.it.<package>.<itClass>.xml}); null when
-     *     there is none
-     * @throws IllegalStateException when two packages hold a class of that name, since the table
-     *     names classes by their simple names
+     * @param on the runtimes where the surface's production row passed every vector that applies
+     * @param notApplicable the vectors that do not apply on the surface's production row
+     * @return what the table claims of the surface: no compatibility where a vector does not apply
      */
-    static Path report(Path dir, String itClass) {
-        if (!Files.isDirectory(dir)) {
-            return null;
+    private static String compatibility(
+            Set<String> on, Set<NotApplicable> notApplicable, List<String> notes) {
+        if (notApplicable.isEmpty()) {
+            return on.isEmpty() ? "not claimed" : "on " + String.join(", ", on);
         }
-        String suffix = "." + itClass + ".xml";
-        List<Path> found = new ArrayList<>();
-        try (Stream<Path> files = Files.list(dir)) {
-            files.filter(
-                            f -> {
-                                String name = f.getFileName().toString();
-                                return name.startsWith("TEST-io.idemkit.it.")
-                                        && name.endsWith(suffix);
-                            })
-                    .forEach(found::add);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + dir, e);
+        List<String> vectors = new ArrayList<>();
+        for (NotApplicable n : notApplicable) {
+            vectors.add("`" + n.vector() + "` (note " + note(notes, n) + ")");
         }
-        if (found.size() > 1) {
-            throw new IllegalStateException(
-                    "more than one report for " + itClass + " in " + dir + ": " + found);
-        }
-        return found.isEmpty() ? null : found.get(0);
+        String claim =
+                "not claimed, "
+                        + String.join(", ", vectors)
+                        + (vectors.size() == 1 ? " does" : " do")
+                        + " not apply";
+        return on.isEmpty()
+                ? claim
+                : claim + "; every other vector passes on " + String.join(", ", on);
     }
 
-    private static Outcome outcome(Element test) {
-        if (test.getElementsByTagName("failure").getLength() > 0
-                || test.getElementsByTagName("error").getLength() > 0) {
-            return Outcome.FAILED;
+    /**
+     * @return whether the test that runs {@code vector} on {@code row}'s store passed on {@code
+     *     runtime}: the one the row names for it, else one named after it in a class that ran
+     */
+    private static boolean passed(
+            Row row, String vector, Runtime runtime, Map<String, Map<String, Outcome>> ran) {
+        for (RunBy by : row.runBy()) {
+            if (by.vector().equals(vector)) {
+                return FailsafeReports.read(runtime.reports(), by.itClass()).get(by.method())
+                        == Outcome.PASSED;
+            }
         }
-        return test.getElementsByTagName("skipped").getLength() > 0
-                ? Outcome.SKIPPED
-                : Outcome.PASSED;
+        return ran.values().stream().anyMatch(t -> t.get(testName(vector)) == Outcome.PASSED);
     }
 
-    /** Of two runs of one test in one report, the one that says less for it. */
-    private static Outcome worse(Outcome a, Outcome b) {
-        return a.compareTo(b) >= 0 ? a : b;
+    /** A vector declared not applicable whose test passes there is a contradiction to settle. */
+    private static void refuseAPass(
+            Row row, String vector, Runtime runtime, Map<String, Map<String, Outcome>> ran) {
+        ran.forEach(
+                (itClass, tests) -> {
+                    if (tests.get(testName(vector)) == Outcome.PASSED) {
+                        throw new IllegalStateException(
+                                itClass
+                                        + "."
+                                        + testName(vector)
+                                        + " passed on "
+                                        + runtime.title()
+                                        + ", but "
+                                        + vector
+                                        + " is declared not applicable on "
+                                        + row.store()
+                                        + ": count it (drop the declaration), or name the test"
+                                        + " after what it shows");
+                    }
+                });
+    }
+
+    /**
+     * @return the number of the note that gives {@code notApplicable}'s reason, a new one the first
+     *     time the reason is given
+     */
+    private static int note(List<String> notes, NotApplicable notApplicable) {
+        int index = notes.indexOf(notApplicable.reason());
+        if (index < 0) {
+            notes.add(notApplicable.reason());
+            index = notes.size() - 1;
+        }
+        return index + 1;
     }
 }

@@ -27,8 +27,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The HTTP scenarios on the MongoDB store (C6, C9), over an in-process MongoDB-wire server that
- * this test runs, plus the scenarios only a store outside the server can stage: a claim left by a
- * process that died, and a corrupt record (a document the store cannot read).
+ * this test runs, plus the scenarios only a store outside the server can stage: a claim that
+ * another process leaves unended, and a corrupt record (a document the store cannot read). The
+ * reference's {@code crash-recovery-lease-expiry} on this store is {@code HttpCrashAndRestartIT},
+ * which kills a real server; the README's conformance table counts that one.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -64,11 +66,11 @@ class HttpMongoStoreIT extends HttpScenarios {
     }
 
     @Test
-    void crash_recovery_lease_expiry() throws Exception {
-        // The claim of a process that died after claiming: this test JVM claims the request's
-        // key in the shared store with the conformance file's 300 ms lease (a lease no
-        // deployment may use on MongoDB, but this store is no deployment), and never completes
-        // it. The endpoint itself has a lease of 30 s and does not wait.
+    void claimAnotherProcessLeftUnended_isReclaimedAfterItsLease() throws Exception {
+        // As a process that died after claiming would leave it, though none dies: this test JVM
+        // claims the request's key in the shared store with the conformance file's 300 ms lease
+        // (a lease no deployment may use on MongoDB, but this store is no deployment), and never
+        // completes it. The endpoint itself has a lease of 30 s and does not wait.
         String path = "api/resources/crashable";
         String key = key("K6");
         try (MongoIdempotencyStore crashed = storeOfAnotherProcess()) {

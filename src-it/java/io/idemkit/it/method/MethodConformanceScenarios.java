@@ -25,7 +25,9 @@ import org.junit.jupiter.api.Test;
  * method of {@code io.idemkit.it.method.app.Tools}, its {@code key_fields} its
  * {@code @IdempotencyKey} parameters, called over HTTP by a plain resource ({@code ToolsResource})
  * in the application that each store's {@link MethodSurfaceContract} class deploys. Each test's tag
- * in the key fields keeps the tests apart in one store.
+ * in the key fields keeps the tests apart in one store. {@code tool-pickle-opt-in-warns} does not
+ * apply in Java (no pickle codec to opt into); the README's conformance table shows it so, and
+ * {@link #plantedSerializedResult_isRefusedAndNeverDeserialized} shows what stands in its place.
  */
 abstract class MethodConformanceScenarios {
 
@@ -168,15 +170,15 @@ abstract class MethodConformanceScenarios {
     }
 
     /**
-     * {@code tool-pickle-opt-in-warns}, with the meaning {@code MethodToolScenariosTest} gives it
-     * in Java: there is no pickle codec to opt into. Its counterpart, Java serialization, runs code
-     * from the stored bytes at decode, the very reason the reference warns; the library offers no
-     * such codec, and its JSON-B codec refuses such bytes. A stored result that is a serialization
-     * stream (planted, as an attacker with write access to the store could) is refused, and no
-     * object from the stream is ever created.
+     * Not the reference's {@code tool-pickle-opt-in-warns}, which does not apply in Java (the
+     * README's conformance table says why): what the library does with a stored result that is a
+     * Java serialization stream, which runs code named by the bytes when read back (what the
+     * reference warns about in pickle). The library offers no codec that reads one, and its JSON-B
+     * codec refuses such bytes: a result planted in the store (as an attacker with write access to
+     * it could) is refused, and no object from the stream is ever created.
      */
     @Test
-    void tool_pickle_opt_in_warns() {
+    void plantedSerializedResult_isRefusedAndNeverDeserialized() {
         String x = "planted-" + tag;
         String key = effectiveKey("act(java.lang.String)java.lang.String", x);
         Reply planted = http.postJson("api/tools/planted-serialized?key=" + key, "");
