@@ -9,6 +9,7 @@ import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.StringReader;
 import java.net.URL;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
 import org.jboss.arquillian.test.api.ArquillianResource;
@@ -77,5 +78,13 @@ public abstract class ClientItSupport {
      */
     int runs(String kind) {
         return Integer.parseInt(http.get("api/charges/runs/" + kind + "/" + tag).text());
+    }
+
+    /**
+     * @return the {@code Idempotency-Key} each run of the server's resource {@code kind} was sent
+     *     with for this test, in the order of the runs (a resource that notes them: {@code flaky})
+     */
+    List<String> keys(String kind) {
+        return http.get("api/charges/keys/" + kind + "/" + tag).text().lines().toList();
     }
 }

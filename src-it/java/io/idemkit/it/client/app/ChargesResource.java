@@ -8,17 +8,20 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Response;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The server side the client calls: {@code @Idempotent} resources that count their runs per test
  * tag. {@code slow} outlasts the caller's read timeout, {@code busy} too, and answers its
  * duplicates 423 at once; {@code flaky} answers 503 on its first run (not stored, so a retry runs
- * it again); {@code refused} answers 422, which is final; {@code once} always succeeds, {@code
- * shipments} answers 502 on its first run.
+ * it again) and notes the {@code Idempotency-Key} each run was sent with; {@code refused} answers
+ * 422, which is final; {@code once} always succeeds, {@code shipments} answers 502 on its first
+ * run.
  */
 @Path("charges")
 @RequestScoped
@@ -27,6 +30,9 @@ public class ChargesResource {
     static final String TAG = "X-Test-Tag";
 
     private static final Map<String, AtomicInteger> RUNS = new ConcurrentHashMap<>();
+
+    /** The key each run of a kind was sent with, per test tag, in the order of the runs. */
+    private static final Map<String, List<String>> KEYS = new ConcurrentHashMap<>();
 
     public ChargesResource() {}
 
@@ -66,7 +72,10 @@ public class ChargesResource {
     @POST
     @Path("flaky")
     @Idempotent
-    public Response flaky(@HeaderParam(TAG) String tag) {
+    public Response flaky(
+            @HeaderParam(TAG) String tag, @HeaderParam("Idempotency-Key") String key) {
+        KEYS.computeIfAbsent("flaky/" + tag, k -> new CopyOnWriteArrayList<>())
+                .add(String.valueOf(key));
         if (run("flaky", tag) == 1) {
             return Response.status(503).header("Retry-After", "1").build();
         }
@@ -104,5 +113,15 @@ public class ChargesResource {
     public String runs(@PathParam("kind") String kind, @PathParam("tag") String tag) {
         AtomicInteger runs = RUNS.get(kind + "/" + tag);
         return Integer.toString(runs == null ? 0 : runs.get());
+    }
+
+    /**
+     * @return the {@code Idempotency-Key} of each run of {@code kind} for {@code tag}, one a line,
+     *     in the order of the runs ({@code null} for a run sent without one)
+     */
+    @GET
+    @Path("keys/{kind}/{tag}")
+    public String keys(@PathParam("kind") String kind, @PathParam("tag") String tag) {
+        return String.join("\n", KEYS.getOrDefault(kind + "/" + tag, List.of()));
     }
 }
