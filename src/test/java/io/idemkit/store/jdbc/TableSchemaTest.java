@@ -10,7 +10,9 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -85,23 +87,7 @@ class TableSchemaTest {
     void tableWithoutAPrimaryKeyOnTheKey_isRefusedNamingTableAndColumn_evenWithCreateTable(
             JdbcDialect dialect) throws SQLException {
         // Every column is there, but idem_key is not unique: two claims could both insert a key.
-        String table = JdbcStoreContract.freshTable();
-        execute(dialect, withoutPrimaryKey(dialect, table));
-        try {
-            JdbcIdempotencyStore store =
-                    new JdbcIdempotencyStore(
-                            Databases.of(dialect), new JdbcStoreSettings(table, true));
-
-            assertThatThrownBy(store::start)
-                    .isInstanceOf(IdempotencyStorageException.class)
-                    .hasMessageContaining("table " + table + " has no primary key")
-                    .hasMessageContaining("on the column idem_key alone")
-                    .hasMessageContaining("CREATE TABLE IF NOT EXISTS " + table + " (")
-                    .extracting(e -> ((IdempotencyStorageException) e).kind())
-                    .isEqualTo(IdempotencyStorageException.Kind.REFUSED);
-        } finally {
-            execute(dialect, "DROP TABLE " + table);
-        }
+        assertKeyRefused(dialect, true, table -> List.of(withoutPrimaryKey(dialect, table)));
     }
 
     @ParameterizedTest
@@ -123,23 +109,17 @@ class TableSchemaTest {
     @EnumSource(JdbcDialect.class)
     void tableWhosePrimaryKeyAlsoHasAnotherColumn_isRefused(JdbcDialect dialect)
             throws SQLException {
-        String table = JdbcStoreContract.freshTable();
-        execute(
+        assertKeyRefused(
                 dialect,
-                withoutPrimaryKey(dialect, table)
-                        .replaceFirst("\\)$", ", PRIMARY KEY (idem_key, claimed_at))")
-                        .replace("claimed_at          BIGINT", "claimed_at BIGINT NOT NULL"));
-        try {
-            JdbcIdempotencyStore store =
-                    new JdbcIdempotencyStore(
-                            Databases.of(dialect), new JdbcStoreSettings(table, false));
-
-            assertThatThrownBy(store::start)
-                    .isInstanceOf(IdempotencyStorageException.class)
-                    .hasMessageContaining("table " + table + " has no primary key");
-        } finally {
-            execute(dialect, "DROP TABLE " + table);
-        }
+                false,
+                table ->
+                        List.of(
+                                withoutPrimaryKey(dialect, table)
+                                        .replaceFirst(
+                                                "\\)$", ", PRIMARY KEY (idem_key, claimed_at))")
+                                        .replace(
+                                                "claimed_at          BIGINT",
+                                                "claimed_at BIGINT NOT NULL")));
     }
 
     @ParameterizedTest
@@ -169,20 +149,40 @@ class TableSchemaTest {
      */
     private static void assertRefusedWithIndex(JdbcDialect dialect, String index)
             throws SQLException {
+        assertKeyRefused(
+                dialect,
+                false,
+                table ->
+                        List.of(
+                                withoutPrimaryKey(dialect, table),
+                                String.format(index, table, table)));
+    }
+
+    /**
+     * A fresh table made by {@code ddl}, on which a store's start is refused for its key (C2, C12),
+     * naming the table and giving the DDL to run.
+     */
+    private static void assertKeyRefused(
+            JdbcDialect dialect, boolean createTable, Function<String, List<String>> ddl)
+            throws SQLException {
         String table = JdbcStoreContract.freshTable();
-        execute(dialect, withoutPrimaryKey(dialect, table));
         try {
-            execute(dialect, String.format(index, table, table));
+            for (String statement : ddl.apply(table)) {
+                execute(dialect, statement);
+            }
             JdbcIdempotencyStore store =
                     new JdbcIdempotencyStore(
-                            Databases.of(dialect), new JdbcStoreSettings(table, false));
+                            Databases.of(dialect), new JdbcStoreSettings(table, createTable));
 
             assertThatThrownBy(store::start)
                     .isInstanceOf(IdempotencyStorageException.class)
                     .hasMessageContaining("table " + table + " has no primary key")
-                    .hasMessageContaining("on the column idem_key alone");
+                    .hasMessageContaining("on the column idem_key alone")
+                    .hasMessageContaining("CREATE TABLE IF NOT EXISTS " + table + " (")
+                    .extracting(e -> ((IdempotencyStorageException) e).kind())
+                    .isEqualTo(IdempotencyStorageException.Kind.REFUSED);
         } finally {
-            execute(dialect, "DROP TABLE " + table);
+            execute(dialect, "DROP TABLE IF EXISTS " + table);
         }
     }
 
