@@ -7,7 +7,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -21,10 +23,11 @@ import java.util.zip.CRC32;
 /**
  * The start of a JDBC store (C12): which database the data source reaches, refused unless it is one
  * the store contract suite proves; and whether the table is there with every column and its key
- * unique, created on request ({@code idemkit.jdbc.create-table}) and otherwise failing with the DDL
- * to run. The DDL of each dialect is a resource beside this class ({@code postgresql.sql}, {@code
- * h2.sql}, {@code mariadb.sql}), written for the default table name so that Flyway or Liquibase can
- * run it as is.
+ * unique (the table its statements use: the one its name resolves to on the store's connections,
+ * never a namesake in another schema), created on request ({@code idemkit.jdbc.create-table}) and
+ * otherwise failing with the DDL to run. The DDL of each dialect is a resource beside this class
+ * ({@code postgresql.sql}, {@code h2.sql}, {@code mariadb.sql}), written for the default table name
+ * so that Flyway or Liquibase can run it as is.
  */
 final class TableSchema {
 
@@ -78,7 +81,7 @@ final class TableSchema {
             throws SQLException {
         SQLException missing = probe(connection, statements);
         if (missing == null) {
-            requireUniqueKey(connection, dialect, settings.table());
+            requireUniqueKey(connection, dialect, settings.table(), statements);
             return;
         }
         if (settings.createTable()) {
@@ -93,7 +96,7 @@ final class TableSchema {
                 missing = e;
             }
             if (missing == null) {
-                requireUniqueKey(connection, dialect, settings.table());
+                requireUniqueKey(connection, dialect, settings.table(), statements);
                 return;
             }
         }
@@ -101,7 +104,9 @@ final class TableSchema {
                 IdempotencyStorageException.Kind.REFUSED,
                 "The JDBC store's table "
                         + settings.table()
-                        + " is missing or lacks a column ("
+                        + ", looked for "
+                        + lookedFor(connection, dialect, settings.table())
+                        + ", is missing or lacks a column ("
                         + missing.getMessage()
                         + "). Create it with:\n"
                         + String.join(";\n", ddlStatements(dialect, settings.table()))
@@ -140,74 +145,173 @@ final class TableSchema {
     /**
      * Refuses a table whose {@code idem_key} is not unique on its own (its primary key, or a unique
      * index without a condition): without it MariaDB and H2 let two racing claims both insert the
-     * key, and both run the operation (C2: the claim must be atomic; C12).
+     * key, and both run the operation (C2: the claim must be atomic; C12). The table checked is the
+     * one the store's statements use ({@link #resolve}); a same-named table elsewhere counts for
+     * nothing.
      */
-    private static void requireUniqueKey(Connection connection, JdbcDialect dialect, String table)
+    private static void requireUniqueKey(
+            Connection connection, JdbcDialect dialect, String table, RecordStatements statements)
             throws SQLException {
+        Location used = resolve(connection, dialect, table, statements);
         DatabaseMetaData meta = connection.getMetaData();
-        int dot = table.indexOf('.');
-        String qualifier = dot < 0 ? null : identifier(meta, table.substring(0, dot));
-        String name = identifier(meta, table.substring(dot + 1));
-        // MariaDB's schemas are its catalogs (databases); PostgreSQL and H2 resolve an unqualified
-        // name in the session's current schema, or further along its search path.
-        String catalog = null;
-        String schema = null;
-        if (dialect == JdbcDialect.MARIADB) {
-            catalog = qualifier != null ? qualifier : connection.getCatalog();
-        } else {
-            schema = qualifier != null ? qualifier : connection.getSchema();
-            if (qualifier == null && !exists(meta, schema, name)) {
-                schema = null; // found further along the search path: look in every schema
-            }
-        }
-        // Per schema (and index): a name looked up in every schema may name several tables.
-        Map<String, List<String>> primaryKeys = new HashMap<>();
-        try (ResultSet rows = meta.getPrimaryKeys(catalog, schema, name)) {
+        List<String> primaryKey = new ArrayList<>();
+        try (ResultSet rows = meta.getPrimaryKeys(used.catalog(), used.schema(), used.name())) {
             while (rows.next()) {
-                primaryKeys
-                        .computeIfAbsent(rows.getString("TABLE_SCHEM"), k -> new ArrayList<>())
-                        .add(rows.getString("COLUMN_NAME"));
+                if (used.holds(rows)) {
+                    primaryKey.add(rows.getString("COLUMN_NAME"));
+                }
             }
         }
         Map<String, List<String>> uniqueIndexes = new HashMap<>();
-        try (ResultSet rows = meta.getIndexInfo(catalog, schema, name, true, true)) {
+        try (ResultSet rows =
+                meta.getIndexInfo(used.catalog(), used.schema(), used.name(), true, true)) {
             while (rows.next()) {
-                if (rows.getShort("TYPE") == DatabaseMetaData.tableIndexStatistic
+                if (!used.holds(rows)
+                        || rows.getShort("TYPE") == DatabaseMetaData.tableIndexStatistic
                         || rows.getBoolean("NON_UNIQUE")
                         || rows.getString("FILTER_CONDITION") != null) {
                     continue;
                 }
                 uniqueIndexes
-                        .computeIfAbsent(
-                                rows.getString("TABLE_SCHEM") + "." + rows.getString("INDEX_NAME"),
-                                k -> new ArrayList<>())
+                        .computeIfAbsent(rows.getString("INDEX_NAME"), k -> new ArrayList<>())
                         .add(rows.getString("COLUMN_NAME"));
             }
         }
-        if (primaryKeys.values().stream().anyMatch(TableSchema::isKeyAlone)
+        if (isKeyAlone(primaryKey)
                 || uniqueIndexes.values().stream().anyMatch(TableSchema::isKeyAlone)) {
             return;
         }
-        List<String> primaryKey =
-                primaryKeys.values().stream().findFirst().orElseGet(ArrayList::new);
         throw new IdempotencyStorageException(
                 IdempotencyStorageException.Kind.REFUSED,
                 "The JDBC store's table "
                         + table
                         + " has no primary key (nor unique index) on the column idem_key alone:"
-                        + " two instances could then both claim one key and both run the"
-                        + " operation. Make idem_key the table's primary key ("
-                        + (primaryKey.isEmpty() ? "it has none" : "it is " + primaryKey)
-                        + "), as the DDL does:\n"
+                        + " the store uses "
+                        + used
+                        + " (the "
+                        + (table.indexOf('.') < 0 && dialect != JdbcDialect.MARIADB ? "first " : "")
+                        + "table of that name "
+                        + lookedFor(connection, dialect, table)
+                        + "), whose primary key "
+                        + (primaryKey.isEmpty() ? "is missing" : "is " + primaryKey)
+                        + "; a table of that name elsewhere does not count. Two instances could"
+                        + " then both claim one key and both run the operation. Make idem_key the"
+                        + " primary key of "
+                        + used
+                        + ", as the DDL does:\n"
                         + String.join(";\n", ddlStatements(dialect, table))
                         + ";",
                 null);
     }
 
-    private static boolean exists(DatabaseMetaData meta, String schema, String name)
+    /**
+     * Where the store's statements find its table, as the database's catalog names it: a schema
+     * (PostgreSQL, H2) or a database (MariaDB's catalogs), and the table's name.
+     *
+     * @param catalog MariaDB's database, else {@code null}
+     * @param schema the schema on PostgreSQL and H2, else {@code null}
+     * @param name the table's name
+     */
+    private record Location(String catalog, String schema, String name) {
+
+        /**
+         * Whether a row of {@link DatabaseMetaData} is this table's: its arguments may match more.
+         */
+        boolean holds(ResultSet row) throws SQLException {
+            return name.equals(row.getString("TABLE_NAME"))
+                    && (catalog == null || catalog.equals(row.getString("TABLE_CAT")))
+                    && (schema == null || schema.equals(row.getString("TABLE_SCHEM")));
+        }
+
+        @Override
+        public String toString() {
+            return (catalog != null ? catalog : schema) + "." + name;
+        }
+    }
+
+    /**
+     * The table that the store's statements, which name it as configured, use on this connection.
+     * PostgreSQL says so itself ({@code to_regclass}: a qualified name's schema, else the first
+     * schema of the session's search path that holds it); H2 names the schema of the probe's
+     * columns (its current schema, then its search path); MariaDB, which has no search path, uses a
+     * qualified name's database or else the connection's current one.
+     */
+    private static Location resolve(
+            Connection connection, JdbcDialect dialect, String table, RecordStatements statements)
             throws SQLException {
-        try (ResultSet rows = meta.getTables(null, schema, name, null)) {
-            return rows.next();
+        int dot = table.indexOf('.');
+        String qualifier = dot < 0 ? null : table.substring(0, dot);
+        switch (dialect) {
+            case POSTGRESQL -> {
+                try (PreparedStatement find =
+                        connection.prepareStatement(
+                                "SELECT n.nspname, c.relname FROM pg_catalog.pg_class c"
+                                        + " JOIN pg_catalog.pg_namespace n"
+                                        + " ON n.oid = c.relnamespace"
+                                        + " WHERE c.oid = pg_catalog.to_regclass(?)")) {
+                    find.setString(1, table);
+                    try (ResultSet row = find.executeQuery()) {
+                        if (row.next()) {
+                            return new Location(null, row.getString(1), row.getString(2));
+                        }
+                    }
+                }
+                throw new IdempotencyStorageException(
+                        IdempotencyStorageException.Kind.REFUSED,
+                        "The JDBC store's table " + table + " vanished while the store started",
+                        null);
+            }
+            case H2 -> {
+                try (Statement probe = connection.createStatement();
+                        ResultSet rows = probe.executeQuery(statements.probe)) {
+                    ResultSetMetaData columns = rows.getMetaData();
+                    return new Location(null, columns.getSchemaName(1), columns.getTableName(1));
+                }
+            }
+            default -> {
+                DatabaseMetaData meta = connection.getMetaData();
+                return new Location(
+                        qualifier != null ? identifier(meta, qualifier) : connection.getCatalog(),
+                        null,
+                        identifier(meta, table.substring(dot + 1)));
+            }
+        }
+    }
+
+    /**
+     * Where the store's statements look for the table, for an error message: a qualified name's
+     * schema (MariaDB: database), else PostgreSQL's search path, H2's current schema and search
+     * path, MariaDB's current database.
+     */
+    private static String lookedFor(Connection connection, JdbcDialect dialect, String table) {
+        int dot = table.indexOf('.');
+        if (dot >= 0) {
+            return (dialect == JdbcDialect.MARIADB ? "in the database " : "in the schema ")
+                    + table.substring(0, dot);
+        }
+        try {
+            switch (dialect) {
+                case POSTGRESQL -> {
+                    try (Statement query = connection.createStatement();
+                            ResultSet path =
+                                    query.executeQuery(
+                                            "SELECT pg_catalog.array_to_string("
+                                                    + "pg_catalog.current_schemas(false), ', ')")) {
+                        path.next();
+                        return "on the search path [" + path.getString(1) + "]";
+                    }
+                }
+                case H2 -> {
+                    return "in the current schema "
+                            + connection.getSchema()
+                            + ", then the search path";
+                }
+                default -> {
+                    return "in the current database " + connection.getCatalog();
+                }
+            }
+        } catch (SQLException e) {
+            return "where the connection's statements look (" + e.getMessage() + ")";
         }
     }
 

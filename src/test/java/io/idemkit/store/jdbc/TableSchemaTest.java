@@ -1,13 +1,18 @@
 package io.idemkit.store.jdbc;
 
+import static io.idemkit.store.jdbc.TableFixtures.execute;
+import static io.idemkit.store.jdbc.TableFixtures.withoutPrimaryKey;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.idemkit.IdempotencyStorageException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
-import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -82,23 +87,7 @@ class TableSchemaTest {
     void tableWithoutAPrimaryKeyOnTheKey_isRefusedNamingTableAndColumn_evenWithCreateTable(
             JdbcDialect dialect) throws SQLException {
         // Every column is there, but idem_key is not unique: two claims could both insert a key.
-        String table = JdbcStoreContract.freshTable();
-        execute(dialect, withoutPrimaryKey(dialect, table));
-        try {
-            JdbcIdempotencyStore store =
-                    new JdbcIdempotencyStore(
-                            Databases.of(dialect), new JdbcStoreSettings(table, true));
-
-            assertThatThrownBy(store::start)
-                    .isInstanceOf(IdempotencyStorageException.class)
-                    .hasMessageContaining("table " + table + " has no primary key")
-                    .hasMessageContaining("on the column idem_key alone")
-                    .hasMessageContaining("CREATE TABLE IF NOT EXISTS " + table + " (")
-                    .extracting(e -> ((IdempotencyStorageException) e).kind())
-                    .isEqualTo(IdempotencyStorageException.Kind.REFUSED);
-        } finally {
-            execute(dialect, "DROP TABLE " + table);
-        }
+        assertKeyRefused(dialect, true, table -> List.of(withoutPrimaryKey(dialect, table)));
     }
 
     @ParameterizedTest
@@ -116,52 +105,85 @@ class TableSchemaTest {
         }
     }
 
-    @Test
-    void tableFoundFurtherAlongPostgresSearchPath_isCheckedThere_andStarts() throws SQLException {
-        String schema = JdbcStoreContract.freshTable() + "_s";
-        String table = JdbcStoreContract.freshTable();
-        execute(JdbcDialect.POSTGRESQL, "CREATE SCHEMA " + schema);
-        try (HikariDataSource searching =
-                Databases.pool(JdbcDialect.POSTGRESQL, "SET search_path TO public, " + schema)) {
-            for (String ddl :
-                    TableSchema.ddlStatements(JdbcDialect.POSTGRESQL, schema + "." + table)) {
-                execute(JdbcDialect.POSTGRESQL, ddl);
-            }
-
-            new JdbcIdempotencyStore(searching, new JdbcStoreSettings(table, false)).start();
-        } finally {
-            execute(JdbcDialect.POSTGRESQL, "DROP SCHEMA " + schema + " CASCADE");
-        }
-    }
-
     @ParameterizedTest
     @EnumSource(JdbcDialect.class)
     void tableWhosePrimaryKeyAlsoHasAnotherColumn_isRefused(JdbcDialect dialect)
             throws SQLException {
-        String table = JdbcStoreContract.freshTable();
-        execute(
+        assertKeyRefused(
                 dialect,
-                withoutPrimaryKey(dialect, table)
-                        .replaceFirst("\\)$", ", PRIMARY KEY (idem_key, claimed_at))")
-                        .replace("claimed_at          BIGINT", "claimed_at BIGINT NOT NULL"));
+                false,
+                table ->
+                        List.of(
+                                withoutPrimaryKey(dialect, table)
+                                        .replaceFirst(
+                                                "\\)$", ", PRIMARY KEY (idem_key, claimed_at))")
+                                        .replace(
+                                                "claimed_at          BIGINT",
+                                                "claimed_at BIGINT NOT NULL")));
+    }
+
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void tableWithOnlyANonUniqueIndexOnTheKey_isRefused(JdbcDialect dialect) throws SQLException {
+        assertRefusedWithIndex(dialect, "CREATE INDEX %s_key ON %s (idem_key)");
+    }
+
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void tableWhoseUniqueIndexOnTheKeyAlsoHasAnotherColumn_isRefused(JdbcDialect dialect)
+            throws SQLException {
+        assertRefusedWithIndex(dialect, "CREATE UNIQUE INDEX %s_key ON %s (idem_key, claimed_at)");
+    }
+
+    @Test
+    void tableWithAPartialUniqueIndexOnTheKey_isRefused_onPostgres() throws SQLException {
+        // Unique only where the condition holds: two claims of a key outside it could both insert.
+        assertRefusedWithIndex(
+                JdbcDialect.POSTGRESQL,
+                "CREATE UNIQUE INDEX %s_key ON %s (idem_key) WHERE state = 'COMPLETED'");
+    }
+
+    /**
+     * A table without a primary key, and an index that does not make {@code idem_key} unique on its
+     * own ({@code index}: a format of the index's and the table's names): refused at start.
+     */
+    private static void assertRefusedWithIndex(JdbcDialect dialect, String index)
+            throws SQLException {
+        assertKeyRefused(
+                dialect,
+                false,
+                table ->
+                        List.of(
+                                withoutPrimaryKey(dialect, table),
+                                String.format(index, table, table)));
+    }
+
+    /**
+     * A fresh table made by {@code ddl}, on which a store's start is refused for its key (C2, C12),
+     * naming the table and giving the DDL to run.
+     */
+    private static void assertKeyRefused(
+            JdbcDialect dialect, boolean createTable, Function<String, List<String>> ddl)
+            throws SQLException {
+        String table = JdbcStoreContract.freshTable();
         try {
+            for (String statement : ddl.apply(table)) {
+                execute(dialect, statement);
+            }
             JdbcIdempotencyStore store =
                     new JdbcIdempotencyStore(
-                            Databases.of(dialect), new JdbcStoreSettings(table, false));
+                            Databases.of(dialect), new JdbcStoreSettings(table, createTable));
 
             assertThatThrownBy(store::start)
                     .isInstanceOf(IdempotencyStorageException.class)
-                    .hasMessageContaining("table " + table + " has no primary key");
+                    .hasMessageContaining("table " + table + " has no primary key")
+                    .hasMessageContaining("on the column idem_key alone")
+                    .hasMessageContaining("CREATE TABLE IF NOT EXISTS " + table + " (")
+                    .extracting(e -> ((IdempotencyStorageException) e).kind())
+                    .isEqualTo(IdempotencyStorageException.Kind.REFUSED);
         } finally {
-            execute(dialect, "DROP TABLE " + table);
+            execute(dialect, "DROP TABLE IF EXISTS " + table);
         }
-    }
-
-    /** The dialect's own CREATE TABLE with every column, less its primary key. */
-    private static String withoutPrimaryKey(JdbcDialect dialect, String table) {
-        String create = TableSchema.ddlStatements(dialect, table).get(0);
-        assertThat(create).contains(" NOT NULL PRIMARY KEY");
-        return create.replace(" NOT NULL PRIMARY KEY", " NOT NULL").replace(" ENGINE=InnoDB", "");
     }
 
     @ParameterizedTest
@@ -204,6 +226,39 @@ class TableSchemaTest {
                         "CREATE INDEX IF NOT EXISTS idem_lease_until_idx ON app.idem (lease_until)");
     }
 
+    @Test
+    void databaseWithoutADialect_isRefusedNamingProductAndVersion() {
+        DatabaseMetaData meta =
+                answering(
+                        DatabaseMetaData.class,
+                        Map.of(
+                                "getDatabaseProductName",
+                                "Oracle",
+                                "getDatabaseProductVersion",
+                                "23ai"));
+        Connection oracle = answering(Connection.class, Map.of("getMetaData", meta));
+
+        assertThatThrownBy(() -> TableSchema.dialect(oracle))
+                .isInstanceOf(IdempotencyStorageException.class)
+                .hasMessageContaining("the data source reaches Oracle 23ai")
+                .extracting(e -> ((IdempotencyStorageException) e).kind())
+                .isEqualTo(IdempotencyStorageException.Kind.REFUSED);
+    }
+
+    /** A {@code type} that answers the methods named in {@code answers}, and nothing else. */
+    private static <T> T answering(Class<T> type, Map<String, Object> answers) {
+        return type.cast(
+                Proxy.newProxyInstance(
+                        TableSchemaTest.class.getClassLoader(),
+                        new Class<?>[] {type},
+                        (proxy, method, args) -> {
+                            if (!answers.containsKey(method.getName())) {
+                                throw new UnsupportedOperationException(method.getName());
+                            }
+                            return answers.get(method.getName());
+                        }));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"MySQL", "Oracle", "Microsoft SQL Server", "Apache Derby", "HSQL"})
     void otherDatabases_haveNoDialect(String productName) {
@@ -216,12 +271,5 @@ class TableSchemaTest {
         assertThatThrownBy(() -> new JdbcStoreSettings(table, false))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("Invalid idemkit.jdbc.table=");
-    }
-
-    private static void execute(JdbcDialect dialect, String sql) throws SQLException {
-        try (Connection c = Databases.of(dialect).getConnection();
-                Statement s = c.createStatement()) {
-            s.execute(sql);
-        }
     }
 }
