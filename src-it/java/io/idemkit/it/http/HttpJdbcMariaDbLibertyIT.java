@@ -3,11 +3,11 @@ package io.idemkit.it.http;
 import io.idemkit.it.harness.DatabaseOnLiberty;
 import io.idemkit.it.harness.ItMariaDb;
 import io.idemkit.it.harness.ItPostgres;
-import io.idemkit.it.harness.OwnServer;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -23,14 +23,16 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
         disabledReason = "the server-defined data sources of this test are Open Liberty's")
 class HttpJdbcMariaDbLibertyIT extends HttpJdbcScenarios {
 
+    private static WebArchive war;
     private static DatabaseOnLiberty<ItMariaDb> liberty;
 
     @BeforeAll
     static void start() throws Exception {
+        war = scenarioWar("http-jdbc-mariadb", ItPostgres.STORE_CONFIG);
         liberty =
                 ItMariaDb.onLiberty(
                         "idemkit-http-mariadb",
-                        scenarioWar("http-jdbc-mariadb", ItPostgres.STORE_CONFIG),
+                        war,
                         // The same features as the server the other stores' scenarios run on.
                         "\n<include location=\""
                                 + Path.of("src-it/liberty/it-security.xml").toAbsolutePath()
@@ -61,7 +63,7 @@ class HttpJdbcMariaDbLibertyIT extends HttpJdbcScenarios {
     }
 
     @Override
-    OwnServer ownServer() {
-        return liberty.server();
+    ServerToKill serverToKill() {
+        return new ServerToKill(liberty.server(), war);
     }
 }

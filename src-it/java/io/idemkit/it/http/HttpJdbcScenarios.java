@@ -2,8 +2,10 @@ package io.idemkit.it.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.HttpCalls.Reply;
 import io.idemkit.it.harness.OwnServer;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -13,21 +15,32 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The HTTP scenarios on the JDBC store (C6, C12), on a real database that each subclass starts and
  * connects to ({@link #database()}): the records are rows of its table {@code idemkit_records}, a
  * corrupt record is a row there that the store cannot read, and a process that dies mid-request is
- * killed for real where the class runs its own server ({@link #ownServer}), and staged through the
- * application's store where Arquillian manages it.
+ * a server's JVM killed for real, on every runtime ({@link #serverToKill}).
  */
 abstract class HttpJdbcScenarios extends HttpScenarios {
+
+    /** The server {@link #startServerToKill} started for the test, to stop after it. */
+    private OwnServer startedForTheTest;
 
     /**
      * @return a new connection to the store's database, which the caller closes
      */
     abstract Connection database() throws SQLException;
+
+    /**
+     * @return the server {@link #crash_recovery_lease_expiry} kills, running: the class's own,
+     *     where every scenario of the class runs on a server of its own, else one started for that
+     *     test alone ({@link #startServerToKill})
+     */
+    abstract ServerToKill serverToKill() throws Exception;
 
     @Test
     void theRecordsAreRowsOfTheStoresTable() throws Exception {
@@ -41,26 +54,22 @@ abstract class HttpJdbcScenarios extends HttpScenarios {
     }
 
     /**
-     * The reference's crash-recovery-lease-expiry. Where the class runs a server of its own ({@link
-     * #ownServer}), the crash is real: the server's JVM is killed with SIGKILL while the first
-     * request runs, its claim stays in the table, and after a restart a duplicate is answered in
-     * progress until the dead claim's lease (30 s) lapses, then runs once. Where Arquillian manages
-     * the server, the crash is staged: a claim the application's store makes and never ends.
+     * The reference's crash-recovery-lease-expiry, with a real crash on every runtime: the JVM of
+     * the server {@link #serverToKill} gives is killed with SIGKILL while the first request runs,
+     * its claim stays in the table, and after a restart a duplicate is answered in progress until
+     * the dead claim's lease (30 s) lapses, then runs once.
      */
     @Test
     void crash_recovery_lease_expiry() throws Exception {
-        OwnServer server = ownServer();
-        if (server == null) {
-            stagedCrashRecovery();
-            return;
-        }
+        ServerToKill target = serverToKill();
+        pointAt(target);
         String path = "api/resources/crashable";
         String key = key("K6");
         CompletableFuture<Reply> doomed =
                 CompletableFuture.supplyAsync(() -> post(path, BODY_X, key, DELAY, "60000"));
         awaitCalls(1);
 
-        server.kill();
+        target.server().kill();
 
         assertThat(doomed)
                 .failsWithin(30, TimeUnit.SECONDS)
@@ -71,7 +80,8 @@ abstract class HttpJdbcScenarios extends HttpScenarios {
                     .as("the dead server's claim outlives it")
                     .isEqualTo("CLAIMED");
         }
-        server.start(base.toURI().resolve("api/calls/probe"));
+        target.server().start(target.root().resolve("api/calls/probe"));
+        pointAt(target);
         Reply during = post(path, BODY_X, key);
         Reply after =
                 Awaitility.await()
@@ -92,11 +102,53 @@ abstract class HttpJdbcScenarios extends HttpScenarios {
     }
 
     /**
-     * @return the server of this class's own, which a test may kill and start again; {@code null}
-     *     where Arquillian manages the server
+     * A server that {@link #crash_recovery_lease_expiry} kills and starts again, running the
+     * scenarios' application on the class's store and database.
+     *
+     * @param server the server
+     * @param war the application on it
      */
-    OwnServer ownServer() {
-        return null;
+    record ServerToKill(OwnServer server, WebArchive war) {
+
+        /**
+         * @return the application's root on the server
+         */
+        URI root() {
+            return server.application(war);
+        }
+    }
+
+    /**
+     * Starts a server of the test's own, of the execution's runtime ({@link OwnServer#of}), for a
+     * class whose scenarios run on the server Arquillian manages, which a test cannot kill; it is
+     * stopped after the test.
+     *
+     * @param server the server, not started; made before Arquillian deploys the class's
+     *     application, since WildFly records that deployment in the configuration a server of the
+     *     test's own copies, and a copy that holds it does not boot ({@code WFLYCTL0212: Duplicate
+     *     resource})
+     * @param war the scenarios' application on the class's store and database, the one {@code
+     *     server} was made with
+     * @return the server, started
+     */
+    ServerToKill startServerToKill(OwnServer server, WebArchive war) throws Exception {
+        startedForTheTest = server;
+        ServerToKill target = new ServerToKill(server, war);
+        server.start(target.root().resolve("api/calls/probe"));
+        return target;
+    }
+
+    @AfterEach
+    void stopTheServerStartedForTheTest() throws Exception {
+        if (startedForTheTest != null) {
+            startedForTheTest.close();
+        }
+    }
+
+    /** From now on, the scenarios' requests ({@link #base}, {@link #http}) go to {@code target}. */
+    private void pointAt(ServerToKill target) throws Exception {
+        base = target.root().toURL();
+        http = new HttpCalls(target.root());
     }
 
     @Override

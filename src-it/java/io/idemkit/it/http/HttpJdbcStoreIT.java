@@ -2,12 +2,12 @@ package io.idemkit.it.http;
 
 import io.idemkit.it.harness.DatabaseOnLiberty;
 import io.idemkit.it.harness.ItPostgres;
-import io.idemkit.it.harness.OwnServer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -23,14 +23,16 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
         disabledReason = "the server-defined data sources of this test are Open Liberty's")
 class HttpJdbcStoreIT extends HttpJdbcScenarios {
 
+    private static WebArchive war;
     private static DatabaseOnLiberty<EmbeddedPostgres> liberty;
 
     @BeforeAll
     static void start() throws Exception {
+        war = scenarioWar("http-jdbc", ItPostgres.STORE_CONFIG);
         liberty =
                 ItPostgres.onLiberty(
                         "idemkit-http-jdbc",
-                        scenarioWar("http-jdbc", ItPostgres.STORE_CONFIG),
+                        war,
                         // The same features as the server the other stores' scenarios run on:
                         // with appSecurity comes the Servlet API.
                         "\n<include location=\""
@@ -62,7 +64,7 @@ class HttpJdbcStoreIT extends HttpJdbcScenarios {
     }
 
     @Override
-    OwnServer ownServer() {
-        return liberty.server();
+    ServerToKill serverToKill() {
+        return new ServerToKill(liberty.server(), war);
     }
 }
