@@ -67,7 +67,14 @@ public final class WildFlyServer implements OwnServer {
         Files.createDirectories(base.resolve("configuration"));
         try (var files = Files.list(configuration)) {
             for (Path file : files.filter(Files::isRegularFile).toList()) {
-                Files.copy(file, base.resolve("configuration").resolve(file.getFileName()));
+                Path copy = base.resolve("configuration").resolve(file.getFileName());
+                Files.copy(file, copy);
+                if (copy.getFileName().toString().endsWith(".xml")) {
+                    // The deployments Arquillian's server has at this moment are its, not this
+                    // server's: a copy with them does not boot (WFLYCTL0212 Duplicate resource).
+                    Files.writeString(
+                            copy, DEPLOYMENTS.matcher(Files.readString(copy)).replaceAll(""));
+                }
             }
         }
         Files.createDirectories(base.resolve("deployments"));
@@ -202,6 +209,9 @@ public final class WildFlyServer implements OwnServer {
                                                 + "\"");
         Files.writeString(file, xml);
     }
+
+    private static final Pattern DEPLOYMENTS =
+            Pattern.compile("(?s)\\s*<deployments>.*?</deployments>");
 
     private static final Pattern TRANSACTION_PORT =
             Pattern.compile(

@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * <p>Two store instances on one table, as two nodes would be: A claims and completes, B waits. A
  * completion through A signals only A's waiters, and neither database notifies, so B can learn of
  * it only by reading the row again. B's poll pauses {@link #PAUSE} between any two reads; a waiter
- * that returns the completed record after exactly two reads, no sooner than {@link #PAUSE} after it
+ * that returns the completed record after two reads or more, no sooner than {@link #PAUSE} after it
  * began, found the completion by its poll, and not by its first read or by a wake-up.
  */
 class PollingDialectsTest {
@@ -94,9 +94,11 @@ class PollingDialectsTest {
         assertThat(waited.found()).as("woken with the completed record").isPresent();
         assertThat(waited.found().get().state()).isEqualTo(RecordState.COMPLETED);
         assertThat(waited.endedAt() - completedAt).as("returned after the completion").isPositive();
+        // At least two: a test thread stalled longer than the pause before completing lets the
+        // waiter poll once more, still in progress; it is polling all the same.
         assertThat(watched.reads())
-                .as("its first read, of the key in progress, and one poll that found it completed")
-                .isEqualTo(2);
+                .as("its first read, of the key in progress, then its polls until one found it")
+                .isGreaterThanOrEqualTo(2);
         assertThat(waited.took())
                 .as("found by its poll, one pause of %s after its first read, not sooner", PAUSE)
                 .isGreaterThanOrEqualTo(PAUSE)
