@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.client.app.ClientApplication;
 import jakarta.json.JsonObject;
+import java.util.List;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -56,6 +57,10 @@ class ClientCallsIT extends ClientItSupport {
         assertThat(result.getInt("attempts")).isEqualTo(2);
         assertThat(result.getBoolean("replayed")).isFalse();
         assertThat(runs("flaky")).isEqualTo(2);
+        List<String> keys = keys("flaky");
+        assertThat(keys).as("the key each attempt was sent with").hasSize(2);
+        assertThat(keys.get(0)).isNotBlank();
+        assertThat(keys).as("one key for both attempts (C14.3)").containsOnly(keys.get(0));
     }
 
     @Test
