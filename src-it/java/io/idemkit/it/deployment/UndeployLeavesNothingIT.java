@@ -15,6 +15,9 @@ import java.io.IOException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -39,16 +42,25 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Undeploying an application leaves none of idemkit's threads behind in the server (C10): the
  * in-memory store's sweeper, the JDBC store's PostgreSQL listener and the MongoDB driver's monitors
- * (and the lease heartbeat, had one run) end with the application. One application per store,
- * deployed on the suite's server beside an anchor application that stays, used (a request, a
- * duplicate that waits for it, so that every thread a store starts runs), then undeployed; the test
- * looks into the server's JVM with {@code jcmd <pid> Thread.print}. Whether the application's class
- * loader is then collected is not shown here: a control without idemkit was not collected either
- * within a minute of {@code GC.run} on Open Liberty and WildFly, so that check could not tell what
- * idemkit does.
+ * (and the lease heartbeat, had one run) end with the application; and the JDBC store's purge
+ * ({@code idemkit.jdbc.purge-interval}) runs on the runtime's managed scheduler and stops with it.
+ * One application per store, deployed on the suite's server beside an anchor application that
+ * stays, used (a request, a duplicate that waits for it, so that every thread a store starts runs),
+ * then undeployed; the test looks into the server's JVM with {@code jcmd <pid> Thread.print}.
+ * Whether the application's class loader is then collected is not shown here: a control without
+ * idemkit was not collected either within a minute of {@code GC.run} on Open Liberty and WildFly,
+ * so that check could not tell what idemkit does.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
+@DisabledIfSystemProperty(
+        named = "idemkit.it.runtime",
+        matches = "payara",
+        disabledReason =
+                "Payara Micro runs one application per JVM: its Arquillian container starts a JVM"
+                        + " for each deployment and undeploys by stopping it, so no server outlives"
+                        + " an undeployment to look into (and a second deployment beside the"
+                        + " anchor cannot bind the port)")
 class UndeployLeavesNothingIT {
 
     private static final Path JCMD = Path.of(System.getProperty("java.home"), "bin", "jcmd");
@@ -88,7 +100,10 @@ class UndeployLeavesNothingIT {
     static WebArchive jdbc() {
         postgres = ItPostgres.start();
         return ItPostgres.withAppDataSource(
-                removable("undeploy-jdbc", ItPostgres.APP_STORE_CONFIG), postgres);
+                removable(
+                        "undeploy-jdbc",
+                        ItPostgres.APP_STORE_CONFIG + "idemkit.jdbc.purge-interval=1s\n"),
+                postgres);
     }
 
     private static WebArchive removable(String name, String config) {
@@ -132,6 +147,62 @@ class UndeployLeavesNothingIT {
 
         assertThat(running).anyMatch(name -> name.startsWith("idemkit-listener-"));
         assertNoLibraryThreadIsLeft();
+    }
+
+    /**
+     * {@code idemkit.jdbc.purge-interval} in a deployed application (C12): the purge runs on the
+     * runtime's managed scheduler, not on a thread of the library's own; it deletes an expired row;
+     * and it stops when the application is undeployed.
+     */
+    @Test
+    @DisabledIfSystemProperty(
+            named = "idemkit.it.runtime",
+            matches = "liberty",
+            disabledReason =
+                    "an application data source on Open Liberty needs the jdbc-4.3 feature, which"
+                            + " the shared IT server does not enable")
+    void theJdbcStoresPurge_runsOnTheManagedScheduler_deletes_andStopsAtUndeploy()
+            throws Exception {
+        deployer.deploy("jdbc");
+        try {
+            String before = plantExpiredRow();
+            Awaitility.await("the expired row purged")
+                    .atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() -> !rowExists(before));
+            assertThat(libraryThreads())
+                    .as("no thread of the library's own purges")
+                    .doesNotContain("idemkit-jdbc-purge");
+        } finally {
+            deployer.undeploy("jdbc");
+        }
+        String after = plantExpiredRow();
+        // Five intervals: a purge still scheduled would have run.
+        Awaitility.await().pollDelay(Duration.ofSeconds(5)).until(() -> true);
+
+        assertThat(rowExists(after)).as("no purge after the undeployment").isTrue();
+    }
+
+    private static String plantExpiredRow() throws SQLException {
+        String key = "expired-" + UUID.randomUUID();
+        try (Connection c = postgres.getPostgresDatabase().getConnection();
+                PreparedStatement insert =
+                        c.prepareStatement(
+                                "INSERT INTO idemkit_records (idem_key, state, lease_until)"
+                                        + " VALUES (?, 'COMPLETED', 0)")) {
+            insert.setString(1, key);
+            insert.executeUpdate();
+        }
+        return key;
+    }
+
+    private static boolean rowExists(String key) throws SQLException {
+        try (Connection c = postgres.getPostgresDatabase().getConnection();
+                PreparedStatement select =
+                        c.prepareStatement("SELECT 1 FROM idemkit_records WHERE idem_key = ?")) {
+            select.setString(1, key);
+            return select.executeQuery().next();
+        }
     }
 
     /**
