@@ -16,14 +16,14 @@ import java.nio.file.StandardOpenOption;
 /**
  * The one allocator of the ports that the tests' own servers, databases and proxies listen on.
  *
- * <p>A port that was free a moment ago is not enough: a port from {@code new ServerSocket(0)} comes
- * from the kernel's ephemeral range, the range every outgoing connection of the build takes its
- * local port from, so any socket can take it between the test's check and the server's bind seconds
- * later. This allocator hands out ports <em>outside</em> that range ({@link #EPHEMERAL}, read from
- * {@code /proc/sys/net/ipv4/ip_local_port_range} where present), in {@link #POOL}, each one checked
- * free by binding it on loopback, and each one once per run: a counter in a file of the machine's
- * temporary folder, taken under a file lock, goes round the pool, so two JVMs of one build (or two
- * builds on one machine) never draw the same port in the same round.
+ * <p>A port that was free a moment ago is not enough: a port the kernel picks for a listener on
+ * port 0 comes from the kernel's ephemeral range, the range every outgoing connection of the build
+ * takes its local port from, so any socket can take it between the test's check and the server's
+ * bind seconds later. This allocator hands out ports <em>outside</em> that range ({@link
+ * #EPHEMERAL}, read from {@code /proc/sys/net/ipv4/ip_local_port_range} where present), in {@link
+ * #POOL}, each one checked free by binding it on loopback, and each one once per run: a counter in
+ * a file of the machine's temporary folder, taken under a file lock, goes round the pool, so two
+ * JVMs of one build (or two builds on one machine) never draw the same port in the same round.
  *
  * <p>What can still happen, another program binding the port between the check and the server, is
  * handled where a server starts: it is started once more on new ports, and says so ({@link

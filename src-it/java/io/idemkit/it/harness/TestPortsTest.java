@@ -63,7 +63,7 @@ class TestPortsTest {
 
     @Test
     void aPortSomeoneListensOn_isNotFree() throws IOException {
-        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        try (ServerSocket listener = TestPorts.bindLoopback(1)) {
             assertThat(TestPorts.free(listener.getLocalPort())).isFalse();
         }
     }
