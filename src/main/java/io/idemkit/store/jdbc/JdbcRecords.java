@@ -81,7 +81,7 @@ final class JdbcRecords {
                                     dialect,
                                     settings.table(),
                                     dialect == JdbcDialect.MARIADB
-                                            ? ReadCommitted.variable(c.getMetaData())
+                                            ? MariaDbServer.check(c)
                                             : ReadCommitted.VARIABLE,
                                     channel);
                     TableSchema.check(c, dialect, settings, sql);

@@ -49,7 +49,8 @@ final class LockWait {
     /**
      * @param dialect the database
      * @param isolationVariable on MariaDB, the name of its isolation variable ({@link
-     *     ReadCommitted#variable}); ignored elsewhere
+     *     ReadCommitted#variable}), or {@code null} on a server that refuses it in {@code SET
+     *     STATEMENT} ({@link MariaDbServer}); ignored elsewhere
      * @param sql a statement that may wait for a row lock
      * @return the statement with its wait bounded (on MariaDB, also at {@code READ COMMITTED}), to
      *     run with {@link #query} or {@link #update}
@@ -63,8 +64,9 @@ final class LockWait {
                             + SECONDS
                             + ", lock_wait_timeout = "
                             + SECONDS
-                            + ", "
-                            + ReadCommitted.setting(isolationVariable)
+                            + (isolationVariable == null
+                                    ? ""
+                                    : ", " + ReadCommitted.setting(isolationVariable))
                             + " FOR "
                             + sql;
             case H2 -> sql;

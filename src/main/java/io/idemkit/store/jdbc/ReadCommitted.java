@@ -30,7 +30,10 @@ final class ReadCommitted {
     /** The name of the isolation variable from MariaDB 11.1 on. */
     static final String VARIABLE = "transaction_isolation";
 
-    /** Its name before MariaDB 11.1, which later versions take with a deprecation warning. */
+    /**
+     * Its name before MariaDB 11.1, which later versions take with a deprecation warning. Servers
+     * before 11.1 refuse it in {@code SET STATEMENT} ({@link MariaDbServer}).
+     */
     static final String OLD_VARIABLE = "tx_isolation";
 
     private ReadCommitted() {}
