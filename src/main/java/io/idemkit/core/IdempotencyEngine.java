@@ -98,11 +98,13 @@ public final class IdempotencyEngine implements AutoCloseable {
      * @param operation the operation
      * @return proceed (the caller now holds the claim and must end the execution), replay, or run
      *     unprotected (the store failed under fail-open)
-     * @throws IdempotencyPayloadMismatchException if the key was used with another fingerprint
-     * @throws IdempotencyInProgressException if an in-flight call did not complete in time, or the
-     *     store stayed {@link IdempotencyStorageException.Kind#CONTENDED contended} until then
-     *     (never run unprotected, C4.6), or as many threads as the engine allows wait on the key
-     *     already (answered at once, as a wait that timed out)
+     * @throws IdempotencyPayloadMismatchException if the key was used with another fingerprint, or
+     *     its result is of another fingerprint version
+     * @throws IdempotencyInProgressException if an in-flight call did not complete in time, or a
+     *     call of another fingerprint version is in flight (not waited for, C4.2), or the store
+     *     stayed {@link IdempotencyStorageException.Kind#CONTENDED contended} until then (never run
+     *     unprotected, C4.6), or as many threads as the engine allows wait on the key already
+     *     (answered at once, as a wait that timed out)
      * @throws IdempotencyStorageException if the store failed under fail-closed
      */
     public Admission admit(Operation operation) {
@@ -156,6 +158,11 @@ public final class IdempotencyEngine implements AutoCloseable {
                         return replay(operation, record, waitStarted, started);
                     }
                     case ALREADY_CLAIMED -> {
+                        if (record.fingerprintVersion() != operation.fingerprintVersion()) {
+                            // A node of another release runs it (a rolling upgrade, C4.2): in
+                            // progress, not waited for, since its result will not be replayed.
+                            throw inProgress(operation, record, waitStarted, started);
+                        }
                         requireSamePayload(operation, record, started);
                         long remaining = deadline - ticker.nanos();
                         if (remaining <= 0) {
