@@ -6,6 +6,7 @@ import io.idemkit.IdempotencyInProgressException;
 import io.idemkit.IdempotencyPayloadMismatchException;
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.spi.ClaimResult;
+import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.spi.StoredResult;
@@ -43,6 +44,7 @@ public final class IdempotencyEngine implements AutoCloseable {
     private final LeaseHeartbeat heartbeat;
     private final Ticker ticker;
     private final KeyWaiters waiters;
+    private final KeyGate reclaims = new KeyGate();
     private final AtomicReference<Long> lastWaitersWarning = new AtomicReference<>();
 
     /**
@@ -115,15 +117,15 @@ public final class IdempotencyEngine implements AutoCloseable {
         boolean counted = false;
         try {
             long contendedPause = FIRST_CONTENDED_PAUSE_NANOS;
+            long unchangedPause = FIRST_CONTENDED_PAUSE_NANOS;
+            ClaimToken waitedFor = null;
             while (true) {
                 ClaimResult claim;
                 try {
-                    claim =
-                            store.claim(
-                                    operation.effectiveKey(),
-                                    operation.fingerprint(),
-                                    operation.fingerprintVersion(),
-                                    operation.policy().leaseTtl());
+                    claim = claim(operation, counted, deadline);
+                    if (claim == null) {
+                        throw inProgress(operation, null, waitStarted, started);
+                    }
                 } catch (IdempotencyStorageException e) {
                     if (e.kind() != IdempotencyStorageException.Kind.CONTENDED) {
                         throw e;
@@ -170,6 +172,19 @@ public final class IdempotencyEngine implements AutoCloseable {
                         }
                         counted = counted || countWaiter(operation, record, started);
                         waitStarted = waitBegun(operation, waitStarted, started);
+                        if (Objects.equals(record.token(), waitedFor)) {
+                            // The last wait ended, yet the same claim holds the key: its lease
+                            // lapsed under a holder still completing it (C13). Pause, as after a
+                            // contended claim, rather than claim again at once.
+                            TimeUnit.NANOSECONDS.sleep(Math.min(unchangedPause, remaining));
+                            unchangedPause =
+                                    Math.min(unchangedPause * 2, MAX_CONTENDED_PAUSE_NANOS);
+                            remaining = deadline - ticker.nanos();
+                            if (remaining <= 0) {
+                                throw inProgress(operation, record, waitStarted, started);
+                            }
+                        }
+                        waitedFor = record.token();
                         Optional<IdempotencyRecord> completed =
                                 store.awaitCompletion(
                                         operation.effectiveKey(), Duration.ofNanos(remaining));
@@ -193,6 +208,32 @@ public final class IdempotencyEngine implements AutoCloseable {
         } finally {
             if (counted) {
                 waiters.leave(operation.effectiveKey());
+            }
+        }
+    }
+
+    /**
+     * Claims the operation's key; a thread that waits on the key already ({@code waiting}) claims
+     * only through the key's gate ({@link KeyGate}), so that the waiters of one key hold at most
+     * one pooled connection at a time.
+     *
+     * @return the claim, or {@code null} when the gate stayed shut until the deadline
+     */
+    private ClaimResult claim(Operation operation, boolean waiting, long deadline)
+            throws InterruptedException {
+        String key = operation.effectiveKey();
+        if (waiting && !reclaims.enter(key, deadline - ticker.nanos())) {
+            return null;
+        }
+        try {
+            return store.claim(
+                    key,
+                    operation.fingerprint(),
+                    operation.fingerprintVersion(),
+                    operation.policy().leaseTtl());
+        } finally {
+            if (waiting) {
+                reclaims.leave(key);
             }
         }
     }
