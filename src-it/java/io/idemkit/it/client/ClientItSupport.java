@@ -81,6 +81,18 @@ public abstract class ClientItSupport {
     }
 
     /**
+     * @return the milliseconds between the starts of one run of the server's resource {@code kind}
+     *     for this test and the next
+     */
+    List<Long> gaps(String kind) {
+        return http.get("api/charges/gaps/" + kind + "/" + tag)
+                .text()
+                .lines()
+                .map(Long::valueOf)
+                .toList();
+    }
+
+    /**
      * @return the {@code Idempotency-Key} each run of the server's resource {@code kind} was sent
      *     with for this test, in the order of the runs (a resource that notes them: {@code flaky})
      */

@@ -15,9 +15,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Sends a keyed call again after a failure that a retry with the same key can cure (C14.5): an I/O
  * failure (refused, reset, timed out) or a status of {@code idemkit.client.retry.statuses} (408,
- * 423, 425, 429, 502, 503, 504 by default), never a final answer such as 400, 409 or 422. It waits
- * an exponential back-off with jitter, or longer when the server's {@code Retry-After} asks for it,
- * and stops after {@code max-retries}, at {@code max-duration}, or before the keys' lifetime ends.
+ * 423, 425, 429, 502, 503, 504 by default), and a 409 with {@code Retry-After}, which says "still
+ * in progress" as a 423 does; never a final answer such as 400, a 409 without {@code Retry-After},
+ * or 422. It waits an exponential back-off with jitter, or longer when the server's {@code
+ * Retry-After} asks for it (for an in-progress answer, at most {@code max-delay}: its {@code
+ * Retry-After} is the rest of the first call's lease, and a retry before it waits for the result on
+ * the server), and stops after {@code max-retries}, at {@code max-duration}, or before the keys'
+ * lifetime ends.
  *
  * <pre>{@code
  * Receipt r = retry.call(() -> payments.charge(order));                // MicroProfile Rest Client
@@ -181,10 +185,16 @@ public final class IdempotentRetry {
                             response.getStatus(),
                             response.getHeaderString(HttpHeaders.RETRY_AFTER));
         } else if (failure instanceof WebApplicationException e && e.getResponse() != null) {
-            result =
-                    AttemptResult.status(
-                            e.getResponse().getStatus(),
-                            e.getResponse().getHeaderString(HttpHeaders.RETRY_AFTER));
+            int status = e.getResponse().getStatus();
+            String retryAfter = e.getResponse().getHeaderString(HttpHeaders.RETRY_AFTER);
+            if (retryAfter == null
+                    && log.lastStatus().isPresent()
+                    && log.lastStatus().getAsInt() == status) {
+                // A Rest Client's exception may have lost the headers (Liberty's does): the
+                // filter saw the response as it came.
+                retryAfter = log.lastRetryAfter();
+            }
+            result = AttemptResult.status(status, retryAfter);
         } else if (failure != null && TransientFailures.isTransient(failure)) {
             result = AttemptResult.ioFailure();
         } else if (failure != null && log.lastStatus().isPresent()) {

@@ -31,11 +31,14 @@ final class RetryPolicy {
      */
     RetryDecision decide(int attempts, AttemptResult result, Instant now, Instant deadline) {
         String cause;
+        boolean inProgress = inProgress(result);
         if (result.transientIo()) {
             cause = "an I/O failure";
         } else if (result.status().isPresent()
                 && settings.retryStatuses().contains(result.status().getAsInt())) {
             cause = "status " + result.status().getAsInt();
+        } else if (inProgress && settings.retryStatuses().contains(IN_PROGRESS)) {
+            cause = "status 409 with Retry-After (in progress)";
         } else {
             return RetryDecision.stop("final outcome");
         }
@@ -48,17 +51,41 @@ final class RetryPolicy {
         Duration delay = backOff(attempts);
         Optional<Duration> retryAfter = retryAfter(result.retryAfter(), now);
         if (retryAfter.isPresent()) {
-            if (retryAfter.get().compareTo(settings.maxDelay()) > 0) {
-                return RetryDecision.stop(cause + ", but Retry-After is past max-delay");
+            Duration asked = retryAfter.get();
+            if (asked.compareTo(settings.maxDelay()) > 0) {
+                if (!inProgress) {
+                    return RetryDecision.stop(cause + ", but Retry-After is past max-delay");
+                }
+                // An in-progress answer's Retry-After is the rest of the first call's lease: the
+                // latest it may take, not the earliest a retry helps. A retry before it waits on
+                // the server for the result, and replays it.
+                asked = settings.maxDelay();
             }
-            if (retryAfter.get().compareTo(delay) > 0) {
-                delay = retryAfter.get();
+            if (asked.compareTo(delay) > 0) {
+                delay = asked;
             }
         }
         if (!now.plus(delay).isBefore(deadline)) {
             return RetryDecision.stop(cause + ", but the retry would start past its deadline");
         }
         return RetryDecision.after(delay, cause);
+    }
+
+    /** The status of an answer "the first call is still running" (C6, C14.5). */
+    static final int IN_PROGRESS = 423;
+
+    /**
+     * @return whether the answer says the first call is still running: 423, or 409 with {@code
+     *     Retry-After}, as the IETF draft and the Stripe dialect answer it (a 409 that reports a
+     *     reused key carries none)
+     */
+    static boolean inProgress(AttemptResult result) {
+        if (result.status().isEmpty()) {
+            return false;
+        }
+        int status = result.status().getAsInt();
+        return status == IN_PROGRESS
+                || (status == 409 && result.retryAfter() != null && !result.retryAfter().isBlank());
     }
 
     /**

@@ -3,6 +3,8 @@ package io.idemkit.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -119,6 +121,67 @@ class RetryPolicyTest {
                                         FAR)
                                 .retry())
                 .isFalse();
+    }
+
+    /**
+     * An in-progress answer's Retry-After is the rest of the first call's lease (27 s with the
+     * server's default 30 s lease): a retry within max-delay waits for the result on the server, so
+     * the client retries after max-delay instead of giving up (issue 45 item 4).
+     */
+    @Test
+    void inProgressRetryAfterPastMaxDelay_isRetriedAfterMaxDelay() {
+        RetryDecision d = policy.decide(1, AttemptResult.status(423, "27"), NOW, FAR);
+
+        assertThat(d.retry()).isTrue();
+        assertThat(d.delay()).isEqualTo(settings.maxDelay());
+    }
+
+    /** The IETF draft's and the Stripe dialect's in-progress answer (issue 45 item 2). */
+    @Test
+    void a409WithRetryAfter_isInProgress_andRetriedAsA423() {
+        RetryDecision d = policy.decide(1, AttemptResult.status(409, "2"), NOW, FAR);
+
+        assertThat(d.retry()).isTrue();
+        assertThat(d.delay()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(policy.decide(1, AttemptResult.status(409, "27"), NOW, FAR).delay())
+                .isEqualTo(settings.maxDelay());
+    }
+
+    /** A 409 without Retry-After is the Stripe dialect's reused key: final. */
+    @Test
+    void a409WithoutRetryAfter_isFinal() {
+        assertThat(policy.decide(1, AttemptResult.status(409, null), NOW, FAR).retry()).isFalse();
+        assertThat(policy.decide(1, AttemptResult.status(409, " "), NOW, FAR).retry()).isFalse();
+    }
+
+    @Test
+    void a409WithRetryAfter_isFinalWhen423IsNotRetried() {
+        RetryPolicy only503 =
+                new RetryPolicy(settings.withRetryStatuses(java.util.Set.of(503)), () -> 0);
+
+        assertThat(only503.decide(1, AttemptResult.status(409, "2"), NOW, FAR).retry()).isFalse();
+    }
+
+    /**
+     * Liberty's Rest Client throws an exception whose response has lost its headers: the
+     * Retry-After the client filter saw is used (issue 45 item 3).
+     */
+    @Test
+    void aThrownResponseWithoutItsHeaders_takesRetryAfterFromWhatTheFilterSaw() {
+        AttemptLog log = new AttemptLog();
+        log.sent(true, true);
+        log.received(503, false, "2");
+        WebApplicationException stripped =
+                new WebApplicationException(Response.status(503).build());
+
+        AttemptResult result = IdempotentRetry.resultOf(null, stripped, log);
+
+        assertThat(result.status()).hasValue(503);
+        assertThat(result.retryAfter()).isEqualTo("2");
+        log.received(502, false, "7");
+        assertThat(IdempotentRetry.resultOf(null, stripped, log).retryAfter())
+                .as("not another response's")
+                .isNull();
     }
 
     @Test

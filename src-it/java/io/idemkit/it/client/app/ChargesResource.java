@@ -36,7 +36,12 @@ public class ChargesResource {
 
     public ChargesResource() {}
 
+    /** When each run of a kind began (monotonic milliseconds), per test tag, in order. */
+    private static final Map<String, List<Long>> STARTS = new ConcurrentHashMap<>();
+
     private static int run(String kind, String tag) {
+        STARTS.computeIfAbsent(kind + "/" + tag, k -> new CopyOnWriteArrayList<>())
+                .add(System.nanoTime() / 1_000_000);
         return RUNS.computeIfAbsent(kind + "/" + tag, k -> new AtomicInteger()).incrementAndGet();
     }
 
@@ -82,6 +87,15 @@ public class ChargesResource {
         return created();
     }
 
+    /** Overloaded for longer than any caller waits: 503 with {@code Retry-After: 30}, always. */
+    @POST
+    @Path("overloaded")
+    @Idempotent
+    public Response overloaded(@HeaderParam(TAG) String tag) {
+        run("overloaded", tag);
+        return Response.status(503).header("Retry-After", "30").build();
+    }
+
     @POST
     @Path("refused")
     @Idempotent
@@ -113,6 +127,21 @@ public class ChargesResource {
     public String runs(@PathParam("kind") String kind, @PathParam("tag") String tag) {
         AtomicInteger runs = RUNS.get(kind + "/" + tag);
         return Integer.toString(runs == null ? 0 : runs.get());
+    }
+
+    /**
+     * @return the milliseconds between the starts of one run of {@code kind} for {@code tag} and
+     *     the next, one a line
+     */
+    @GET
+    @Path("gaps/{kind}/{tag}")
+    public String gaps(@PathParam("kind") String kind, @PathParam("tag") String tag) {
+        List<Long> starts = STARTS.getOrDefault(kind + "/" + tag, List.of());
+        StringBuilder gaps = new StringBuilder();
+        for (int i = 1; i < starts.size(); i++) {
+            gaps.append(starts.get(i) - starts.get(i - 1)).append('\n');
+        }
+        return gaps.toString();
     }
 
     /**
