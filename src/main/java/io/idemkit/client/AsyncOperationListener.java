@@ -37,7 +37,7 @@ public final class AsyncOperationListener implements RestClientListener {
     /** One invocation: captures on the invoking thread, puts it on the sending thread. */
     static final class Interceptor implements AsyncInvocationInterceptor {
 
-        private List<Frame> captured = List.of();
+        private List<OperationStack.Level> captured = List.of();
         private boolean applied;
 
         @Override
@@ -47,7 +47,7 @@ public final class AsyncOperationListener implements RestClientListener {
 
         @Override
         public void applyContext() {
-            if (!captured.isEmpty() && !OperationStack.all().contains(captured.get(0))) {
+            if (!captured.isEmpty() && !OperationStack.contains(captured.get(0))) {
                 captured.forEach(OperationStack::push);
                 applied = true;
             }

@@ -21,8 +21,8 @@ final class CapturedOperation {
      *     none is open, so that nothing is captured
      */
     static Object capture() {
-        List<Frame> frames = OperationStack.all();
-        return frames.isEmpty() ? null : new Levels(frames);
+        List<OperationStack.Level> levels = OperationStack.all();
+        return levels.isEmpty() ? null : new Levels(levels);
     }
 
     static String property() {
@@ -32,12 +32,19 @@ final class CapturedOperation {
     /**
      * @return the levels the request belongs to, outermost first; empty outside every operation
      */
-    static List<Frame> of(ClientRequestContext request) {
+    static List<OperationStack.Level> of(ClientRequestContext request) {
         return request.getProperty(PROPERTY) instanceof Levels captured
-                ? captured.frames()
+                ? captured.levels()
                 : OperationStack.all();
     }
 
+    /**
+     * @return the frames of the levels the request belongs to, outermost first
+     */
+    static List<Frame> framesOf(ClientRequestContext request) {
+        return of(request).stream().map(OperationStack.Level::frame).toList();
+    }
+
     /** What was captured: a type of ours, so that no other property value is mistaken for it. */
-    record Levels(List<Frame> frames) {}
+    record Levels(List<OperationStack.Level> levels) {}
 }

@@ -3,21 +3,29 @@ package io.idemkit.client;
 import java.util.Map;
 
 /**
- * One level of operation scope on a thread: an {@link OperationScope}, an {@code
- * IdempotentOperation} method call, or a retry executor's call. Nested levels share their
- * operation; each level repeats its own body as attempts (C14.3). Thread-safe.
+ * One level of operation scope: an {@link OperationScope}, an {@code IdempotentOperation} method
+ * call, or a retry executor's call. Nested levels share their operation; each level repeats its own
+ * body as attempts (C14.3). Thread-safe: attempts may run on several threads, and overlap.
  */
 final class Frame {
 
     private final Operation operation;
     private final boolean joined;
+    private final Occurrences enclosing;
     private final AttemptLog log = new AttemptLog();
-    private Map<String, Integer> occurrencesAtFirstAttempt;
+    private Map<String, Integer> atFirstAttempt;
     private int attempts;
 
-    Frame(Operation operation, boolean joined) {
+    /**
+     * @param operation the operation this level belongs to
+     * @param joined whether an enclosing level began it
+     * @param enclosing the count this level's requests are numbered in outside its attempts: the
+     *     operation's own, or the enclosing level's on the thread that opened this one
+     */
+    Frame(Operation operation, boolean joined, Occurrences enclosing) {
         this.operation = operation;
         this.joined = joined;
+        this.enclosing = enclosing;
     }
 
     Operation operation() {
@@ -29,6 +37,13 @@ final class Frame {
      */
     boolean joined() {
         return joined;
+    }
+
+    /**
+     * @return the count this level's requests take their numbers from outside its attempts
+     */
+    Occurrences enclosing() {
+        return enclosing;
     }
 
     AttemptLog log() {
@@ -43,32 +58,34 @@ final class Frame {
     }
 
     /**
-     * Runs one attempt of this level's body: the first attempt notes how far the operation's
-     * requests were numbered; every later one numbers them again from there, so that a repeated
-     * request gets the key it had (C14.3). Where the attempt runs on a thread of its own (Fault
-     * Tolerance's {@code @Asynchronous}), this level is put on that thread for the attempt.
+     * Runs one attempt of this level's body, on the calling thread (which is the attempt's own
+     * under Fault Tolerance's {@code @Asynchronous}). Every attempt numbers its requests in a count
+     * of its own that starts where the first attempt began, so that a repeated request gets the key
+     * it had, also when attempts overlap: an attempt a timeout gave up on may still send its
+     * request after the next one began, and both carry one key (C14.3). When the latest attempt
+     * ends, the level's enclosing count goes on from where it ended.
      */
     <T, X extends Exception> T attempt(OperationCall<T, X> body) throws X {
-        beginAttempt();
-        boolean hopped = OperationStack.current().orElse(null) != this;
-        if (hopped) {
-            OperationStack.push(this);
+        Occurrences own;
+        int number;
+        synchronized (this) {
+            number = ++attempts;
+            if (number == 1) {
+                atFirstAttempt = enclosing.snapshot();
+            }
+            own = new Occurrences(atFirstAttempt);
         }
+        log.clear();
+        OperationStack.Level level = OperationStack.push(this, own);
         try {
             return body.call();
         } finally {
-            if (hopped) {
-                OperationStack.remove(this);
+            OperationStack.remove(level);
+            synchronized (this) {
+                if (number == attempts) {
+                    enclosing.continueFrom(own.snapshot());
+                }
             }
         }
-    }
-
-    private synchronized void beginAttempt() {
-        if (attempts++ == 0) {
-            occurrencesAtFirstAttempt = operation.occurrences();
-        } else {
-            operation.restore(occurrencesAtFirstAttempt);
-        }
-        log.clear();
     }
 }

@@ -37,27 +37,32 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
     public void filter(ClientRequestContext request) {
         String method = request.getMethod().toUpperCase(Locale.ROOT);
         boolean unsafe = !ClientSettings.SAFE_METHODS.contains(method);
-        List<Frame> frames = CapturedOperation.of(request);
+        List<OperationStack.Level> levels = CapturedOperation.of(request);
+        List<Frame> frames = levels.stream().map(OperationStack.Level::frame).toList();
         if (hasKey(request)) {
             // The caller's own key is never replaced (C14.4).
             record(frames, true, unsafe);
             return;
         }
         Operation operation = null;
+        Occurrences occurrences = null;
         if (settings.methods().contains(method)) {
-            if (!frames.isEmpty()) {
-                operation = frames.get(frames.size() - 1).operation();
+            if (!levels.isEmpty()) {
+                OperationStack.Level innermost = levels.get(levels.size() - 1);
+                operation = innermost.frame().operation();
+                occurrences = innermost.occurrences();
             } else if (settings.keyWithoutOperation()) {
                 operation = Operation.random();
+                occurrences = operation.occurrences();
             }
         }
         if (operation == null) {
             record(frames, false, unsafe);
             return;
         }
+        String path = RequestKeys.canonicalPath(request.getUri());
         String key =
-                operation.nextKey(
-                        method, RequestKeys.canonicalPath(request.getUri()), clock.instant());
+                operation.key(method, path, occurrences.next(method + ' ' + path), clock.instant());
         request.getHeaders().putSingle(settings.keyHeader(), key);
         request.setProperty(IdempotentResponses.KEYED_PROPERTY, Boolean.TRUE);
         record(frames, true, unsafe);
@@ -69,7 +74,7 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
         request.setProperty(IdempotentResponses.REPLAYED_PROPERTY, replayed);
         String retryAfter = response.getHeaderString(HttpHeaders.RETRY_AFTER);
         Optional<Instant> expires = imfFixdate(response.getHeaderString(KEY_EXPIRES));
-        List<Frame> frames = CapturedOperation.of(request);
+        List<Frame> frames = CapturedOperation.framesOf(request);
         for (Frame frame : frames) {
             frame.log().received(response.getStatus(), replayed, retryAfter);
         }

@@ -34,10 +34,10 @@ public final class IdempotentOperations {
      * @return the scope; close it on this thread
      */
     public static OperationScope open() {
-        Optional<Frame> current = OperationStack.current();
+        Optional<OperationStack.Level> current = OperationStack.innermost();
         return enter(
-                current.map(f -> new Frame(f.operation(), true))
-                        .orElseGet(() -> new Frame(Operation.random(), false)));
+                current.map(IdempotentOperations::joining)
+                        .orElseGet(() -> fresh(Operation.random())));
     }
 
     /**
@@ -57,11 +57,11 @@ public final class IdempotentOperations {
                     "An operation key must not be null or blank: name the operation, such as"
                             + " order-42/charge");
         }
-        Optional<Frame> current = OperationStack.current();
-        if (current.isPresent() && current.get().operation().isChosen(operationKey)) {
-            return enter(new Frame(current.get().operation(), true));
+        Optional<OperationStack.Level> current = OperationStack.innermost();
+        if (current.isPresent() && current.get().frame().operation().isChosen(operationKey)) {
+            return enter(joining(current.get()));
         }
-        return enter(new Frame(Operation.chosen(operationKey), false));
+        return enter(fresh(Operation.chosen(operationKey)));
     }
 
     /**
@@ -143,8 +143,16 @@ public final class IdempotentOperations {
         return OperationStack.current().isPresent();
     }
 
+    /** A level that joins the operation of {@code current}, numbering on from its count. */
+    private static Frame joining(OperationStack.Level current) {
+        return new Frame(current.frame().operation(), true, current.occurrences());
+    }
+
+    private static Frame fresh(Operation operation) {
+        return new Frame(operation, false, operation.occurrences());
+    }
+
     private static OperationScope enter(Frame frame) {
-        OperationStack.push(frame);
-        return new OperationScope(frame);
+        return new OperationScope(frame, OperationStack.push(frame, frame.enclosing()));
     }
 }

@@ -3,21 +3,20 @@ package io.idemkit.client;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 
 /**
- * One logical operation of the calling application (C14.1): its key, and how many requests of each
- * method and path it has keyed so far, which numbers the next one (C14.2). It also remembers when
- * its first key went out and the earliest {@code Idempotency-Key-Expires} a server answered, the
- * two ends of its keys' lifetime that a retry must not pass (C14.5). Thread-safe.
+ * One logical operation of the calling application (C14.1): its key, and its count of the requests
+ * of each method and path it keyed, which numbers the next one (C14.2; an attempt counts in a count
+ * of its own, {@link Frame#attempt}). It also remembers when its first key went out and the
+ * earliest {@code Idempotency-Key-Expires} a server answered, the two ends of its keys' lifetime
+ * that a retry must not pass (C14.5). Thread-safe.
  */
 final class Operation {
 
     private final byte[] key;
     private final boolean chosen;
-    private final Map<String, Integer> occurrences = new HashMap<>();
+    private final Occurrences occurrences = new Occurrences();
     private Instant firstKeyAt;
     private Instant keyExpiresAt;
 
@@ -50,32 +49,26 @@ final class Operation {
     }
 
     /**
-     * Numbers the next request of {@code method} and {@code path} and gives it its key.
-     *
-     * @param now when the request is sent, on the caller's clock
+     * @return the operation's own count of the requests it keyed, which a level opened on it
+     *     numbers its requests in outside its attempts
      */
-    synchronized String nextKey(String method, String path, Instant now) {
-        int occurrence = occurrences.merge(method + ' ' + path, 1, Integer::sum);
+    Occurrences occurrences() {
+        return occurrences;
+    }
+
+    /**
+     * Gives a request its key.
+     *
+     * @param method the request's method
+     * @param path its canonical path
+     * @param occurrence its number among the operation's requests of that method and path
+     * @param now when it is sent, on the caller's clock
+     */
+    synchronized String key(String method, String path, int occurrence, Instant now) {
         if (firstKeyAt == null) {
             firstKeyAt = now;
         }
         return RequestKeys.derive(key, method, path, occurrence);
-    }
-
-    /**
-     * @return how many requests of each method and path were keyed so far, a copy
-     */
-    synchronized Map<String, Integer> occurrences() {
-        return Map.copyOf(occurrences);
-    }
-
-    /**
-     * Numbers requests again from {@code earlier}: an attempt that repeats the operation's body
-     * sends its requests under the keys the first attempt gave them (C14.3).
-     */
-    synchronized void restore(Map<String, Integer> earlier) {
-        occurrences.clear();
-        occurrences.putAll(earlier);
     }
 
     /** Notes a server's {@code Idempotency-Key-Expires}; the earliest one counts. */

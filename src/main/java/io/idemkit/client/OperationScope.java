@@ -13,10 +13,12 @@ import java.util.Objects;
 public final class OperationScope implements AutoCloseable {
 
     private final Frame frame;
+    private final OperationStack.Level level;
     private boolean closed;
 
-    OperationScope(Frame frame) {
+    OperationScope(Frame frame, OperationStack.Level level) {
         this.frame = frame;
+        this.level = level;
     }
 
     /**
@@ -31,8 +33,8 @@ public final class OperationScope implements AutoCloseable {
      * Runs one attempt of this scope's body. Call it once per attempt from a retry loop of your own
      * (resilience4j, Failsafe, a loop): the first attempt numbers its requests as usual; every
      * later attempt numbers them again from where the first began, so that a request sent again
-     * gets the key it had the first time (C14.3). Without it, every request of a repeated body
-     * counts as a new one and gets a new key.
+     * gets the key it had the first time (C14.3), also while an earlier attempt still runs. Without
+     * it, every request of a repeated body counts as a new one and gets a new key.
      *
      * @param body one attempt
      * @return what the attempt returned
@@ -59,7 +61,7 @@ public final class OperationScope implements AutoCloseable {
             return;
         }
         closed = true;
-        if (!OperationStack.remove(frame)) {
+        if (!OperationStack.remove(level)) {
             throw new IllegalStateException(
                     "An operation scope was closed while another one opened inside it was still"
                             + " open, or on another thread than the one that opened it: close"

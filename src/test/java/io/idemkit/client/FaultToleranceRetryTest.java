@@ -2,6 +2,7 @@ package io.idemkit.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.idemkit.cdi.TestConfig;
 import io.idemkit.testsupport.RunningCdi;
@@ -11,9 +12,17 @@ import io.smallrye.faulttolerance.metrics.MetricsIntegration;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.client.Client;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.microprofile.faulttolerance.Asynchronous;
 import org.eclipse.microprofile.faulttolerance.Retry;
+import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
@@ -54,6 +63,46 @@ class FaultToleranceRetryTest {
         }
     }
 
+    /**
+     * {@code @Asynchronous @Timeout @Retry} over a slow send (issue 45 item 1): the timeout fires
+     * while attempt 1 has not sent its request yet, attempt 1 ignores the interrupt and sends it
+     * late, after attempt 2 sent its own.
+     */
+    @ApplicationScoped
+    public static class SlowPayments {
+        static final AtomicInteger attempts = new AtomicInteger();
+        static volatile CountDownLatch retried = new CountDownLatch(1);
+
+        @IdempotentOperation
+        @Asynchronous
+        @Timeout(1500)
+        @Retry(maxRetries = 1, delay = 0, jitter = 0)
+        public CompletionStage<String> charge() {
+            if (attempts.incrementAndGet() == 1) {
+                awaitUninterruptibly(retried); // slow to send, deaf to the timeout's interrupt
+            } else {
+                retried.countDown();
+            }
+            OperationBeans.post("payments");
+            return CompletableFuture.completedFuture("charged");
+        }
+
+        private static void awaitUninterruptibly(CountDownLatch latch) {
+            boolean interrupted = false;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (latch.getCount() > 0 && System.nanoTime() < deadline) {
+                try {
+                    latch.await(50, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     /** Fault Tolerance on the caller: outside the operation. */
     @ApplicationScoped
     public static class Caller {
@@ -90,6 +139,7 @@ class FaultToleranceRetryTest {
                                 OperationInterceptor.class,
                                 AttemptInterceptor.class,
                                 Payments.class,
+                                SlowPayments.class,
                                 Caller.class)
                         .initialize();
     }
@@ -122,6 +172,26 @@ class FaultToleranceRetryTest {
         assertThatThrownBy(() -> weld.select(Payments.class).get().charge())
                 .isInstanceOf(IllegalStateException.class);
         assertThat(keys()).hasSize(4).containsOnly(keys().get(0));
+    }
+
+    @Test
+    void asynchronousTimeoutRetry_theLateFirstRequestAndTheRetrysCarryOneKey() throws Exception {
+        SlowPayments.attempts.set(0);
+        SlowPayments.retried = new CountDownLatch(1);
+
+        String result =
+                weld.select(SlowPayments.class)
+                        .get()
+                        .charge()
+                        .toCompletableFuture()
+                        .get(10, TimeUnit.SECONDS);
+
+        assertThat(result).isEqualTo("charged");
+        await().atMost(Duration.ofSeconds(10)).until(() -> keys().size() == 2);
+        assertThat(SlowPayments.attempts).hasValue(2);
+        assertThat(keys())
+                .as("the retry's request, then attempt 1's late one")
+                .containsOnly(keys().get(0));
     }
 
     @Test
