@@ -1,6 +1,7 @@
 package io.idemkit.it.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.idemkit.it.client.app.ChargesResource;
 import io.idemkit.it.client.app.ClientApplication;
@@ -10,6 +11,7 @@ import io.idemkit.it.client.restclient.SelfUrlConfigSource;
 import io.idemkit.it.harness.HttpCalls.Reply;
 import io.idemkit.it.harness.ResponseDroppingProxy;
 import jakarta.json.JsonObject;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
@@ -159,6 +161,28 @@ abstract class ClientRestClientScenarios extends ClientItSupport {
         assertThat(sent).hasSize(2);
         assertThat(sent.get(0).key()).isNotBlank().isNotEqualTo(sent.get(1).key());
         assertThat(runs("once")).isEqualTo(2);
+    }
+
+    /**
+     * The runtime's own Fault Tolerance, {@code @Asynchronous @Timeout @Retry}, attempt 1 slow to
+     * send (issue 45 item 1): the retry's charge and attempt 1's late one carry one key, and the
+     * server runs the charge once. Before, attempt 1's late charge took the next number: a new key,
+     * a second charge.
+     */
+    @Test
+    void asynchronousTimeoutRetry_theLateFirstChargeAndTheRetrysCarryOneKey() {
+        JsonObject result = drive("rest-drive/ft-slow-to-send/via/" + proxy.port());
+
+        assertThat(result.getInt("attempts")).isEqualTo(2);
+        await().atMost(Duration.ofSeconds(20)).until(() -> proxy.seen(tag).size() == 2);
+        List<ResponseDroppingProxy.Seen> sent = proxy.seen(tag);
+        assertThat(sent.get(0).key()).isNotBlank();
+        assertThat(sent)
+                .as("the retry's charge, then attempt 1's late one")
+                .extracting(ResponseDroppingProxy.Seen::key)
+                .containsOnly(sent.get(0).key());
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(runs("once")).isEqualTo(1));
     }
 
     @Test

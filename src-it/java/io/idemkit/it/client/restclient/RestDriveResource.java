@@ -14,6 +14,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriBuilder;
 import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
+import java.util.concurrent.TimeUnit;
 
 /** Lets the test make the calling application call the API through its Rest Client. */
 @Path("rest-drive")
@@ -59,6 +60,20 @@ public class RestDriveResource {
             @PathParam("port") int via) {
         URI base = UriBuilder.fromUri(uri.getBaseUri()).host("127.0.0.1").port(via).build();
         ftCheckout.charge(base, kind, tag);
+        return json(new RestCheckout.Result(200, ftCheckout.attempts(tag), false));
+    }
+
+    /**
+     * Calls through Fault Tolerance's {@code @Asynchronous @Timeout @Retry}, attempt 1 slow to
+     * send, over the test's proxy on {@code port}; answers once the retry's charge came back.
+     */
+    @POST
+    @Path("ft-slow-to-send/via/{port}")
+    @Produces(MediaType.APPLICATION_JSON)
+    public JsonObject slowToSend(@QueryParam("tag") String tag, @PathParam("port") int via)
+            throws Exception {
+        URI base = UriBuilder.fromUri(uri.getBaseUri()).host("127.0.0.1").port(via).build();
+        ftCheckout.slowToSend(base, tag).toCompletableFuture().get(30, TimeUnit.SECONDS);
         return json(new RestCheckout.Result(200, ftCheckout.attempts(tag), false));
     }
 
