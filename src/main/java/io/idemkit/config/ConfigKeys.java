@@ -138,6 +138,19 @@ public final class ConfigKeys {
     public static final String HTTP_HEARTBEAT_DEFAULT = "false";
 
     /**
+     * Where idemkit's JAX-RS request filter runs among the application's request filters: {@code
+     * last}, after every one of them, so that no answer from the store reaches a caller one of them
+     * would reject (contract C6.10), or a JAX-RS priority ({@code 2100} was the placement before
+     * 0.1.0: after {@code Priorities.AUTHORIZATION}, before {@code Priorities.USER}).
+     */
+    public static final String HTTP_REQUEST_FILTER_PRIORITY =
+            PREFIX + "http.request-filter-priority";
+
+    /** Default of {@link #HTTP_REQUEST_FILTER_PRIORITY}: after every application filter. */
+    public static final String HTTP_REQUEST_FILTER_PRIORITY_DEFAULT =
+            HttpRequestFilterPriority.LAST;
+
+    /**
      * The application's JAX-RS request filters, by class name, comma-separated, that are known to
      * run after idemkit's request filter and to neither authenticate nor authorize (an access log,
      * CORS): idemkit then neither warns about them nor, under {@code scope-mode=strict}, refuses

@@ -223,6 +223,12 @@ public final class ConfigReader {
                         ConfigKeys.COMPLETION,
                         ConfigKeys.COMPLETION_DEFAULT,
                         CompletionMode::parse);
+        // Read where JAX-RS registers the filter (HttpRequestFilterPriority.of); checked here,
+        // so that a value that does not parse fails the deployment.
+        values.value(
+                ConfigKeys.HTTP_REQUEST_FILTER_PRIORITY,
+                ConfigKeys.HTTP_REQUEST_FILTER_PRIORITY_DEFAULT,
+                HttpRequestFilterPriority::parse);
         Set<String> filtersAfterIdemkit =
                 values.value(
                         ConfigKeys.HTTP_FILTERS_AFTER_IDEMKIT,

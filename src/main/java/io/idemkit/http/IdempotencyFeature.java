@@ -1,6 +1,8 @@
 package io.idemkit.http;
 
 import io.idemkit.Idempotent;
+import io.idemkit.config.ConfigKeys;
+import io.idemkit.config.HttpRequestFilterPriority;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.container.ContainerRequestFilter;
@@ -20,6 +22,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Binds the idempotency filter pair to every resource method that carries {@link Idempotent}, on
@@ -45,6 +48,15 @@ public final class IdempotencyFeature implements DynamicFeature {
     /** Found on the first annotated method: the providers are all registered by then (C6.10). */
     private volatile LateRequestFilters lateFilters;
 
+    /**
+     * Where the request filter runs among the application's request filters (ascending): by default
+     * last, after every one of them, whatever its priority, so that a caller one of them rejects
+     * gets its answer and never one from the store (C6.10), the principal is known, and the body
+     * fingerprinted is the one the resource method receives. Read once, from MicroProfile Config:
+     * CDI may not be ready when JAX-RS registers providers.
+     */
+    private volatile Integer requestPriority;
+
     @Override
     public void configure(ResourceInfo resource, FeatureContext context) {
         Class<?> type = resource.getResourceClass();
@@ -67,11 +79,12 @@ public final class IdempotencyFeature implements DynamicFeature {
                             + " replayed. Remove the annotation.");
             return;
         }
-        LateRequestFilters late = lateFilters(type, context);
+        int priority = requestPriority(type);
+        LateRequestFilters late = lateFilters(type, context, priority);
         context.register(
                 new IdempotencyFilter(endpoint, surface, late),
                 Map.of(
-                        ContainerRequestFilter.class, IdempotencyFilter.REQUEST_PRIORITY,
+                        ContainerRequestFilter.class, priority,
                         ContainerResponseFilter.class, IdempotencyFilter.RESPONSE_PRIORITY,
                         WriterInterceptor.class, IdempotencyFilter.WRITER_PRIORITY));
         try {
@@ -86,7 +99,30 @@ public final class IdempotencyFeature implements DynamicFeature {
         }
     }
 
-    private LateRequestFilters lateFilters(Class<?> resourceClass, FeatureContext context) {
+    private int requestPriority(Class<?> resourceClass) {
+        Integer priority = requestPriority;
+        if (priority == null) {
+            try {
+                priority =
+                        HttpRequestFilterPriority.of(
+                                ConfigProvider.getConfig(resourceClass.getClassLoader()));
+            } catch (RuntimeException e) {
+                LOG.log(
+                        Level.WARNING,
+                        "idemkit could not read "
+                                + ConfigKeys.HTTP_REQUEST_FILTER_PRIORITY
+                                + " ("
+                                + e.getMessage()
+                                + "); its request filter runs after every other one.");
+                priority = Integer.MAX_VALUE;
+            }
+            requestPriority = priority;
+        }
+        return priority;
+    }
+
+    private LateRequestFilters lateFilters(
+            Class<?> resourceClass, FeatureContext context, int priority) {
         LateRequestFilters late = lateFilters;
         if (late == null) {
             synchronized (this) {
@@ -97,7 +133,7 @@ public final class IdempotencyFeature implements DynamicFeature {
                     if (application != null) {
                         views.add(application);
                     }
-                    late = LateRequestFilters.scan(views, resourceClass.getClassLoader());
+                    late = LateRequestFilters.scan(views, resourceClass.getClassLoader(), priority);
                     lateFilters = late;
                 }
             }

@@ -51,14 +51,6 @@ final class IdempotencyFilter
         implements ContainerRequestFilter, ContainerResponseFilter, WriterInterceptor {
 
     /**
-     * Request filters run in ascending priority: this one runs after authentication and
-     * authorization, so that the principal is known and a refused caller claims nothing. An
-     * application filter without {@code @Priority} runs after it (USER), and never sees a duplicate
-     * this one answers: {@link LateRequestFilters} names such filters (C6.10).
-     */
-    static final int REQUEST_PRIORITY = Priorities.AUTHORIZATION + 100;
-
-    /**
      * Response filters run in descending priority: this one runs last, so that it stores the
      * headers every other filter has set.
      */

@@ -25,9 +25,9 @@ import java.util.stream.Collectors;
  * <p>A filter counts when it is the application's (its class is defined by the application's class
  * loader or one of that loader's parents, so not the runtime's own, such as RESTEasy's SSE filter,
  * nor idemkit's), is not {@link PreMatching} (those run before every post-matching filter, whatever
- * their priority), and has a priority of {@link IdempotencyFilter#REQUEST_PRIORITY} or more: the
- * one it was registered with, else its {@link Priority}, else {@link Priorities#USER}. Name-bound
- * filters count too, whichever methods they are bound to: a warning too many is cheaper than an
+ * their priority), and has a priority of idemkit's request filter or more: the one it was
+ * registered with, else its {@link Priority}, else {@link Priorities#USER}. Name-bound filters
+ * count too, whichever methods they are bound to: a warning too many is cheaper than an
  * authentication filter missed.
  *
  * <p>Judged once, with the configuration: unless {@code idemkit.http.filters-after-idemkit} lists
@@ -42,15 +42,17 @@ final class LateRequestFilters {
     private static final int NO_PRIORITY = -1;
 
     private final List<Late> found;
+    private final int ours;
     private volatile Boolean refuses;
 
-    private LateRequestFilters(List<Late> found) {
+    private LateRequestFilters(List<Late> found, int ours) {
         this.found = List.copyOf(found);
+        this.ours = ours;
     }
 
     /** None found: nothing to warn about, nothing refused. */
     static LateRequestFilters none() {
-        return new LateRequestFilters(List.of());
+        return new LateRequestFilters(List.of(), Integer.MAX_VALUE);
     }
 
     /**
@@ -58,9 +60,11 @@ final class LateRequestFilters {
      *     when one runtime's view may lack some (RESTEasy lists them in the {@code FeatureContext}
      *     of a dynamic feature, Jersey only in the injected application {@code Configuration})
      * @param application the application's class loader
+     * @param ours the priority idemkit's request filter is registered with
      * @return the request filters among them that run after idemkit's, each once
      */
-    static LateRequestFilters scan(List<Configuration> configurations, ClassLoader application) {
+    static LateRequestFilters scan(
+            List<Configuration> configurations, ClassLoader application, int ours) {
         Map<Class<?>, Integer> filters = new LinkedHashMap<>();
         for (Configuration configuration : configurations) {
             try {
@@ -78,12 +82,12 @@ final class LateRequestFilters {
         filters.forEach(
                 (type, priority) -> {
                     // Equal priorities have no defined order: such a filter may run after ours.
-                    if (priority >= IdempotencyFilter.REQUEST_PRIORITY) {
+                    if (priority >= ours) {
                         late.add(new Late(type.getName(), priority));
                     }
                 });
         late.sort(Comparator.comparing(Late::className));
-        return new LateRequestFilters(late);
+        return new LateRequestFilters(late, ours);
     }
 
     private static void requestFilters(
@@ -136,7 +140,9 @@ final class LateRequestFilters {
                 Level.WARNING,
                 "idemkit: these JAX-RS request filters of the application run after idemkit's"
                         + " request filter (priority "
-                        + IdempotencyFilter.REQUEST_PRIORITY
+                        + ours
+                        + ", "
+                        + ConfigKeys.HTTP_REQUEST_FILTER_PRIORITY
                         + "): "
                         + unacknowledged.stream()
                                 .map(Late::toString)
@@ -144,7 +150,9 @@ final class LateRequestFilters {
                         + ". A duplicate request to an @Idempotent endpoint (a replay, 422 or"
                         + " 423) is answered before they run. If one of them authenticates or"
                         + " authorizes, give it @Priority(Priorities.AUTHENTICATION) or"
-                        + " @Priority(Priorities.AUTHORIZATION); if none does, list them in "
+                        + " @Priority(Priorities.AUTHORIZATION), or leave "
+                        + ConfigKeys.HTTP_REQUEST_FILTER_PRIORITY
+                        + " at its default (last); if none does, list them in "
                         + ConfigKeys.HTTP_FILTERS_AFTER_IDEMKIT
                         + "."
                         + (strict

@@ -37,7 +37,8 @@ class EveryConfigKeyTest {
             MongoStoreSettings mongo,
             JdbcStoreSettings jdbc,
             AdminSettings admin,
-            ClientSettings client) {}
+            ClientSettings client,
+            int httpRequestFilterPriority) {}
 
     /** A key set alone to {@code value}, and what it must change. */
     private record KeyCase(String value, Function<Readings, Object> read, Object expected) {}
@@ -129,6 +130,9 @@ class EveryConfigKeyTest {
                     Map.entry(
                             ConfigKeys.HTTP_HEARTBEAT,
                             new KeyCase("true", r -> r.engine().httpHeartbeat(), true)),
+                    Map.entry(
+                            ConfigKeys.HTTP_REQUEST_FILTER_PRIORITY,
+                            new KeyCase("2100", Readings::httpRequestFilterPriority, 2100)),
                     Map.entry(
                             ConfigKeys.HTTP_FILTERS_AFTER_IDEMKIT,
                             new KeyCase(
@@ -305,7 +309,13 @@ class EveryConfigKeyTest {
         JdbcStoreSettings jdbc = JdbcSettingsReader.read(values);
         IdemkitConfig engine = ConfigReader.read(values);
         ClientSettings client = ClientSettingsReader.read(values);
-        return new Readings(engine, mongo, jdbc, AdminSettings.read(config), client);
+        return new Readings(
+                engine,
+                mongo,
+                jdbc,
+                AdminSettings.read(config),
+                client,
+                HttpRequestFilterPriority.of(config));
     }
 
     @Test

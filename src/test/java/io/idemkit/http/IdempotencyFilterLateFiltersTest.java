@@ -2,6 +2,8 @@ package io.idemkit.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idemkit.config.ConfigKeys;
+import io.idemkit.config.HttpRequestFilterPriority;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.ScopeResolver;
 import io.idemkit.testsupport.CapturedLog;
@@ -29,6 +31,9 @@ import org.junit.jupiter.api.Test;
  * that no replay reaches a caller an authentication filter without {@code @Priority} never checked.
  */
 class IdempotencyFilterLateFiltersTest extends IdempotencyFilterFixture {
+
+    /** idemkit's request filter as placed before 0.1.0, after authorization. */
+    private static final int LOWERED = 2100;
 
     /** An API-key check without {@code @Priority}: it runs at USER (5000), after idemkit's. */
     static final class ApiKeyFilter implements ContainerRequestFilter {
@@ -222,6 +227,22 @@ class IdempotencyFilterLateFiltersTest extends IdempotencyFilterFixture {
                 .contains(ApiKeyFilter.class.getName());
     }
 
+    /**
+     * By default idemkit's request filter runs last (issue 46): a filter without {@code @Priority}
+     * runs before it, sees every duplicate, and can reject it; nothing is warned of or refused.
+     */
+    @Test
+    void byDefault_aFilterWithoutPriorityRunsBeforeIdemkits_andNothingIsRefused() {
+        lateFilters =
+                LateRequestFilters.scan(
+                        List.of(new FakeConfiguration().register(ApiKeyFilter.class)),
+                        getClass().getClassLoader(),
+                        HttpRequestFilterPriority.parse(
+                                ConfigKeys.HTTP_REQUEST_FILTER_PRIORITY_DEFAULT));
+
+        assertServedUnderStrictWithoutWarning();
+    }
+
     @Test
     void idemkitsOwnAndTheRuntimesFilters_raiseNothing() throws IOException {
         // The runtime's classes are not defined by the application's loader nor by its parents
@@ -233,9 +254,7 @@ class IdempotencyFilterLateFiltersTest extends IdempotencyFilterFixture {
                                 .register(runtimes)
                                 .register(
                                         IdempotencyFilter.class,
-                                        Map.of(
-                                                ContainerRequestFilter.class,
-                                                IdempotencyFilter.REQUEST_PRIORITY)));
+                                        Map.of(ContainerRequestFilter.class, LOWERED)));
 
         assertServedUnderStrictWithoutWarning();
     }
@@ -248,7 +267,8 @@ class IdempotencyFilterLateFiltersTest extends IdempotencyFilterFixture {
                         List.of(
                                 new FakeConfiguration(),
                                 new FakeConfiguration().register(ApiKeyFilter.class)),
-                        getClass().getClassLoader());
+                        getClass().getClassLoader(),
+                        LOWERED);
         filters().serve(post(KEY, BODY), this::created);
 
         assertThat(log.warnings())
@@ -265,8 +285,13 @@ class IdempotencyFilterLateFiltersTest extends IdempotencyFilterFixture {
         assertThat(log.warnings()).isEmpty();
     }
 
+    /**
+     * Scans with idemkit's request filter placed as before 0.1.0, {@code
+     * idemkit.http.request-filter-priority=2100}: after authorization, before {@code USER}.
+     */
     private LateRequestFilters scan(Configuration configuration) {
-        return LateRequestFilters.scan(List.of(configuration), getClass().getClassLoader());
+        return LateRequestFilters.scan(
+                List.of(configuration), getClass().getClassLoader(), LOWERED);
     }
 
     private ScopeResolver scope(ScopeMode mode) {

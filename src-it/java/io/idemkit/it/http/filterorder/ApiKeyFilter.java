@@ -7,7 +7,8 @@ import jakarta.ws.rs.ext.Provider;
 
 /**
  * Authenticates by an API key, as applications often do, without {@code @Priority}: it runs at
- * {@code Priorities.USER} (5000), after idemkit's request filter (2100).
+ * {@code Priorities.USER} (5000), before idemkit's request filter by default (last), after it when
+ * {@code idemkit.http.request-filter-priority} places idemkit's lower (2100).
  */
 @Provider
 public class ApiKeyFilter implements ContainerRequestFilter {

@@ -28,6 +28,14 @@ public class TransfersResource {
         return Response.status(201).entity("{\"transfer\":" + run + "}").build();
     }
 
+    /** How many POSTs the application's access log saw. */
+    @GET
+    @Path("logged")
+    @Produces(MediaType.TEXT_PLAIN)
+    public String logged() {
+        return Integer.toString(AccessLogFilter.POSTS.get());
+    }
+
     @GET
     @Path("runs")
     @Produces(MediaType.TEXT_PLAIN)
