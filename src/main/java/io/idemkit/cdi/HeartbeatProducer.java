@@ -8,8 +8,10 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
 /**
- * Produces the lease heartbeat of long operations (contract C4.7): one daemon thread of the
- * library's own, created on first use and stopped with the application.
+ * Produces the lease heartbeat of long operations (contract C4.7), on daemon threads of the
+ * library's own, created on first use and stopped with the application: one that only dispatches
+ * beats and checks their deadlines, a few that run the renewals (so that one renewal stuck in a
+ * store call holds up no other lease), and a few that tell the losses.
  *
  * <p>Not the container's {@code ManagedScheduledExecutorService}, though there is one: a lease
  * heartbeat must not queue behind the work it guards. Open Liberty runs managed tasks on its one
@@ -17,8 +19,7 @@ import jakarta.inject.Singleton;
  * commits (a remote messaging engine that answers slowly) can hold every thread of it, and the
  * beats that should renew those very deliveries' leases then wait until the leases have run out
  * (seen in {@code TwoNodesMessagesIT}: no renewal for over 50 s on a node whose four executor
- * threads all waited on commits, and duplicates on the other node ran the keys again). A beat is
- * one short store call, so one thread serves every operation of the application.
+ * threads all waited on commits, and duplicates on the other node ran the keys again).
  */
 @ApplicationScoped
 public class HeartbeatProducer {

@@ -100,8 +100,9 @@ public final class Execution {
 
     /**
      * Renews the lease every third of its length until the returned beat is closed. When a renewal
-     * fails, {@link #leaseLost()} turns true and, if the heartbeat is so configured, the calling
-     * thread is interrupted.
+     * fails, or does not answer by its deadline ({@link LeaseHeartbeat#renewalDeadline}), {@link
+     * #leaseLost()} turns true and, if the heartbeat is so configured, the calling thread is
+     * interrupted.
      *
      * @return the running beat; close it on this thread when the operation returns
      */
@@ -119,7 +120,7 @@ public final class Execution {
         Duration lease = operation.policy().leaseTtl();
         return heartbeat.start(
                 () -> store.renew(operation.effectiveKey(), token, lease),
-                lease.dividedBy(3),
+                LeaseHeartbeat.interval(lease),
                 this::loseLease,
                 mayInterrupt);
     }

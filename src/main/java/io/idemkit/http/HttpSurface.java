@@ -4,6 +4,7 @@ import io.idemkit.IdempotencyScopeUnavailableException;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.ScopeSource;
 import io.idemkit.core.AuthenticatedName;
+import io.idemkit.core.Execution;
 import io.idemkit.core.IdempotencyEngine;
 import io.idemkit.core.MethodPolicyLookup;
 import io.idemkit.core.OperationPolicy;
@@ -13,6 +14,7 @@ import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.SecurityContext;
+import java.lang.System.Logger.Level;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -26,6 +28,8 @@ import java.util.Optional;
  */
 @Dependent
 public class HttpSurface {
+
+    private static final System.Logger LOG = System.getLogger(HttpSurface.class.getName());
 
     /** IMF-fixdate (RFC 9110 5.6.7), always two-digit days, always GMT. */
     private static final DateTimeFormatter IMF_FIXDATE =
@@ -51,15 +55,72 @@ public class HttpSurface {
             ScopeResolver scope,
             MethodPolicyLookup policies,
             Instance<UnendedExecutions> guard) {
+        // The same test that decides whether the extension adds ServletRequestEnd.
+        this(
+                engine,
+                config,
+                scope,
+                policies,
+                guard,
+                ServletApi.isVisible(HttpSurface.class.getClassLoader()));
+    }
+
+    /**
+     * @param servletApi whether the application sees the Servlet API, whose request end {@link
+     *     ServletRequestEnd} observes for every request
+     */
+    HttpSurface(
+            IdempotencyEngine engine,
+            IdemkitConfig config,
+            ScopeResolver scope,
+            MethodPolicyLookup policies,
+            Instance<UnendedExecutions> guard,
+            boolean servletApi) {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.config = Objects.requireNonNull(config, "config");
         this.scope = Objects.requireNonNull(scope, "scope");
         this.policies = Objects.requireNonNull(policies, "policies");
         this.guard = Objects.requireNonNull(guard, "guard");
-        // The same test that decides whether the extension adds ServletRequestEnd.
-        this.servletApi = ServletApi.isVisible(HttpSurface.class.getClassLoader());
+        this.servletApi = servletApi;
         this.problems = new ProblemResponses(config.compatMode());
         this.headers = new StoredHeaders(config.headersStored(), config.headersNeverStored());
+        if (config.httpHeartbeat() && !servletApi) {
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit.http.heartbeat=true has no effect in this application: it cannot see"
+                            + " the Servlet API, so idemkit cannot see the end of every request (an"
+                            + " asynchronous one, or one without a request context), and would"
+                            + " renew the lease of a request it never saw end for as long as the"
+                            + " server runs. Requests hold their keys for idemkit.lease-ttl: size"
+                            + " it above your slowest request, or make the Servlet API visible to"
+                            + " the application (on Open Liberty, a feature that brings it, such"
+                            + " as servlet-6.0).");
+        }
+    }
+
+    /**
+     * Renews a claimed request's lease until its execution ends ({@code idemkit.http.heartbeat},
+     * C4.7), where the end of every request is seen: with the Servlet API, whose request end
+     * releases a claim nothing else ended (C6.7), so no beat outlives its request (an asynchronous
+     * request that is never resumed ends at the container's async timeout). Without it, the lease
+     * is the fallback, as for an unmapped exception there: a request whose end idemkit cannot see
+     * (no request context, an asynchronous one) would otherwise be renewed forever. Flag only: a
+     * container thread is never interrupted. When the heartbeat cannot start (it was closed at
+     * undeploy), the request runs under its lease alone.
+     */
+    void keepAlive(Execution execution) {
+        if (!config.httpHeartbeat() || !servletApi) {
+            return;
+        }
+        try {
+            execution.keepAliveUntilEnd(execution.keepAlive(false));
+        } catch (RuntimeException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit could not start the lease heartbeat of a request ("
+                            + e.getMessage()
+                            + "); it runs under its lease alone.");
+        }
     }
 
     IdempotencyEngine engine() {

@@ -183,13 +183,9 @@ final class IdempotencyFilter
             request.abortWith(replayOf(surface, replay));
         } else if (admission instanceof Admission.Proceed proceed) {
             Exchange exchange = Exchange.claimed(proceed.execution());
-            if (surface.config().httpHeartbeat()) {
-                // Flag only: a container thread is never interrupted (C4.7). It beats until the
-                // response is stored or the claim released, whichever ends the execution: a body
-                // still being written to a slow client is no less in flight than the resource.
-                Execution execution = proceed.execution();
-                execution.keepAliveUntilEnd(execution.keepAlive(false));
-            }
+            // idemkit.http.heartbeat: until the response is stored or the claim released, a body
+            // still being written to a slow client being no less in flight than the resource.
+            surface.keepAlive(proceed.execution());
             request.setProperty(EXCHANGE, exchange);
             releaseAtRequestEnd(surface, exchange);
         }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Closing a beat (C4.7) while its renewal runs waits for that renewal, bounded: what the operation
  * does next may lock the record's row (a completion inside the business transaction, C13), and a
- * renewal left running would wait behind that lock on the heartbeat's one thread.
+ * renewal left running would wait behind that lock and fail the lease of an operation about to
+ * complete. What a stuck renewal does to the other beats: {@link LeaseHeartbeatStallTest}.
  */
 class LeaseHeartbeatTest {
 
@@ -86,7 +87,7 @@ class LeaseHeartbeatTest {
         AtomicInteger renewals = new AtomicInteger();
         LeaseHeartbeat.Beat beat =
                 heartbeat.start(
-                        () -> renewals.incrementAndGet() > 0, Duration.ofMillis(20), () -> {});
+                        () -> renewals.incrementAndGet() > 0, Duration.ofMillis(100), () -> {});
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> renewals.get() >= 2);
 
         beat.close();
@@ -106,7 +107,7 @@ class LeaseHeartbeatTest {
             LeaseHeartbeat.Beat beat =
                     interrupting.start(
                             () -> renewals.incrementAndGet() < 3,
-                            Duration.ofMillis(20),
+                            Duration.ofMillis(100),
                             () -> lost.set(true));
 
             // The operation returned; its completion waits for a commit on this thread (C11.2).
@@ -124,7 +125,7 @@ class LeaseHeartbeatTest {
         try (LeaseHeartbeat interrupting = new LeaseHeartbeat(true)) {
             AtomicBoolean lost = new AtomicBoolean();
             LeaseHeartbeat.Beat beat =
-                    interrupting.start(() -> false, Duration.ofMillis(20), () -> lost.set(true));
+                    interrupting.start(() -> false, Duration.ofMillis(100), () -> lost.set(true));
             Awaitility.await().atMost(Duration.ofSeconds(5)).untilTrue(lost);
             assertThat(Thread.currentThread().isInterrupted()).isTrue();
 

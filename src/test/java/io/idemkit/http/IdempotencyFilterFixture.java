@@ -65,6 +65,9 @@ abstract class IdempotencyFilterFixture {
     /** The application's request filters that run after idemkit's; none unless a test says. */
     LateRequestFilters lateFilters = LateRequestFilters.none();
 
+    /** Whether the application sees the Servlet API; it does unless a test says. */
+    boolean servletApi = true;
+
     /** The key extractor beans of the application, by class name. */
     final Map<String, IdempotencyKeyExtractor> extractors = new HashMap<>();
 
@@ -121,7 +124,8 @@ abstract class IdempotencyFilterFixture {
                         config,
                         scope,
                         policies,
-                        new SingleInstance<>(UnendedExecutions::new));
+                        new SingleInstance<>(UnendedExecutions::new),
+                        servletApi);
         return new JaxRsPipeline<>(new IdempotencyFilter(endpoint(), () -> surface, lateFilters));
     }
 

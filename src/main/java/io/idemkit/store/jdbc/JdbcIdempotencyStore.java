@@ -1,6 +1,7 @@
 package io.idemkit.store.jdbc;
 
 import io.idemkit.IdempotencyStorageException;
+import io.idemkit.core.LeaseHeartbeat;
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.IdempotencyRecord;
@@ -246,11 +247,41 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         return completions.signalIf(released, key);
     }
 
-    /** {@inheritDoc} One {@code UPDATE} fenced by key, state and token. */
+    /**
+     * {@inheritDoc} One {@code UPDATE} fenced by key, state and token, with a query timeout of the
+     * heartbeat's deadline for a renewal of this lease, in whole seconds rounded up ({@link
+     * LeaseHeartbeat#renewalDeadline}): the heartbeat tells the operation when that deadline passes
+     * (C4.7), and the timeout then frees the thread the renewal holds, where the driver can cancel
+     * the statement (a lock wait, a slow database; not a half-open socket, which only the driver's
+     * socket timeout ends).
+     */
     @Override
     public boolean renew(String key, ClaimToken token, Duration leaseTtl) {
         OperationChecks.renew(key, token, leaseTtl);
-        return records.update("renew", key, s -> s.renew, false, token, millis(leaseTtl));
+        int timeoutSeconds = renewalTimeoutSeconds(leaseTtl);
+        return records.call(
+                "renew",
+                key,
+                (c, s) -> {
+                    try (PreparedStatement ps = c.prepareStatement(s.sql().renew)) {
+                        ps.setQueryTimeout(timeoutSeconds);
+                        ps.setLong(1, millis(leaseTtl));
+                        ps.setString(2, key);
+                        ps.setString(3, token.value());
+                        return LockWait.update(s.dialect(), ps) == 1;
+                    }
+                });
+    }
+
+    /**
+     * @param leaseTtl the lease a renewal extends
+     * @return the renewal statement's query timeout: the heartbeat's deadline for it, in whole
+     *     seconds rounded up, at least one
+     */
+    static int renewalTimeoutSeconds(Duration leaseTtl) {
+        Duration deadline = LeaseHeartbeat.renewalDeadline(LeaseHeartbeat.interval(leaseTtl));
+        long millis = deadline.toMillis();
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, (millis + 999) / 1000));
     }
 
     /**

@@ -10,20 +10,22 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
  * A beat closed while its renewal runs, just before the completion inside the business transaction
- * (C13) locks the record's row until the commit, on a real PostgreSQL (whose lock waits have no
- * limit by default): the close waits for the renewal (C4.7), so that the renewal never waits behind
- * that row lock on the heartbeat's one thread, and the other leases of the node are still renewed
- * while the business transaction is open.
+ * (C13) locks the record's row until the commit, on a real PostgreSQL: the close waits for the
+ * renewal (C4.7), so that the renewal ends, renewed, before the completion starts, rather than wait
+ * behind that row lock and fail the lease of the operation that is completing; and the other leases
+ * of the node are still renewed while the business transaction is open.
  */
 class PostgresHeartbeatRowLockTest {
 
@@ -52,12 +54,20 @@ class PostgresHeartbeatRowLockTest {
             String otherKey = "b".repeat(64);
             ClaimToken otherToken = store.claim(otherKey, FP, 1, LEASE).token();
             CountDownLatch renewing = new CountDownLatch(1);
+            List<String> order = new CopyOnWriteArrayList<>();
+            AtomicReference<Object> renewed = new AtomicReference<>();
             LeaseHeartbeat.Beat beat =
                     heartbeat.start(
                             () -> {
                                 renewing.countDown();
                                 awaitUninterruptibly(gate);
-                                return store.renew(key, token, LEASE);
+                                try {
+                                    renewed.set(store.renew(key, token, LEASE));
+                                } catch (RuntimeException e) {
+                                    renewed.set(e);
+                                }
+                                order.add("renewal ended");
+                                return Boolean.TRUE.equals(renewed.get());
                             },
                             Duration.ofSeconds(1),
                             () -> {});
@@ -68,6 +78,7 @@ class PostgresHeartbeatRowLockTest {
                     new Thread(
                             () -> {
                                 beat.close();
+                                order.add("completion started");
                                 completed.set(
                                         inTx.completeInTransaction(
                                                 key,
@@ -87,6 +98,13 @@ class PostgresHeartbeatRowLockTest {
             gate.countDown();
             operation.join(10_000);
             assertThat(completed).isTrue();
+            // A close that only cancels lets the completion lock the row first; the renewal then
+            // waits behind that lock and fails the lease of the very operation that completes.
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> order.contains("renewal ended"));
+            assertThat(order).containsExactly("renewal ended", "completion started");
+            assertThat(renewed).as("the renewal's answer").hasValue(true);
 
             AtomicInteger otherRenewals = new AtomicInteger();
             try (LeaseHeartbeat.Beat other =
@@ -94,11 +112,11 @@ class PostgresHeartbeatRowLockTest {
                             () ->
                                     store.renew(otherKey, otherToken, LEASE)
                                             && otherRenewals.incrementAndGet() > 0,
-                            Duration.ofMillis(50),
+                            Duration.ofMillis(300),
                             () -> {})) {
                 Awaitility.await()
                         .alias("another lease renewed while the business transaction is open")
-                        .atMost(Duration.ofSeconds(3))
+                        .atMost(Duration.ofSeconds(10))
                         .until(() -> otherRenewals.get() >= 2);
             }
             caller.commit();
