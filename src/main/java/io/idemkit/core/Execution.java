@@ -126,6 +126,23 @@ public final class Execution {
     }
 
     /**
+     * Like {@link #keepAlive(boolean)}; when the beat cannot start (the heartbeat closed at
+     * undeploy), the claim is released at once rather than left to its lease, and the exception
+     * reaches the caller, whose operation must not run.
+     *
+     * @param mayInterrupt whether a lost lease may interrupt the calling thread
+     * @return the running beat; close it when the operation ends
+     */
+    public LeaseHeartbeat.Beat keepAliveOrRelease(boolean mayInterrupt) {
+        try {
+            return keepAlive(mayInterrupt);
+        } catch (RuntimeException e) {
+            release();
+            throw e;
+        }
+    }
+
+    /**
      * Hands {@code beat} over to the end of this execution, for an operation that has returned but
      * whose completion is written later: after its transaction commits (C11.2), or once its
      * response has been written. The beat goes on renewing the lease until then, so that a slow

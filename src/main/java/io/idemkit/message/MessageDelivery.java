@@ -205,7 +205,7 @@ final class MessageDelivery implements ListenerDelivery {
         if (attempt > policy.maxAttempts()) {
             return giveUp(message, plan, operation, execution, attempt - 1);
         }
-        LeaseHeartbeat.Beat beat = execution.keepAlive();
+        LeaseHeartbeat.Beat beat = execution.keepAliveOrRelease(true);
         try {
             invocation.proceed();
         } catch (Throwable t) {
@@ -233,7 +233,7 @@ final class MessageDelivery implements ListenerDelivery {
         execution.markGivenUp();
         // The observers, then the commit, may outlast the lease: renewed until the give-up is
         // written or released, so that a duplicate does not give the message up a second time.
-        execution.keepAliveUntilEnd(execution.keepAlive(false));
+        execution.keepAliveUntilEnd(execution.keepAliveOrRelease(false));
         Failure seen = lastFailures.get(operation.effectiveKey());
         // The class only: a message may hold application data, which the event and the warning
         // never carry; it is logged at DEBUG (FINE) below, for whoever turns that on.

@@ -156,7 +156,7 @@ public class IdempotentInterceptor {
             throws Exception {
         InTransaction inTransaction = null;
         Object value;
-        LeaseHeartbeat.Beat beat = keepAlive(execution, true);
+        LeaseHeartbeat.Beat beat = execution.keepAliveOrRelease(true);
         try {
             if (plan.policy().completion() == CompletionMode.IN_TRANSACTION) {
                 // Completed inside the transaction by InTransactionInterceptor (C13).
@@ -207,7 +207,7 @@ public class IdempotentInterceptor {
     private Object runStage(InvocationContext invocation, MethodPlan plan, Execution execution)
             throws Exception {
         // The stage completes on other threads: the heartbeat must never interrupt this one.
-        LeaseHeartbeat.Beat beat = keepAlive(execution, false);
+        LeaseHeartbeat.Beat beat = execution.keepAliveOrRelease(false);
         Object returned;
         try {
             returned = invocation.proceed();
@@ -243,19 +243,6 @@ public class IdempotentInterceptor {
                             answer.complete(value);
                         });
         return answer;
-    }
-
-    /**
-     * Starts the claim's heartbeat; when it cannot start (the heartbeat closed at undeploy), the
-     * claim is released at once rather than left to its lease, and the call fails.
-     */
-    private static LeaseHeartbeat.Beat keepAlive(Execution execution, boolean mayInterrupt) {
-        try {
-            return execution.keepAlive(mayInterrupt);
-        } catch (RuntimeException e) {
-            execution.release();
-            throw e;
-        }
     }
 
     private StoredResult encode(MethodPlan plan, Object value) {

@@ -4,20 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idemkit.cdi.TestDeployment;
-import io.idemkit.config.IdemkitConfig;
-import io.idemkit.core.LeaseHeartbeat;
 import io.idemkit.core.ScopeResolver;
 import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.method.Beans.Flights;
 import io.idemkit.spi.IdempotencyStore;
-import io.idemkit.store.memory.InMemoryIdempotencyStore;
+import io.idemkit.testsupport.ClosedHeartbeat;
 import io.idemkit.testsupport.FakeTransactions;
-import jakarta.annotation.Priority;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Alternative;
-import jakarta.enterprise.inject.Produces;
-import jakarta.inject.Singleton;
-import java.time.Clock;
 import java.util.concurrent.CountDownLatch;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
@@ -74,25 +66,5 @@ class MethodHeartbeatClosedTest {
                 ScopeResolver.SINGLE_TENANT_SCOPE,
                 Flights.class.getName(),
                 MethodPlan.signature(Flights.class.getMethod("untilInterrupted", String.class)));
-    }
-
-    /** A heartbeat closed already, as at undeploy. */
-    @Alternative
-    @Priority(100)
-    @ApplicationScoped
-    public static class ClosedHeartbeat {
-        @Produces
-        @ApplicationScoped
-        IdempotencyStore store() {
-            return new InMemoryIdempotencyStore(Clock.systemUTC(), 100);
-        }
-
-        @Produces
-        @Singleton
-        LeaseHeartbeat heartbeat(IdemkitConfig config) {
-            LeaseHeartbeat heartbeat = new LeaseHeartbeat(config.heartbeatInterrupt());
-            heartbeat.close();
-            return heartbeat;
-        }
     }
 }
