@@ -54,9 +54,10 @@ import javax.sql.DataSource;
  * <h2>Round trips</h2>
  *
  * A fresh claim is one statement and its completion one more; a replay is one statement, two on H2
- * ({@link ClaimSteps}). Complete, renew, release, delete and find are one statement each. The first
- * operation also reads the database's product name and checks the table with one query ({@link
- * TableSchema}).
+ * ({@link ClaimSteps}). Complete, renew, release, delete and find are one statement each, and on
+ * PostgreSQL with notifications on a completion, release or delete one more, its notification. The
+ * first operation also reads the database's product name and checks the table with one query
+ * ({@link TableSchema}).
  *
  * <h2>Wake-ups</h2>
  *
