@@ -120,6 +120,34 @@ public record JdbcStoreSettings(
     }
 
     /**
+     * Settings with the owner's default lock timeout ({@value #DEFAULT_OWNER_LOCK_TIMEOUT}).
+     *
+     * @param dataSourceName the JNDI name of the data source, or {@code null}
+     * @param table the table of records, optionally schema-qualified
+     * @param createTable whether the store creates a missing table
+     * @param transactionDataSourceName the JNDI name of the business JTA data source, or {@code
+     *     null}
+     * @param purgeInterval how often the library purges expired rows, zero for never
+     * @param notifications whether PostgreSQL's {@code LISTEN}/{@code NOTIFY} wakes waiters
+     */
+    public JdbcStoreSettings(
+            String dataSourceName,
+            String table,
+            boolean createTable,
+            String transactionDataSourceName,
+            Duration purgeInterval,
+            boolean notifications) {
+        this(
+                dataSourceName,
+                table,
+                createTable,
+                transactionDataSourceName,
+                purgeInterval,
+                notifications,
+                OWNER_LOCK_TIMEOUT);
+    }
+
+    /**
      * Settings without a purge schedule, with notifications on and the owner's default lock
      * timeout.
      *

@@ -1,6 +1,7 @@
 package io.idemkit.store.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.idemkit.spi.ClaimResult;
@@ -20,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -111,6 +113,23 @@ class OwnerLockBoundTest {
                 s.execute("DROP TABLE " + table);
             }
         }
+    }
+
+    @Test
+    void ownersBound_defaultsAboveTheDuplicates_andIsRefusedOutOfRange() {
+        assertThat(JdbcStoreSettings.defaults().ownerLockTimeout())
+                .isEqualTo(Duration.ofSeconds(5))
+                .isGreaterThan(LockWait.BOUND);
+        JdbcStoreSettings settings = JdbcStoreSettings.defaults();
+
+        assertThatThrownBy(() -> settings.withOwnerLockTimeout(Duration.ofMillis(500)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "Invalid idemkit.jdbc.owner-lock-timeout=PT0.5S: must be from 1s (the"
+                                + " duplicates' bound) to 1h");
+        assertThatThrownBy(() -> settings.withOwnerLockTimeout(Duration.ofHours(2)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("Invalid idemkit.jdbc.owner-lock-timeout=PT2H");
     }
 
     private static void lock(Connection c, JdbcDialect dialect, String table) throws SQLException {
