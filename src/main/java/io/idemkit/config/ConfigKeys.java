@@ -334,10 +334,7 @@ public final class ConfigKeys {
     /** Default of {@link #JDBC_CREATE_TABLE}. */
     public static final String JDBC_CREATE_TABLE_DEFAULT = "false";
 
-    /**
-     * How often the library purges the JDBC store's expired rows on its own (a duration; zero, the
-     * default, for never: the application schedules the purge, or does not).
-     */
+    /** How often the JDBC store purges expired rows on its own (a duration; zero for never). */
     public static final String JDBC_PURGE_INTERVAL = PREFIX + "jdbc.purge-interval";
 
     /** Default of {@link #JDBC_PURGE_INTERVAL}: off. */
@@ -351,6 +348,12 @@ public final class ConfigKeys {
 
     /** Default of {@link #JDBC_NOTIFICATIONS}. */
     public static final String JDBC_NOTIFICATIONS_DEFAULT = "true";
+
+    /** How long the JDBC store's completion, release and renewal wait for a lock (a duration). */
+    public static final String JDBC_OWNER_LOCK_TIMEOUT = PREFIX + "jdbc.owner-lock-timeout";
+
+    /** Default of {@link #JDBC_OWNER_LOCK_TIMEOUT}. */
+    public static final String JDBC_OWNER_LOCK_TIMEOUT_DEFAULT = "5s";
 
     /** Whether the admin HTTP API is served ({@code true} or {@code false}); off by default. */
     public static final String ADMIN_ENABLED = PREFIX + "admin.enabled";

@@ -308,12 +308,19 @@ public final class Execution {
 
     /**
      * Ends an execution whose record {@link #completeInTransaction} completed, once the transaction
-     * has committed: the record is {@code COMPLETED} already, so nothing is written.
+     * has committed: the record is {@code COMPLETED} already, so nothing is written; the store is
+     * told, so that it wakes the duplicates that wait for the record ({@link
+     * IdempotencyStore#completionCommitted}).
      *
      * @return {@link FinishOutcome#STORED}
      */
     public FinishOutcome confirmCommitted() {
         end();
+        try {
+            store.completionCommitted(operation.effectiveKey());
+        } catch (RuntimeException e) {
+            // Best effort by its contract: the duplicates find the record at their next poll.
+        }
         events.emit(decided, operation, startedNanos);
         return FinishOutcome.STORED;
     }

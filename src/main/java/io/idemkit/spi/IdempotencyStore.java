@@ -275,6 +275,23 @@ public interface IdempotencyStore extends AutoCloseable {
     }
 
     /**
+     * Tells the store that the transaction in which {@link #completeInTransaction} completed the
+     * record of {@code key} has committed (C13), so that it wakes the duplicates waiting for that
+     * record, as {@link #complete} does. The store cannot wake them from inside the transaction,
+     * whose outcome it does not know there, and must not make the transaction do more than the
+     * completion: PostgreSQL, for one, refuses to prepare a transaction that sent a notification,
+     * which would fail every two-phase commit. Called once, after the commit, on the thread that
+     * ends the transaction; never after a rollback.
+     *
+     * <p>Best effort: it must not throw, and should return soon (a bounded statement at most); a
+     * waiter it fails to wake finds the record at its next poll. The default does nothing, for
+     * stores that cannot complete inside a transaction.
+     *
+     * @param key the effective key
+     */
+    default void completionCommitted(String key) {}
+
+    /**
      * The store's current time: the clock its lease and expiry decisions use. Used only to report
      * how long a lease has left, never to decide.
      *

@@ -83,6 +83,12 @@ final class TracedStore implements IdempotencyStore {
         }
     }
 
+    /** Forwarded without a span: it never fails, and reports nothing. */
+    @Override
+    public void completionCommitted(String key) {
+        store.completionCommitted(key);
+    }
+
     @Override
     public boolean release(String key, ClaimToken token) {
         Span span = start("release", key);

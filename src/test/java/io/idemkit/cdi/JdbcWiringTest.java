@@ -8,6 +8,7 @@ import io.idemkit.IdempotencyKey;
 import io.idemkit.Idempotent;
 import io.idemkit.spi.ClaimStatus;
 import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.spi.StoredResult;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.spi.DeploymentException;
@@ -17,6 +18,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
@@ -196,7 +198,12 @@ class JdbcWiringTest {
                 .set("idemkit.jdbc.purge-interval", "50ms");
         IdempotencyStore store =
                 deployment.start(AppDataSource.class).select(IdempotencyStore.class).get();
-        store.claim("e".repeat(64), "fp", 1, Duration.ofMillis(1));
+        // A result kept 1 ms, expired at once (a lapsed claim is kept an hour for its owner).
+        store.complete(
+                "e".repeat(64),
+                store.claim("e".repeat(64), "fp", 1, Duration.ofMinutes(1)).token(),
+                new StoredResult(200, List.of(), new byte[0]),
+                Duration.ofMillis(1));
         store.claim("l".repeat(64), "fp", 1, Duration.ofHours(1));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> rows("idemkit_records") == 1);

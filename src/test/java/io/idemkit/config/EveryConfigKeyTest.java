@@ -264,6 +264,12 @@ class EveryConfigKeyTest {
                             ConfigKeys.JDBC_NOTIFICATIONS,
                             new KeyCase("false", r -> r.jdbc().notifications(), false)),
                     Map.entry(
+                            ConfigKeys.JDBC_OWNER_LOCK_TIMEOUT,
+                            new KeyCase(
+                                    "20s",
+                                    r -> r.jdbc().ownerLockTimeout(),
+                                    Duration.ofSeconds(20))),
+                    Map.entry(
                             ConfigKeys.ADMIN_ENABLED,
                             new KeyCase("true", r -> r.admin().enabled(), true)),
                     Map.entry(

@@ -72,6 +72,11 @@ public abstract class ForwardingStore implements IdempotencyStore {
     }
 
     @Override
+    public void completionCommitted(String key) {
+        delegate.completionCommitted(key);
+    }
+
+    @Override
     public long countAttempt(String attemptsKey, Duration retention) {
         return delegate.countAttempt(attemptsKey, retention);
     }

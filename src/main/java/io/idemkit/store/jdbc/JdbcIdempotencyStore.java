@@ -37,12 +37,14 @@ import javax.sql.DataSource;
  * jta="false"}, Payara a non-transactional resource). An enlisted connection inside a transaction
  * refuses auto-commit, and every operation then fails with a message that says so.
  *
- * <p>No statement waits for a row lock longer than {@link LockWait#BOUND}; a claim that meets its
- * record held longer (a completion inside a business transaction, C13) answers from the row as
- * committed, and contention is {@link IdempotencyStorageException.Kind#CONTENDED}, never an outage
- * ({@link SqlFailures}). On MariaDB those statements run at {@code READ COMMITTED}, set for each
- * statement, so that a range scan (the purge's) takes no gap locks that would hold up new claims
- * ({@link ReadCommitted}).
+ * <p>No statement of a duplicate waits for a lock longer than {@link LockWait#BOUND}; a claim that
+ * meets its record held longer (a completion inside a business transaction, C13) answers from the
+ * row as committed, and contention is {@link IdempotencyStorageException.Kind#CONTENDED}, never an
+ * outage ({@link SqlFailures}). The owner's completion, release and renewal wait longer ({@link
+ * JdbcStoreSettings#ownerLockTimeout()}), so that a lock on the table (a migration) does not drop a
+ * result. On MariaDB those statements run at {@code READ COMMITTED}, set for each statement, so
+ * that a range scan (the purge's) takes no gap locks that would hold up new claims ({@link
+ * ReadCommitted}).
  *
  * <h2>Time</h2>
  *
@@ -53,17 +55,19 @@ import javax.sql.DataSource;
  * <h2>Round trips</h2>
  *
  * A fresh claim is one statement and its completion one more; a replay is one statement, two on H2
- * ({@link ClaimSteps}). Complete, renew, release, delete and find are one statement each. The first
- * operation also reads the database's product name and checks the table with one query ({@link
- * TableSchema}).
+ * ({@link ClaimSteps}). Complete, renew, release, delete and find are one statement each, and on
+ * PostgreSQL with notifications on a completion, release or delete one more, its notification. The
+ * first operation also reads the database's product name and checks the table with one query
+ * ({@link TableSchema}).
  *
  * <h2>Wake-ups</h2>
  *
  * A duplicate that waits ({@link #awaitCompletion}) polls its record; a change through this
  * instance ends its pause at once. On PostgreSQL, unless {@link JdbcStoreSettings#notifications()}
- * is off, a change through any instance does too: the completion, release and delete notify the
- * table's channel in their own statement ({@link CompletionNotices}), and the instance listens on
- * one connection of its data source while its duplicates wait ({@link PgCompletionListener}).
+ * is off, a change through any instance does too: once a completion, release or delete committed, a
+ * statement of its own notifies the table's channel ({@link CompletionNotices}), and the instance
+ * listens on one connection of its data source while its duplicates wait ({@link
+ * PgCompletionListener}).
  *
  * <p>Instances are thread-safe; one serves a whole application. Constructing one does not connect.
  */
@@ -186,8 +190,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      * {@inheritDoc}
      *
      * <p>One {@code UPDATE … WHERE idem_key = ? AND state = 'CLAIMED' AND claim_token = ?}; on
-     * PostgreSQL inside a {@code WITH} that notifies the other instances ({@link
-     * CompletionNotices}), in the same statement.
+     * PostgreSQL, once it committed, a {@code pg_notify} of its own tells the other instances
+     * ({@link CompletionNotices}).
      */
     @Override
     public boolean complete(
@@ -198,24 +202,28 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                         "complete",
                         key,
                         (c, s) ->
-                                ResultWrite.completeOn(
+                                CompletionNotices.sentIf(
+                                        ResultWrite.completeOn(
+                                                c,
+                                                s.sql(),
+                                                s.packetLimit(),
+                                                key,
+                                                token,
+                                                result,
+                                                completedTtl),
                                         c,
                                         s.sql(),
-                                        s.packetLimit(),
-                                        key,
-                                        token,
-                                        result,
-                                        completedTtl));
+                                        key));
         return completions.signalIf(stored, key);
     }
 
     /**
      * {@inheritDoc} The completion's one statement on a connection of the JTA data source, which
-     * the caller's transaction enlists; never committed here. Waiters see it at the commit: on
-     * PostgreSQL its notification is delivered then, and never on a rollback; elsewhere on their
-     * next poll. A connection in no transaction, or at an isolation level at which the lease
-     * heartbeat would fail the completion, is refused ({@code REFUSED}) before anything is written
-     * ({@link BusinessTransaction}).
+     * the caller's transaction enlists; never committed here, and notifying no one, so that the
+     * transaction can be prepared for a two-phase commit. Waiters are woken once it committed
+     * ({@link #completionCommitted}), or find it at their next poll. A connection in no
+     * transaction, or at an isolation level at which the lease heartbeat would fail the completion,
+     * is refused ({@code REFUSED}) before anything is written ({@link BusinessTransaction}).
      */
     @Override
     public boolean completeInTransaction(
@@ -237,8 +245,21 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     /**
-     * {@inheritDoc} One {@code DELETE} fenced by key, state and token; on PostgreSQL it notifies
-     * the other instances in the same statement.
+     * {@inheritDoc} Wakes this instance's waiters on {@code key} and, on PostgreSQL with
+     * notifications on, the other instances' with a {@code pg_notify} of its own on a connection of
+     * the store's own data source, waiting for the notification queue's lock {@link
+     * CompletionNotices#BOUND} at most. Never throws: a waiter it fails to wake finds the record at
+     * its next poll.
+     */
+    @Override
+    public void completionCommitted(String key) {
+        records.notice(key);
+        completions.signal(key);
+    }
+
+    /**
+     * {@inheritDoc} One {@code DELETE} fenced by key, state and token; on PostgreSQL, once it
+     * committed, a {@code pg_notify} of its own tells the other instances.
      */
     @Override
     public boolean release(String key, ClaimToken token) {
@@ -336,8 +357,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     /**
-     * {@inheritDoc} One {@code DELETE} by key; on PostgreSQL it notifies the other instances in the
-     * same statement.
+     * {@inheritDoc} One {@code DELETE} by key; on PostgreSQL, once it committed, a {@code
+     * pg_notify} of its own tells the other instances.
      */
     @Override
     public boolean delete(String key) {
@@ -349,7 +370,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                         (c, s) -> {
                             try (PreparedStatement ps = c.prepareStatement(s.sql().delete)) {
                                 ps.setString(1, key);
-                                return CompletionNotices.changed(s.sql(), ps, true) == 1;
+                                return CompletionNotices.sentIf(
+                                        LockWait.update(s.dialect(), ps) == 1, c, s.sql(), key);
                             }
                         });
         return completions.signalIf(deleted, key);
@@ -357,36 +379,18 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     /**
      * Deletes every row whose {@code lease_until} has passed by the database's clock: completed
-     * records past their retention, claims whose lease ran out, and expired attempt counts. There
-     * is no TTL index in a relational database: schedule this ({@code idemkit.jdbc.purge-interval}
-     * and {@link PurgeSchedule}, the admin API's purge, or a timer of the application) as often as
-     * the table's growth asks. Never deletes a live record. Safe to run at any time, from any
-     * number of instances. The index on {@code lease_until} keeps it cheap.
-     *
-     * <p>In batches of at most {@value #PURGE_BATCH} rows, each a statement that commits on its
-     * own, until a batch comes back short: one unbounded {@code DELETE} would hold the locks of
-     * every row it deletes until it ends, blocking renewals and completions of those rows
-     * meanwhile. On PostgreSQL a batch skips the rows another transaction holds ({@code SKIP
-     * LOCKED}); on MariaDB it runs at {@code READ COMMITTED}, so that it locks no gap a new claim
-     * inserts into ({@link ReadCommitted}).
+     * records past their retention, expired attempt counts, and claims whose lease ran out {@link
+     * RecordStatements#CLAIM_GRACE_MILLIS an hour} ago or more (until then, their owner may still
+     * run and complete them). There is no TTL index in a relational database: schedule this ({@code
+     * idemkit.jdbc.purge-interval} and {@link PurgeSchedule}, the admin API's purge, or a timer of
+     * the application) as often as the table's growth asks. Never deletes a live record. Safe to
+     * run at any time, from any number of instances. The index on {@code lease_until} keeps it
+     * cheap. In batches of at most {@value #PURGE_BATCH} rows ({@link PurgeBatches}).
      */
     @Override
     public long purgeExpired() {
         return records.call(
-                "purgeExpired",
-                null,
-                (c, s) -> {
-                    try (PreparedStatement ps = c.prepareStatement(s.sql().purge)) {
-                        ps.setInt(1, PURGE_BATCH);
-                        long purged = 0;
-                        int batch;
-                        do {
-                            batch = LockWait.update(s.dialect(), ps);
-                            purged += batch;
-                        } while (batch == PURGE_BATCH);
-                        return purged;
-                    }
-                });
+                "purgeExpired", null, (c, s) -> PurgeBatches.run(c, s.sql(), PURGE_BATCH));
     }
 
     /**

@@ -83,7 +83,8 @@ final class JdbcRecords {
                                     dialect == JdbcDialect.MARIADB
                                             ? MariaDbServer.check(c)
                                             : ReadCommitted.VARIABLE,
-                                    channel);
+                                    channel,
+                                    settings.ownerLockTimeout());
                     TableSchema.check(c, dialect, settings, sql);
                     long packetLimit = ResultWrite.packetLimit(c, dialect);
                     // PgCompletionListener, the one class that names the PostgreSQL driver, is
@@ -123,7 +124,9 @@ final class JdbcRecords {
 
     /**
      * One fenced {@code UPDATE} or {@code DELETE} of a claim: {@code statement}'s parameters are
-     * {@code millis} (when not {@code null}), the key and the token.
+     * {@code millis} (when not {@code null}), the key and the token. When {@code notifying} and it
+     * changed the row, the notification of the key follows once it committed ({@link
+     * CompletionNotices#send}), on the same connection.
      *
      * @return whether it changed the row
      */
@@ -145,12 +148,29 @@ final class JdbcRecords {
                         }
                         ps.setString(i++, key);
                         ps.setString(i, token.value());
-                        return (notifying
-                                        ? CompletionNotices.changed(s.sql(), ps, true)
-                                        : LockWait.update(s.dialect(), ps))
-                                == 1;
+                        boolean changed = LockWait.update(s.dialect(), ps) == 1;
+                        return notifying
+                                ? CompletionNotices.sentIf(changed, c, s.sql(), key)
+                                : changed;
                     }
                 });
+    }
+
+    /**
+     * Sends the notification of {@code key} on a connection of its own ({@link
+     * CompletionNotices#send}), if the store notifies; best effort: never throws, and does nothing
+     * before the store started or while the database cannot be reached (the waiters then poll).
+     */
+    void notice(String key) {
+        Started s = started;
+        if (s == null || !s.sql().notifies) {
+            return;
+        }
+        try (Connection c = AutoCommit.on(dataSource.getConnection())) {
+            CompletionNotices.send(c, s.sql(), key);
+        } catch (SQLException | RuntimeException e) {
+            // No connection now: the other instances' waiters poll.
+        }
     }
 
     /**

@@ -44,6 +44,13 @@ public final class JdbcSettingsReader {
         if (purge != null) {
             settings = values.apply(settings, purge, JdbcStoreSettings::withPurgeInterval);
         }
+        Duration ownerLock =
+                values.positive(
+                        ConfigKeys.JDBC_OWNER_LOCK_TIMEOUT,
+                        ConfigKeys.JDBC_OWNER_LOCK_TIMEOUT_DEFAULT);
+        if (ownerLock != null) {
+            settings = values.apply(settings, ownerLock, JdbcStoreSettings::withOwnerLockTimeout);
+        }
         return settings.withCreateTable(
                         values.bool(
                                 ConfigKeys.JDBC_CREATE_TABLE, ConfigKeys.JDBC_CREATE_TABLE_DEFAULT))

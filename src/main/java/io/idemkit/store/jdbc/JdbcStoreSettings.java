@@ -26,6 +26,10 @@ import java.util.regex.Pattern;
  *     store instances on the database and each instance listens, so that their waiters wake at once
  *     ({@code idemkit.jdbc.notifications}, C4.3); default {@code true}; ignored on MariaDB and H2,
  *     which poll
+ * @param ownerLockTimeout how long the owner's own writes of its claim (the completion, the
+ *     release, the renewal) wait for a lock ({@code idemkit.jdbc.owner-lock-timeout}, {@link
+ *     LockWait}): from the duplicates' 1 s to 1 h; default {@value #DEFAULT_OWNER_LOCK_TIMEOUT}; on
+ *     MariaDB rounded up to whole seconds
  */
 public record JdbcStoreSettings(
         String dataSourceName,
@@ -33,10 +37,19 @@ public record JdbcStoreSettings(
         boolean createTable,
         String transactionDataSourceName,
         Duration purgeInterval,
-        boolean notifications) {
+        boolean notifications,
+        Duration ownerLockTimeout) {
 
     /** The default table name: {@value}. */
     public static final String DEFAULT_TABLE = "idemkit_records";
+
+    /** The default of {@link #ownerLockTimeout()}: {@value}. */
+    public static final String DEFAULT_OWNER_LOCK_TIMEOUT = "5s";
+
+    private static final Duration OWNER_LOCK_TIMEOUT = Duration.ofSeconds(5);
+
+    /** Far above any lock a store should wait for, and far below PostgreSQL's limit (24 days). */
+    private static final Duration LONGEST_OWNER_LOCK_TIMEOUT = Duration.ofHours(1);
 
     private static final Pattern TABLE =
             Pattern.compile("([A-Za-z_][A-Za-z0-9_]{0,62}\\.)?[A-Za-z_][A-Za-z0-9_]{0,62}");
@@ -53,12 +66,21 @@ public record JdbcStoreSettings(
      *     null}
      * @param purgeInterval how often the library purges expired rows, zero for never
      * @param notifications whether PostgreSQL's {@code LISTEN}/{@code NOTIFY} wakes waiters
+     * @param ownerLockTimeout how long the owner's own writes wait for a lock, from 1 s to 1 h
      * @throws IllegalArgumentException if the table name is not a plain SQL identifier, the purge
-     *     interval is negative or under 1 ms but zero, a name is blank, or both data sources have
-     *     one name (C13: the store's data source is not enlisted, so a completion on it would
-     *     commit apart from the business writes)
+     *     interval is negative or under 1 ms but zero, the owner's lock timeout out of range, a
+     *     name is blank, or both data sources have one name (C13: the store's data source is not
+     *     enlisted, so a completion on it would commit apart from the business writes)
      */
     public JdbcStoreSettings {
+        Objects.requireNonNull(ownerLockTimeout, "ownerLockTimeout");
+        if (ownerLockTimeout.compareTo(LockWait.BOUND) < 0
+                || ownerLockTimeout.compareTo(LONGEST_OWNER_LOCK_TIMEOUT) > 0) {
+            throw new IllegalArgumentException(
+                    "Invalid idemkit.jdbc.owner-lock-timeout="
+                            + ownerLockTimeout
+                            + ": must be from 1s (the duplicates' bound) to 1h");
+        }
         if (transactionDataSourceName != null && transactionDataSourceName.isBlank()) {
             throw new IllegalArgumentException(
                     "Invalid idemkit.jdbc.transaction-datasource="
@@ -98,7 +120,36 @@ public record JdbcStoreSettings(
     }
 
     /**
-     * Settings without a purge schedule, with notifications on.
+     * Settings with the owner's default lock timeout ({@value #DEFAULT_OWNER_LOCK_TIMEOUT}).
+     *
+     * @param dataSourceName the JNDI name of the data source, or {@code null}
+     * @param table the table of records, optionally schema-qualified
+     * @param createTable whether the store creates a missing table
+     * @param transactionDataSourceName the JNDI name of the business JTA data source, or {@code
+     *     null}
+     * @param purgeInterval how often the library purges expired rows, zero for never
+     * @param notifications whether PostgreSQL's {@code LISTEN}/{@code NOTIFY} wakes waiters
+     */
+    public JdbcStoreSettings(
+            String dataSourceName,
+            String table,
+            boolean createTable,
+            String transactionDataSourceName,
+            Duration purgeInterval,
+            boolean notifications) {
+        this(
+                dataSourceName,
+                table,
+                createTable,
+                transactionDataSourceName,
+                purgeInterval,
+                notifications,
+                OWNER_LOCK_TIMEOUT);
+    }
+
+    /**
+     * Settings without a purge schedule, with notifications on and the owner's default lock
+     * timeout.
      *
      * @param dataSourceName the JNDI name of the data source, or {@code null}
      * @param table the table of records, optionally schema-qualified
@@ -111,7 +162,14 @@ public record JdbcStoreSettings(
             String table,
             boolean createTable,
             String transactionDataSourceName) {
-        this(dataSourceName, table, createTable, transactionDataSourceName, Duration.ZERO, true);
+        this(
+                dataSourceName,
+                table,
+                createTable,
+                transactionDataSourceName,
+                Duration.ZERO,
+                true,
+                OWNER_LOCK_TIMEOUT);
     }
 
     private static String trimmed(String name) {
@@ -119,13 +177,14 @@ public record JdbcStoreSettings(
     }
 
     /**
-     * Settings without a data source name, nor a purge schedule, with notifications on.
+     * Settings without a data source name, nor a purge schedule, with notifications on and the
+     * owner's default lock timeout.
      *
      * @param table the table of records, optionally schema-qualified
      * @param createTable whether the store creates a missing table
      */
     public JdbcStoreSettings(String table, boolean createTable) {
-        this(null, table, createTable, null, Duration.ZERO, true);
+        this(null, table, createTable, null, Duration.ZERO, true, OWNER_LOCK_TIMEOUT);
     }
 
     /**
@@ -141,7 +200,13 @@ public record JdbcStoreSettings(
      */
     public JdbcStoreSettings withDataSourceName(String name) {
         return new JdbcStoreSettings(
-                name, table, createTable, transactionDataSourceName, purgeInterval, notifications);
+                name,
+                table,
+                createTable,
+                transactionDataSourceName,
+                purgeInterval,
+                notifications,
+                ownerLockTimeout);
     }
 
     /**
@@ -155,7 +220,8 @@ public record JdbcStoreSettings(
                 createTable,
                 transactionDataSourceName,
                 purgeInterval,
-                notifications);
+                notifications,
+                ownerLockTimeout);
     }
 
     /**
@@ -169,7 +235,8 @@ public record JdbcStoreSettings(
                 create,
                 transactionDataSourceName,
                 purgeInterval,
-                notifications);
+                notifications,
+                ownerLockTimeout);
     }
 
     /**
@@ -178,7 +245,13 @@ public record JdbcStoreSettings(
      */
     public JdbcStoreSettings withTransactionDataSourceName(String name) {
         return new JdbcStoreSettings(
-                dataSourceName, table, createTable, name, purgeInterval, notifications);
+                dataSourceName,
+                table,
+                createTable,
+                name,
+                purgeInterval,
+                notifications,
+                ownerLockTimeout);
     }
 
     /**
@@ -192,7 +265,8 @@ public record JdbcStoreSettings(
                 createTable,
                 transactionDataSourceName,
                 interval,
-                notifications);
+                notifications,
+                ownerLockTimeout);
     }
 
     /**
@@ -201,6 +275,27 @@ public record JdbcStoreSettings(
      */
     public JdbcStoreSettings withNotifications(boolean on) {
         return new JdbcStoreSettings(
-                dataSourceName, table, createTable, transactionDataSourceName, purgeInterval, on);
+                dataSourceName,
+                table,
+                createTable,
+                transactionDataSourceName,
+                purgeInterval,
+                on,
+                ownerLockTimeout);
+    }
+
+    /**
+     * @param timeout how long the owner's own writes wait for a lock, from 1 s to 1 h
+     * @return these settings with another owner's lock timeout
+     */
+    public JdbcStoreSettings withOwnerLockTimeout(Duration timeout) {
+        return new JdbcStoreSettings(
+                dataSourceName,
+                table,
+                createTable,
+                transactionDataSourceName,
+                purgeInterval,
+                notifications,
+                timeout);
     }
 }

@@ -36,6 +36,14 @@ import java.time.Duration;
  * below the default {@code idemkit.wait-timeout} (10 s), within which the engine claims again after
  * each bounded wait. The completion inside the business transaction runs without it: it is the
  * application's transaction, whose lock timeout is the application's.
+ *
+ * <p>That bound is the duplicates'. The owner's own writes of its claim, the completion, the
+ * release and the renewal, wait longer ({@link JdbcStoreSettings#ownerLockTimeout()}, {@code
+ * idemkit.jdbc.owner-lock-timeout}, default {@value JdbcStoreSettings#DEFAULT_OWNER_LOCK_TIMEOUT}):
+ * no transaction of the store holds a claimed row for long, so what makes them wait is a lock on
+ * the table (a migration's {@code ALTER TABLE}, MariaDB's backup locks), and a completion that gave
+ * up after 1 s would drop its result, and a renewal lose its lease, where waiting a little longer
+ * loses nothing: each is fenced by its token, so a claim taken over meanwhile still refuses it.
  */
 final class LockWait {
 
@@ -56,14 +64,30 @@ final class LockWait {
      *     run with {@link #query} or {@link #update}
      */
     static String bounded(JdbcDialect dialect, String isolationVariable, String sql) {
+        return bounded(dialect, isolationVariable, sql, BOUND);
+    }
+
+    /**
+     * @param dialect the database
+     * @param isolationVariable on MariaDB, the name of its isolation variable ({@link
+     *     ReadCommitted#variable}), or {@code null} on a server that refuses it in {@code SET
+     *     STATEMENT} ({@link MariaDbServer}); ignored elsewhere
+     * @param sql a statement that may wait for a lock
+     * @param bound the longest it waits: at least 1 ms; on MariaDB rounded up to whole seconds
+     * @return the statement with its wait bounded (on MariaDB, also at {@code READ COMMITTED}), to
+     *     run with {@link #query} or {@link #update}
+     */
+    static String bounded(
+            JdbcDialect dialect, String isolationVariable, String sql, Duration bound) {
+        long seconds = Math.max(1, (bound.toMillis() + 999) / 1000);
         return switch (dialect) {
             case POSTGRESQL ->
-                    "SELECT set_config('lock_timeout', '" + BOUND.toMillis() + "ms', true); " + sql;
+                    "SELECT set_config('lock_timeout', '" + bound.toMillis() + "ms', true); " + sql;
             case MARIADB ->
                     "SET STATEMENT innodb_lock_wait_timeout = "
-                            + SECONDS
+                            + seconds
                             + ", lock_wait_timeout = "
-                            + SECONDS
+                            + seconds
                             + (isolationVariable == null
                                     ? ""
                                     : ", " + ReadCommitted.setting(isolationVariable))

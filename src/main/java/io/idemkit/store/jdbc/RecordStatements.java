@@ -1,12 +1,16 @@
 package io.idemkit.store.jdbc;
 
+import java.time.Duration;
+
 /**
  * The SQL of every statement of the JDBC store on one table in one dialect (C12), built once. Each
  * decision on time is taken by the database in the statement that writes ({@code NOW} below is the
  * dialect's {@link JdbcDialect#nowMillis() clock}); the JVM's clock is never read. Completion,
  * release and renew are fenced by key, state {@code CLAIMED} and token in one conditional
- * statement; the completion is written so that it could later run on another connection (one
- * enlisted in the application's transaction, C13) unchanged.
+ * statement, and wait for a lock the owner's bound ({@link JdbcStoreSettings#ownerLockTimeout()});
+ * the completion is written so that it could later run on another connection (one enlisted in the
+ * application's transaction, C13) unchanged. No statement that changes a row notifies: the
+ * notification is a statement of its own ({@link #notice}), sent after the change committed.
  */
 final class RecordStatements {
 
@@ -47,30 +51,45 @@ final class RecordStatements {
 
     /**
      * Completes a claim: lease (retention) millis, status, headers, body, key, token. Fenced by
-     * key, state and token.
+     * key, state and token; waits for a lock the owner's bound.
      */
     final String complete;
 
     /**
      * {@link #complete} as it runs on a connection enlisted in the business transaction (C13):
-     * without the store's {@link LockWait bound}, which would otherwise stay on that transaction.
+     * without the store's {@link LockWait bound}, which would otherwise stay on that transaction,
+     * and without a notification, which would stay on it too (PostgreSQL refuses to {@code PREPARE
+     * TRANSACTION} one that notified, so a two-phase commit would fail every time).
      */
     final String completeInTransaction;
 
-    /** Moves a claim's lease: lease millis, key, token. */
+    /** Moves a claim's lease: lease millis, key, token. Waits for a lock the owner's bound. */
     final String renew;
 
-    /** Deletes a claim: key, token. */
+    /** Deletes a claim: key, token. Waits for a lock the owner's bound. */
     final String release;
+
+    /**
+     * On PostgreSQL with notifications on, {@code pg_notify} of the table's channel with the key,
+     * its only parameter, waiting for the notification queue's lock {@link CompletionNotices#BOUND}
+     * at most; {@code null} otherwise. Sent after a change of the key committed ({@link
+     * CompletionNotices#send}).
+     */
+    final String notice;
 
     /** Deletes a row whatever its state: key. */
     final String delete;
 
     /**
      * Deletes one batch of rows that are not live, at most the parameter's count: run again until a
-     * batch comes back short ({@link JdbcIdempotencyStore#purgeExpired()}).
+     * batch comes back short ({@link JdbcIdempotencyStore#purgeExpired()}). A claim whose lease
+     * lapsed is kept {@link #CLAIM_GRACE} more: its owner may still run, and its completion, fenced
+     * by its token, still stores the result as long as no duplicate took the claim over.
      */
     final String purge;
+
+    /** How long the purge keeps a claim past its lease: {@value #CLAIM_GRACE_MILLIS} ms. */
+    static final long CLAIM_GRACE_MILLIS = 60 * 60 * 1000L;
 
     /** The database's time in epoch milliseconds. */
     final String now;
@@ -91,9 +110,11 @@ final class RecordStatements {
     final String probe;
 
     /**
-     * The dialect. Every statement above that writes waits for a row lock {@link LockWait#BOUND} at
-     * most (but {@link #completeInTransaction}), and on MariaDB runs at {@code READ COMMITTED}
-     * ({@link ReadCommitted}): run it with {@link LockWait#query} or {@link LockWait#update}.
+     * The dialect. Every statement above that writes waits for a lock {@link LockWait#BOUND} at
+     * most, the owner's completion, release and renewal their own bound, and {@link
+     * #completeInTransaction} the application's; each but the last runs on MariaDB at {@code READ
+     * COMMITTED} ({@link ReadCommitted}): run it with {@link LockWait#query} or {@link
+     * LockWait#update}.
      */
     final JdbcDialect dialect;
 
@@ -101,9 +122,8 @@ final class RecordStatements {
     private final String isolationVariable;
 
     /**
-     * Whether {@link #complete}, {@link #completeInTransaction}, {@link #release} and {@link
-     * #delete} also notify the table's channel ({@link CompletionNotices}): they then return a row
-     * per row changed, and run with {@link CompletionNotices#changed}.
+     * Whether a change of a key that ends its waits (a completion, a release, a delete) is followed
+     * by the {@link #notice} of it ({@link CompletionNotices}).
      */
     final boolean notifies;
 
@@ -126,6 +146,29 @@ final class RecordStatements {
      *     CompletionNotices#channel}), or {@code null} for none; ignored on other dialects
      */
     RecordStatements(JdbcDialect dialect, String table, String isolationVariable, String channel) {
+        this(
+                dialect,
+                table,
+                isolationVariable,
+                channel,
+                JdbcStoreSettings.defaults().ownerLockTimeout());
+    }
+
+    /**
+     * @param dialect the database
+     * @param table the table of records
+     * @param isolationVariable on MariaDB, the name of its isolation variable ({@link
+     *     ReadCommitted#variable}); ignored elsewhere
+     * @param channel the channel the completion, release and delete notify on PostgreSQL ({@link
+     *     CompletionNotices#channel}), or {@code null} for none; ignored on other dialects
+     * @param ownerBound how long the owner's completion, release and renewal wait for a lock
+     */
+    RecordStatements(
+            JdbcDialect dialect,
+            String table,
+            String isolationVariable,
+            String channel,
+            Duration ownerBound) {
         this.dialect = dialect;
         this.isolationVariable = isolationVariable;
         this.notifies = channel != null && dialect == JdbcDialect.POSTGRESQL;
@@ -216,17 +259,25 @@ final class RecordStatements {
                 bounded(overwrite + " AND (lease_until IS NULL OR lease_until <= " + now + ")");
         String fenced = " WHERE idem_key = ? AND state = 'CLAIMED' AND claim_token = ?";
         String completion = completion(table, now, fenced);
-        String inTransaction = completion(table, dialect.inTransactionNowMillis(), fenced);
-        completeInTransaction =
-                notifies ? CompletionNotices.notifying(channel, inTransaction) : inTransaction;
-        complete =
-                bounded(notifies ? CompletionNotices.notifying(channel, completion) : completion);
-        renew = bounded("UPDATE " + table + " SET lease_until = " + now + " + ?" + fenced);
-        String releasing = "DELETE FROM " + table + fenced;
-        release = bounded(notifies ? CompletionNotices.notifying(channel, releasing) : releasing);
-        String deleting = "DELETE FROM " + table + " WHERE idem_key = ?";
-        delete = bounded(notifies ? CompletionNotices.notifying(channel, deleting) : deleting);
-        String expired = "(lease_until IS NULL OR lease_until <= " + now + ")";
+        completeInTransaction = completion(table, dialect.inTransactionNowMillis(), fenced);
+        complete = ownerBounded(completion, ownerBound);
+        renew =
+                ownerBounded(
+                        "UPDATE " + table + " SET lease_until = " + now + " + ?" + fenced,
+                        ownerBound);
+        release = ownerBounded("DELETE FROM " + table + fenced, ownerBound);
+        delete = bounded("DELETE FROM " + table + " WHERE idem_key = ?");
+        notice = notifies ? CompletionNotices.notice(channel) : null;
+        // Not live, and for a claim lapsed for CLAIM_GRACE: its owner may still complete it. A row
+        // without a state (unreadable) has no owner.
+        String expired =
+                "(lease_until IS NULL OR lease_until <= "
+                        + now
+                        + " AND (state IS NULL OR state <> 'CLAIMED' OR lease_until <= "
+                        + now
+                        + " - "
+                        + CLAIM_GRACE_MILLIS
+                        + "))";
         purge =
                 bounded(
                         switch (dialect) {
@@ -309,6 +360,10 @@ final class RecordStatements {
 
     private String bounded(String sql) {
         return LockWait.bounded(dialect, isolationVariable, sql);
+    }
+
+    private String ownerBounded(String sql, Duration bound) {
+        return LockWait.bounded(dialect, isolationVariable, sql, bound);
     }
 
     private static String qualified(String alias) {

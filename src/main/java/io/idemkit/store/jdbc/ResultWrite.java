@@ -62,8 +62,10 @@ final class ResultWrite {
 
     /**
      * The completion, one statement fenced by key, state and token, on the store's own connection
-     * in auto-commit mode, waiting for a row lock {@link LockWait#BOUND} at most. It reads no clock
-     * of the JVM and raises no duplicate-key error.
+     * in auto-commit mode, waiting for a lock the owner's bound at most ({@link
+     * JdbcStoreSettings#ownerLockTimeout()}). It reads no clock of the JVM and raises no
+     * duplicate-key error, and notifies no one: the caller sends the notification once it committed
+     * ({@link CompletionNotices}).
      *
      * @return whether the claim was still held with {@code token} and is now completed
      * @throws IdempotencyStorageException {@code REFUSED}, with nothing sent, if the result may not
@@ -84,7 +86,9 @@ final class ResultWrite {
     /**
      * The same completion on a connection enlisted in the application's transaction (C13), so that
      * the record commits or rolls back with the business writes; its lock wait is the
-     * application's. {@link BusinessTransaction} has checked that {@code c} is in a transaction.
+     * application's. It notifies no one: the transaction could not be prepared for a two-phase
+     * commit ({@link CompletionNotices}). {@link BusinessTransaction} has checked that {@code c} is
+     * in a transaction.
      *
      * @return whether the claim was still held with {@code token} and is now completed
      * @throws IdempotencyStorageException {@code REFUSED}, with nothing sent, if the result may not
@@ -140,7 +144,7 @@ final class ResultWrite {
             ps.setBytes(4, result.body());
             ps.setString(5, key);
             ps.setString(6, token.value());
-            return CompletionNotices.changed(sql, ps, ownConnection) == 1;
+            return (ownConnection ? LockWait.update(sql.dialect, ps) : ps.executeUpdate()) == 1;
         }
     }
 }

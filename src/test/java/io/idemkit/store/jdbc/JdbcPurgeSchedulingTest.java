@@ -3,12 +3,14 @@ package io.idemkit.store.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.idemkit.spi.StoredResult;
 import io.idemkit.testsupport.CapturedLog;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ScheduledExecutorService;
@@ -39,8 +41,17 @@ class JdbcPurgeSchedulingTest {
         h2 = new JdbcDataSource();
         h2.setURL("jdbc:h2:mem:purge-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         store = new JdbcIdempotencyStore(h2, new JdbcStoreSettings("idem", true));
-        store.claim("a".repeat(64), "fp", 1, Duration.ofMillis(1));
-        store.claim("b".repeat(64), "fp", 1, Duration.ofMillis(1));
+        expiredResult("a".repeat(64));
+        expiredResult("b".repeat(64));
+    }
+
+    /** A result kept 1 ms: expired at once (a lapsed claim is kept an hour for its owner). */
+    private void expiredResult(String key) {
+        store.complete(
+                key,
+                store.claim(key, "fp", 1, Duration.ofMinutes(1)).token(),
+                new StoredResult(200, List.of(), new byte[0]),
+                Duration.ofMillis(1));
     }
 
     @AfterEach

@@ -13,4 +13,10 @@ class PostgresRoundTripTest extends JdbcRoundTripContract {
     protected int replayStatements() {
         return 1;
     }
+
+    /** The claim, the completion, and the notification once it committed. */
+    @Override
+    protected int freshStatements() {
+        return 3;
+    }
 }

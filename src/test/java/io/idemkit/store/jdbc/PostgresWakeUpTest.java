@@ -192,6 +192,9 @@ class PostgresWakeUpTest {
 
         assertNotWoken(completed.waiter(), "by the completion before its commit");
         completed.business().commit();
+        // What the engine does once the transaction committed (Execution.confirmCommitted): the
+        // completion itself notifies no one, so that its transaction can be prepared (C13).
+        a.completionCommitted(completed.key());
 
         assertThat(wokenBeforeItsNextPoll(completed.waiter()).orElseThrow().state())
                 .isEqualTo(RecordState.COMPLETED);

@@ -31,9 +31,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The purge the application schedules (C12: a relational database has no TTL index): it deletes
- * every row whose time ran out by the database's clock (a lapsed claim, a result past its
- * retention, an expired attempt count, an unreadable row without a lease) and keeps every live one.
- * The contract suite checks only the second half.
+ * every row whose time ran out by the database's clock (a claim lapsed past the grace its owner
+ * gets, a result past its retention, an expired attempt count, an unreadable row without a lease)
+ * and keeps every live one, and a claim lapsed within the grace. The contract suite checks only
+ * that it keeps the live ones.
  */
 class PurgeTest {
 
@@ -49,6 +50,14 @@ class PurgeTest {
                 new JdbcIdempotencyStore(dataSource, new JdbcStoreSettings(table, true));
         try {
             store.claim("a".repeat(64), FP, 1, Duration.ofMillis(1));
+            // Lapsed long ago, past the grace its owner gets.
+            execute(
+                    dataSource,
+                    "UPDATE "
+                            + table
+                            + " SET lease_until = 1 WHERE idem_key = '"
+                            + "a".repeat(64)
+                            + "'");
             String lapsedResult = "b".repeat(64);
             store.complete(
                     lapsedResult,
@@ -77,6 +86,63 @@ class PurgeTest {
             assertThat(store.find(liveClaim).orElseThrow().state()).isEqualTo(RecordState.CLAIMED);
             assertThat(store.find(liveResult).orElseThrow().state())
                     .isEqualTo(RecordState.COMPLETED);
+        } finally {
+            execute(dataSource, "DROP TABLE " + table);
+        }
+    }
+
+    /**
+     * A claim whose lease lapsed is kept an hour more ({@link
+     * RecordStatements#CLAIM_GRACE_MILLIS}): its owner may still run (a renewal that failed, a
+     * pause), and as long as no duplicate took the claim over, its completion, fenced by its token,
+     * still stores the result; purged, the result would be dropped and a retry would run the
+     * operation again.
+     */
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void purge_keepsAClaimLapsedWithinTheGrace_andItsOwnerStillCompletesIt(JdbcDialect dialect)
+            throws SQLException {
+        DataSource dataSource = Databases.of(dialect);
+        String table = JdbcStoreContract.freshTable();
+        JdbcIdempotencyStore store =
+                new JdbcIdempotencyStore(dataSource, new JdbcStoreSettings(table, true));
+        try {
+            String owned = "a".repeat(64);
+            ClaimResult claim = store.claim(owned, FP, 1, Duration.ofMillis(1));
+            Instant lapsed = store.now().plusMillis(5);
+            Awaitility.await().until(() -> store.now().isAfter(lapsed));
+            long now = store.now().toEpochMilli();
+            String withinTheGrace = "b".repeat(64);
+            String pastTheGrace = "c".repeat(64);
+            try (Connection c = dataSource.getConnection();
+                    PreparedStatement ps =
+                            c.prepareStatement(
+                                    "INSERT INTO "
+                                            + table
+                                            + " (idem_key, state, lease_until) VALUES (?, 'CLAIMED',"
+                                            + " ?)")) {
+                ps.setString(1, withinTheGrace);
+                ps.setLong(2, now - RecordStatements.CLAIM_GRACE_MILLIS + 60_000);
+                ps.executeUpdate();
+                ps.setString(1, pastTheGrace);
+                ps.setLong(2, now - RecordStatements.CLAIM_GRACE_MILLIS - 60_000);
+                ps.executeUpdate();
+            }
+
+            assertThat(store.purgeExpired()).as("the claim lapsed past the grace").isEqualTo(1);
+
+            assertThat(rows(dataSource, table))
+                    .as("the claims lapsed within the grace")
+                    .isEqualTo(2);
+            assertThat(
+                            store.complete(
+                                    owned,
+                                    claim.token(),
+                                    new StoredResult(200, List.of(), new byte[0]),
+                                    Duration.ofMinutes(5)))
+                    .as("the owner's completion after the purge")
+                    .isTrue();
+            assertThat(store.find(owned).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
         } finally {
             execute(dataSource, "DROP TABLE " + table);
         }
