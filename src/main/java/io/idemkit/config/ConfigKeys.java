@@ -137,12 +137,7 @@ public final class ConfigKeys {
     /** Default of {@link #HTTP_HEARTBEAT}: off, as in the reference. */
     public static final String HTTP_HEARTBEAT_DEFAULT = "false";
 
-    /**
-     * Where idemkit's JAX-RS request filter runs among the application's request filters: {@code
-     * last}, after every one of them, so that no answer from the store reaches a caller one of them
-     * would reject (contract C6.10), or a JAX-RS priority ({@code 2100} was the placement before
-     * 0.1.0: after {@code Priorities.AUTHORIZATION}, before {@code Priorities.USER}).
-     */
+    /** Where idemkit's JAX-RS request filter runs: {@code last} or a priority (C6.10). */
     public static final String HTTP_REQUEST_FILTER_PRIORITY =
             PREFIX + "http.request-filter-priority";
 
@@ -151,10 +146,8 @@ public final class ConfigKeys {
             HttpRequestFilterPriority.LAST;
 
     /**
-     * The application's JAX-RS request filters, by class name, comma-separated, that are known to
-     * run after idemkit's request filter and to neither authenticate nor authorize (an access log,
-     * CORS): idemkit then neither warns about them nor, under {@code scope-mode=strict}, refuses
-     * requests for them (contract C6.10).
+     * The application's request filters (class names) known to run after idemkit's and to check
+     * nobody: neither warned about nor, under {@code scope-mode=strict}, refused (C6.10).
      */
     public static final String HTTP_FILTERS_AFTER_IDEMKIT = PREFIX + "http.filters-after-idemkit";
 
@@ -186,10 +179,8 @@ public final class ConfigKeys {
     public static final String MEMORY_SWEEP_INTERVAL_DEFAULT = "60s";
 
     /**
-     * Where a CDI or EJB method that runs in a JTA transaction completes its record: {@code
-     * after-commit}, in a write of its own once the transaction committed, or {@code
-     * in-transaction}, inside the transaction with the business writes (contract C13; the JDBC
-     * store only).
+     * Where a method in a JTA transaction completes its record: {@code after-commit}, or {@code
+     * in-transaction} with the business writes (C13; the JDBC store only).
      */
     public static final String COMPLETION = PREFIX + "completion";
 
@@ -264,11 +255,9 @@ public final class ConfigKeys {
     public static final String MESSAGE_FINGERPRINT_DEFAULT = "none";
 
     /**
-     * The JTA transaction timeout that message-driven beans run under, which bounds how long a
-     * delivery of a message can stay unacknowledged while its consumer lives (a duration; {@code
-     * 0s}: none); the lease rule of message-driven beans (C11.4) is checked against it. When it is
-     * set it wins; unset, the timeout is read from the server where the runtime lets a library read
-     * it, and assumed ({@link TransactionTimeout#ASSUMED}, with a warning) where it does not.
+     * The JTA transaction timeout message-driven beans run under (a duration; {@code 0s}: none),
+     * which the lease rule (C11.4) is checked against; unset, read from the server where it can be,
+     * else assumed ({@link TransactionTimeout#ASSUMED}, with a warning).
      */
     public static final String MESSAGE_TRANSACTION_TIMEOUT = PREFIX + "message.transaction-timeout";
 

@@ -1,7 +1,6 @@
 package io.idemkit.store.jdbc;
 
 import io.idemkit.IdempotencyStorageException;
-import io.idemkit.core.LeaseHeartbeat;
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.IdempotencyRecord;
@@ -46,28 +45,16 @@ import javax.sql.DataSource;
  * that a range scan (the purge's) takes no gap locks that would hold up new claims ({@link
  * ReadCommitted}).
  *
- * <h2>Time</h2>
+ * <h2>Time, round trips, wake-ups</h2>
  *
  * Every lease and expiry decision, and every time written, is the database's own clock read in the
- * statement that decides ({@link JdbcDialect#nowMillis()}); times are stored as epoch milliseconds.
- * The JVM's clock is never read: a JVM clock that is off changes nothing.
- *
- * <h2>Round trips</h2>
- *
- * A fresh claim is one statement and its completion one more; a replay is one statement, two on H2
- * ({@link ClaimSteps}). Complete, renew, release, delete and find are one statement each, and on
- * PostgreSQL with notifications on a completion, release or delete one more, its notification. The
- * first operation also reads the database's product name and checks the table with one query
- * ({@link TableSchema}).
- *
- * <h2>Wake-ups</h2>
- *
- * A duplicate that waits ({@link #awaitCompletion}) polls its record; a change through this
- * instance ends its pause at once. On PostgreSQL, unless {@link JdbcStoreSettings#notifications()}
- * is off, a change through any instance does too: once a completion, release or delete committed, a
- * statement of its own notifies the table's channel ({@link CompletionNotices}), and the instance
- * listens on one connection of its data source while its duplicates wait ({@link
- * PgCompletionListener}).
+ * statement that decides ({@link JdbcDialect#nowMillis()}), as epoch milliseconds; the JVM's clock
+ * is never read. A fresh claim is one statement and its completion one more (on PostgreSQL with
+ * notifications, one more again: the notification, in a transaction of its own); a replay is one
+ * ({@link ClaimSteps}). A duplicate that waits ({@link #awaitCompletion}) polls its record; a
+ * change through this instance ends its pause at once, and on PostgreSQL a change through any
+ * instance does too ({@link CompletionNotices}, {@link PgCompletionListener}). docs/jdbc-store.md
+ * has the details.
  *
  * <p>Instances are thread-safe; one serves a whole application. Constructing one does not connect.
  */
@@ -271,7 +258,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /**
      * {@inheritDoc} One {@code UPDATE} fenced by key, state and token, with a query timeout of the
      * heartbeat's deadline for a renewal of this lease, in whole seconds rounded up ({@link
-     * LeaseHeartbeat#renewalDeadline}): the heartbeat tells the operation when that deadline passes
+     * LockWait#renewalTimeoutSeconds}): the heartbeat tells the operation when that deadline passes
      * (C4.7), and the timeout then frees the thread the renewal holds, where the driver can cancel
      * the statement (a lock wait, a slow database; not a half-open socket, which only the driver's
      * socket timeout ends).
@@ -279,7 +266,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean renew(String key, ClaimToken token, Duration leaseTtl) {
         OperationChecks.renew(key, token, leaseTtl);
-        int timeoutSeconds = renewalTimeoutSeconds(leaseTtl);
+        int timeoutSeconds = LockWait.renewalTimeoutSeconds(leaseTtl);
         return records.call(
                 "renew",
                 key,
@@ -292,17 +279,6 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                         return LockWait.update(s.dialect(), ps) == 1;
                     }
                 });
-    }
-
-    /**
-     * @param leaseTtl the lease a renewal extends
-     * @return the renewal statement's query timeout: the heartbeat's deadline for it, in whole
-     *     seconds rounded up, at least one
-     */
-    static int renewalTimeoutSeconds(Duration leaseTtl) {
-        Duration deadline = LeaseHeartbeat.renewalDeadline(LeaseHeartbeat.interval(leaseTtl));
-        long millis = deadline.toMillis();
-        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, (millis + 999) / 1000));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.idemkit.store.jdbc;
 
+import io.idemkit.core.LeaseHeartbeat;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -125,5 +126,16 @@ final class LockWait {
         ps.execute(); // the set_config's row
         ps.getMoreResults();
         return ps.getUpdateCount();
+    }
+
+    /**
+     * @param leaseTtl the lease a renewal extends
+     * @return the renewal statement's query timeout: the heartbeat's deadline for it, in whole
+     *     seconds rounded up, at least one
+     */
+    static int renewalTimeoutSeconds(Duration leaseTtl) {
+        Duration deadline = LeaseHeartbeat.renewalDeadline(LeaseHeartbeat.interval(leaseTtl));
+        long millis = deadline.toMillis();
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, (millis + 999) / 1000));
     }
 }

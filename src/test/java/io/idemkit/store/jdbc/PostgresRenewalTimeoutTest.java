@@ -48,8 +48,8 @@ class PostgresRenewalTimeoutTest {
 
     @Test
     void renewalTheDatabaseDoesNotAnswer_isCancelledByItsQueryTimeout() throws Exception {
-        assertThat(JdbcIdempotencyStore.renewalTimeoutSeconds(LEASE)).isEqualTo(1);
-        assertThat(JdbcIdempotencyStore.renewalTimeoutSeconds(Duration.ofSeconds(30))).isEqualTo(7);
+        assertThat(LockWait.renewalTimeoutSeconds(LEASE)).isEqualTo(1);
+        assertThat(LockWait.renewalTimeoutSeconds(Duration.ofSeconds(30))).isEqualTo(7);
         String key = "a".repeat(64);
         ClaimToken token = store.claim(key, FP, 1, LEASE).token();
         execute(
