@@ -129,13 +129,20 @@ final class LockWait {
     }
 
     /**
+     * The longest query timeout a renewal carries: an hour. A lease of months has a renewal
+     * deadline of weeks, which drivers cannot take (H2 turns the seconds into an int of
+     * milliseconds), and no renewal needs an hour.
+     */
+    static final int MAX_RENEWAL_TIMEOUT_SECONDS = 3600;
+
+    /**
      * @param leaseTtl the lease a renewal extends
      * @return the renewal statement's query timeout: the heartbeat's deadline for it, in whole
-     *     seconds rounded up, at least one
+     *     seconds rounded up, at least one, at most {@value #MAX_RENEWAL_TIMEOUT_SECONDS}
      */
     static int renewalTimeoutSeconds(Duration leaseTtl) {
         Duration deadline = LeaseHeartbeat.renewalDeadline(LeaseHeartbeat.interval(leaseTtl));
-        long millis = deadline.toMillis();
-        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, (millis + 999) / 1000));
+        long seconds = deadline.toSeconds() + (deadline.toMillisPart() > 0 ? 1 : 0);
+        return (int) Math.max(1, Math.min(MAX_RENEWAL_TIMEOUT_SECONDS, seconds));
     }
 }

@@ -50,6 +50,9 @@ class PostgresRenewalTimeoutTest {
     void renewalTheDatabaseDoesNotAnswer_isCancelledByItsQueryTimeout() throws Exception {
         assertThat(LockWait.renewalTimeoutSeconds(LEASE)).isEqualTo(1);
         assertThat(LockWait.renewalTimeoutSeconds(Duration.ofSeconds(30))).isEqualTo(7);
+        // A lease of months (the store contract's random arguments have them) stays in range.
+        assertThat(LockWait.renewalTimeoutSeconds(Duration.ofHours(2684)))
+                .isEqualTo(LockWait.MAX_RENEWAL_TIMEOUT_SECONDS);
         String key = "a".repeat(64);
         ClaimToken token = store.claim(key, FP, 1, LEASE).token();
         execute(
