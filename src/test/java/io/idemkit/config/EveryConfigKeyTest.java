@@ -260,6 +260,12 @@ class EveryConfigKeyTest {
                             ConfigKeys.JDBC_NOTIFICATIONS,
                             new KeyCase("false", r -> r.jdbc().notifications(), false)),
                     Map.entry(
+                            ConfigKeys.JDBC_POLL_LONGEST_PAUSE,
+                            new KeyCase(
+                                    "30s",
+                                    r -> r.jdbc().pollLongestPause(),
+                                    Duration.ofSeconds(30))),
+                    Map.entry(
                             ConfigKeys.ADMIN_ENABLED,
                             new KeyCase("true", r -> r.admin().enabled(), true)),
                     Map.entry(

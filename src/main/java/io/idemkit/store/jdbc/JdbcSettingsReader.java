@@ -44,6 +44,13 @@ public final class JdbcSettingsReader {
         if (purge != null) {
             settings = values.apply(settings, purge, JdbcStoreSettings::withPurgeInterval);
         }
+        Duration pollPause =
+                values.positive(
+                        ConfigKeys.JDBC_POLL_LONGEST_PAUSE,
+                        ConfigKeys.JDBC_POLL_LONGEST_PAUSE_DEFAULT);
+        if (pollPause != null) {
+            settings = values.apply(settings, pollPause, JdbcStoreSettings::withPollLongestPause);
+        }
         return settings.withCreateTable(
                         values.bool(
                                 ConfigKeys.JDBC_CREATE_TABLE, ConfigKeys.JDBC_CREATE_TABLE_DEFAULT))

@@ -26,6 +26,9 @@ import java.util.regex.Pattern;
  *     store instances on the database and each instance listens, so that their waiters wake at once
  *     ({@code idemkit.jdbc.notifications}, C4.3); default {@code true}; ignored on MariaDB and H2,
  *     which poll
+ * @param pollLongestPause the longest pause of a duplicate's poll of its record while it waits
+ *     ({@code idemkit.jdbc.poll-longest-pause}, C4.3): it pauses 10 ms (or this, if shorter),
+ *     doubling up to this; default {@value #DEFAULT_POLL_LONGEST_PAUSE_MILLIS} ms; at least 1 ms
  */
 public record JdbcStoreSettings(
         String dataSourceName,
@@ -33,10 +36,17 @@ public record JdbcStoreSettings(
         boolean createTable,
         String transactionDataSourceName,
         Duration purgeInterval,
-        boolean notifications) {
+        boolean notifications,
+        Duration pollLongestPause) {
 
     /** The default table name: {@value}. */
     public static final String DEFAULT_TABLE = "idemkit_records";
+
+    /** The default longest pause of a waiter's poll, in milliseconds: {@value}. */
+    public static final long DEFAULT_POLL_LONGEST_PAUSE_MILLIS = 500;
+
+    private static final Duration DEFAULT_POLL_LONGEST_PAUSE =
+            Duration.ofMillis(DEFAULT_POLL_LONGEST_PAUSE_MILLIS);
 
     private static final Pattern TABLE =
             Pattern.compile("([A-Za-z_][A-Za-z0-9_]{0,62}\\.)?[A-Za-z_][A-Za-z0-9_]{0,62}");
@@ -53,10 +63,11 @@ public record JdbcStoreSettings(
      *     null}
      * @param purgeInterval how often the library purges expired rows, zero for never
      * @param notifications whether PostgreSQL's {@code LISTEN}/{@code NOTIFY} wakes waiters
+     * @param pollLongestPause the longest pause of a waiter's poll, at least 1 ms
      * @throws IllegalArgumentException if the table name is not a plain SQL identifier, the purge
-     *     interval is negative or under 1 ms but zero, a name is blank, or both data sources have
-     *     one name (C13: the store's data source is not enlisted, so a completion on it would
-     *     commit apart from the business writes)
+     *     interval is negative or under 1 ms but zero, the poll's longest pause is under 1 ms, a
+     *     name is blank, or both data sources have one name (C13: the store's data source is not
+     *     enlisted, so a completion on it would commit apart from the business writes)
      */
     public JdbcStoreSettings {
         if (transactionDataSourceName != null && transactionDataSourceName.isBlank()) {
@@ -87,6 +98,13 @@ public record JdbcStoreSettings(
                             + purgeInterval
                             + ": must be zero (off) or at least 1ms");
         }
+        Objects.requireNonNull(pollLongestPause, "pollLongestPause");
+        if (pollLongestPause.toMillis() < 1) {
+            throw new IllegalArgumentException(
+                    "Invalid idemkit.jdbc.poll-longest-pause="
+                            + pollLongestPause
+                            + ": must be at least 1ms");
+        }
         Objects.requireNonNull(table, "table");
         if (!TABLE.matcher(table).matches()) {
             throw new IllegalArgumentException(
@@ -111,7 +129,14 @@ public record JdbcStoreSettings(
             String table,
             boolean createTable,
             String transactionDataSourceName) {
-        this(dataSourceName, table, createTable, transactionDataSourceName, Duration.ZERO, true);
+        this(
+                dataSourceName,
+                table,
+                createTable,
+                transactionDataSourceName,
+                Duration.ZERO,
+                true,
+                DEFAULT_POLL_LONGEST_PAUSE);
     }
 
     private static String trimmed(String name) {
@@ -125,7 +150,7 @@ public record JdbcStoreSettings(
      * @param createTable whether the store creates a missing table
      */
     public JdbcStoreSettings(String table, boolean createTable) {
-        this(null, table, createTable, null, Duration.ZERO, true);
+        this(null, table, createTable, null, Duration.ZERO, true, DEFAULT_POLL_LONGEST_PAUSE);
     }
 
     /**
@@ -141,7 +166,13 @@ public record JdbcStoreSettings(
      */
     public JdbcStoreSettings withDataSourceName(String name) {
         return new JdbcStoreSettings(
-                name, table, createTable, transactionDataSourceName, purgeInterval, notifications);
+                name,
+                table,
+                createTable,
+                transactionDataSourceName,
+                purgeInterval,
+                notifications,
+                pollLongestPause);
     }
 
     /**
@@ -155,7 +186,8 @@ public record JdbcStoreSettings(
                 createTable,
                 transactionDataSourceName,
                 purgeInterval,
-                notifications);
+                notifications,
+                pollLongestPause);
     }
 
     /**
@@ -169,7 +201,8 @@ public record JdbcStoreSettings(
                 create,
                 transactionDataSourceName,
                 purgeInterval,
-                notifications);
+                notifications,
+                pollLongestPause);
     }
 
     /**
@@ -178,7 +211,13 @@ public record JdbcStoreSettings(
      */
     public JdbcStoreSettings withTransactionDataSourceName(String name) {
         return new JdbcStoreSettings(
-                dataSourceName, table, createTable, name, purgeInterval, notifications);
+                dataSourceName,
+                table,
+                createTable,
+                name,
+                purgeInterval,
+                notifications,
+                pollLongestPause);
     }
 
     /**
@@ -192,7 +231,8 @@ public record JdbcStoreSettings(
                 createTable,
                 transactionDataSourceName,
                 interval,
-                notifications);
+                notifications,
+                pollLongestPause);
     }
 
     /**
@@ -201,6 +241,27 @@ public record JdbcStoreSettings(
      */
     public JdbcStoreSettings withNotifications(boolean on) {
         return new JdbcStoreSettings(
-                dataSourceName, table, createTable, transactionDataSourceName, purgeInterval, on);
+                dataSourceName,
+                table,
+                createTable,
+                transactionDataSourceName,
+                purgeInterval,
+                on,
+                pollLongestPause);
+    }
+
+    /**
+     * @param longest the longest pause of a waiter's poll, at least 1 ms
+     * @return these settings with another longest pause
+     */
+    public JdbcStoreSettings withPollLongestPause(Duration longest) {
+        return new JdbcStoreSettings(
+                dataSourceName,
+                table,
+                createTable,
+                transactionDataSourceName,
+                purgeInterval,
+                notifications,
+                longest);
     }
 }
