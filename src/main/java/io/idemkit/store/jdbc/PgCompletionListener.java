@@ -77,10 +77,10 @@ final class PgCompletionListener implements CompletionListener, Runnable {
     private long arrivals;
     // guarded by lock: when a waiter last arrived or left; with none left, the idle period's start
     private long lastWaited = System.nanoTime();
-    private boolean closed; // guarded by lock
+    private volatile boolean closed; // written under lock
     private volatile Thread thread; // written under lock
     private volatile String status;
-    private volatile PgDriverAccess driver;
+    private final PgDriverAccess driver; // null: unavailable
 
     private PgCompletionListener(
             DataSource dataSource,
@@ -158,6 +158,9 @@ final class PgCompletionListener implements CompletionListener, Runnable {
 
     @Override
     public String status() {
+        if (closed) {
+            return CLOSED;
+        }
         String said = status;
         Thread running = thread;
         if (said == LISTENING && (running == null || !running.isAlive())) {
@@ -242,8 +245,7 @@ final class PgCompletionListener implements CompletionListener, Runnable {
                     if (c == null) {
                         c = AutoCommit.on(dataSource.getConnection());
                         timeoutBefore = boundNetworkCalls(c);
-                        PgDriverAccess access = driver;
-                        listening = access.unwrap(c);
+                        listening = driver.unwrap(c);
                         try (Statement s = c.createStatement()) {
                             s.execute("LISTEN " + channel);
                         }

@@ -99,12 +99,17 @@ final class PgDriverAccess {
         }
     }
 
-    /** The class loader of the driver that made {@code c}, or {@code null} if none shows. */
-    private static ClassLoader driverLoader(Connection c) throws SQLException {
+    /**
+     * The class loader of the driver that made {@code c}, or {@code null} if none shows: a failure
+     * of this probe leaves the store polling, never fails its start.
+     */
+    private static ClassLoader driverLoader(Connection c) {
         try (Statement s = c.createStatement();
                 ResultSet r = s.executeQuery(DRIVER_OBJECT_QUERY)) {
             Object value = r.next() ? r.getObject(1) : null;
             return value == null ? null : value.getClass().getClassLoader();
+        } catch (SQLException | RuntimeException e) {
+            return null;
         }
     }
 
