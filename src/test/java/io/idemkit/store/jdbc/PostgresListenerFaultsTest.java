@@ -205,6 +205,38 @@ class PostgresListenerFaultsTest {
         assertThat(warnings.get(0).getThrown()).isNull();
     }
 
+    @Test
+    void listenerThreadKilledByAnErrorItCannotSurvive_saysSo_andTheNextWaiterStartsAnother()
+            throws Exception {
+        AtomicBoolean failNextRead = new AtomicBoolean();
+        AtomicBoolean failNextClose = new AtomicBoolean();
+        watched =
+                new WatchedReads(
+                        failing(
+                                Databases.pool(JdbcDialect.POSTGRESQL, null),
+                                failNextRead,
+                                failNextClose));
+        b = instanceB(watched.dataSource(), CompletionListener.IDLE_PERIOD);
+        bListens();
+
+        // The read fails, and so does giving the connection back: an Error out of the recovery.
+        failNextClose.set(true);
+        failNextRead.set(true);
+        await().atMost(EVENTUALLY)
+                .alias("the listener's thread has ended")
+                .until(() -> !failNextClose.get() && listenerThreads() == 0);
+
+        assertThat(notifications()).as("no thread listens").isEqualTo(PgCompletionListener.DOWN);
+        bListens();
+        assertThat(listensAgain()).as("a new thread, listening").isTrue();
+        completionOnAWakesAWaiterOnB();
+        assertThat(uncaught).as("no stack trace of an uncaught exception").isEmpty();
+        assertThat(warnings).allSatisfy(w -> assertThat(w.getThrown()).isNull());
+        assertThat(warnings)
+                .extracting(LogRecord::getMessage)
+                .anyMatch(m -> m.contains("LinkageError"));
+    }
+
     // --- helpers -------------------------------------------------------------------------------
 
     /**
@@ -240,6 +272,16 @@ class PostgresListenerFaultsTest {
      * failNextRead} is set, and clears it.
      */
     private DataSource failingReads(HikariDataSource pool, AtomicBoolean failNextRead) {
+        return failing(pool, failNextRead, new AtomicBoolean());
+    }
+
+    /**
+     * As {@link #failingReads}, and the connection's {@code close()} throws a {@link LinkageError}
+     * (a class of the driver gone, as at its library's undeploy) once {@code failNextClose} is set,
+     * and clears it.
+     */
+    private DataSource failing(
+            HikariDataSource pool, AtomicBoolean failNextRead, AtomicBoolean failNextClose) {
         opened.add(pool);
         return (DataSource)
                 Proxy.newProxyInstance(
@@ -248,13 +290,14 @@ class PostgresListenerFaultsTest {
                         (p, method, args) -> {
                             Object answer = invoke(method, pool, args);
                             if (answer instanceof Connection c) {
-                                return unwrappingToFailing(c, failNextRead);
+                                return unwrappingToFailing(c, failNextRead, failNextClose);
                             }
                             return answer;
                         });
     }
 
-    private Connection unwrappingToFailing(Connection c, AtomicBoolean failNextRead) {
+    private Connection unwrappingToFailing(
+            Connection c, AtomicBoolean failNextRead, AtomicBoolean failNextClose) {
         return (Connection)
                 Proxy.newProxyInstance(
                         getClass().getClassLoader(),
@@ -273,6 +316,10 @@ class PostgresListenerFaultsTest {
                                             }
                                             return invoke(m, real, a);
                                         });
+                            }
+                            if (method.getName().equals("close")
+                                    && failNextClose.compareAndSet(true, false)) {
+                                throw new LinkageError("injected");
                             }
                             return invoke(method, c, args);
                         });
