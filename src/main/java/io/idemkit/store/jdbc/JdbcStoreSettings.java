@@ -116,6 +116,35 @@ public record JdbcStoreSettings(
     }
 
     /**
+     * Settings with the poll's default longest pause ({@value #DEFAULT_POLL_LONGEST_PAUSE_MILLIS}
+     * ms): the canonical constructor before {@code idemkit.jdbc.poll-longest-pause} existed.
+     *
+     * @param dataSourceName the JNDI name of the data source, or {@code null}
+     * @param table the table of records, optionally schema-qualified
+     * @param createTable whether the store creates a missing table
+     * @param transactionDataSourceName the JNDI name of the business JTA data source, or {@code
+     *     null}
+     * @param purgeInterval how often the library purges expired rows, zero for never
+     * @param notifications whether PostgreSQL's {@code LISTEN}/{@code NOTIFY} wakes waiters
+     */
+    public JdbcStoreSettings(
+            String dataSourceName,
+            String table,
+            boolean createTable,
+            String transactionDataSourceName,
+            Duration purgeInterval,
+            boolean notifications) {
+        this(
+                dataSourceName,
+                table,
+                createTable,
+                transactionDataSourceName,
+                purgeInterval,
+                notifications,
+                DEFAULT_POLL_LONGEST_PAUSE);
+    }
+
+    /**
      * Settings without a purge schedule, with notifications on.
      *
      * @param dataSourceName the JNDI name of the data source, or {@code null}
