@@ -155,8 +155,9 @@ public final class ItPostgres {
     /**
      * @param app the name of a WAR in the server's dropins folder, which is also the application's
      * @return a {@code webApplication} element that runs it with the PostgreSQL driver's library of
-     *     {@link #libertyDataSources} visible, so that the JDBC store's wake-ups listen (the
-     *     configuration docs/jdbc-store.md asks for)
+     *     {@link #libertyDataSources} visible, so that the JDBC store's wake-ups listen through the
+     *     application's own view of the driver (without it, they listen through the driver's class
+     *     loader)
      */
     public static String libertyApplicationSeeingTheDriver(String app) {
         return "<webApplication location=\"${server.config.dir}/dropins/"

@@ -10,9 +10,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 /**
  * The wake-ups on PostgreSQL in Open Liberty's pool, on a server-defined data source whose driver
  * library the application is given as a common library ({@code <classloader
- * commonLibraryRef="postgresql"/>}): the configuration docs/jdbc-store.md asks for, since a
- * connection of Liberty's pool unwraps to {@code PGConnection} only for an application that sees
- * the driver's own classes.
+ * commonLibraryRef="postgresql"/>}): the store unwraps the pool's connections to the driver's
+ * {@code PGConnection} as its own class loader sees it. Liberty's usual set-up, where the
+ * application cannot see the library, is {@code TwoNodesIT}'s.
  */
 @EnabledIfSystemProperty(
         named = "idemkit.it.runtime",

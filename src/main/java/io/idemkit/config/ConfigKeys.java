@@ -344,6 +344,17 @@ public final class ConfigKeys {
     /** Default of {@link #JDBC_OWNER_LOCK_TIMEOUT}. */
     public static final String JDBC_OWNER_LOCK_TIMEOUT_DEFAULT = "5s";
 
+    /**
+     * The longest pause between two reads of a duplicate that waits on the JDBC store (C4.3, a
+     * duration of at least 1 ms): its poll pauses 10 ms, doubling up to this. A completion through
+     * the same store instance, or on PostgreSQL a notification, ends a pause early; a longer pause
+     * reads the database less often, and makes a waiter that only polls that much later.
+     */
+    public static final String JDBC_POLL_LONGEST_PAUSE = PREFIX + "jdbc.poll-longest-pause";
+
+    /** Default of {@link #JDBC_POLL_LONGEST_PAUSE}. */
+    public static final String JDBC_POLL_LONGEST_PAUSE_DEFAULT = "500ms";
+
     /** Whether the admin HTTP API is served ({@code true} or {@code false}); off by default. */
     public static final String ADMIN_ENABLED = PREFIX + "admin.enabled";
 

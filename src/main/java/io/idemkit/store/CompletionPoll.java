@@ -55,6 +55,20 @@ public final class CompletionPoll {
         this.longestPauseNanos = StoreArguments.saturatedNanos(longestPause);
     }
 
+    /**
+     * The bundled stores' poll with another longest pause: it pauses first 10 ms (or {@code
+     * longestPause}, if shorter), doubling up to {@code longestPause}.
+     *
+     * @param longestPause the longest pause between two reads: positive
+     * @return the poll
+     * @throws IllegalArgumentException if the pause is not positive
+     */
+    public static CompletionPoll upTo(Duration longestPause) {
+        Objects.requireNonNull(longestPause, "longestPause");
+        return new CompletionPoll(
+                longestPause.compareTo(FIRST_PAUSE) < 0 ? longestPause : FIRST_PAUSE, longestPause);
+    }
+
     /** One read of the record a waiter waits on. */
     @FunctionalInterface
     public interface LiveRead {

@@ -270,6 +270,12 @@ class EveryConfigKeyTest {
                                     r -> r.jdbc().ownerLockTimeout(),
                                     Duration.ofSeconds(20))),
                     Map.entry(
+                            ConfigKeys.JDBC_POLL_LONGEST_PAUSE,
+                            new KeyCase(
+                                    "30s",
+                                    r -> r.jdbc().pollLongestPause(),
+                                    Duration.ofSeconds(30))),
+                    Map.entry(
                             ConfigKeys.ADMIN_ENABLED,
                             new KeyCase("true", r -> r.admin().enabled(), true)),
                     Map.entry(

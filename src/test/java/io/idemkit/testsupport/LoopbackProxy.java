@@ -10,6 +10,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +23,9 @@ import java.util.concurrent.TimeUnit;
  *       commands reach the server late, as they do when the driver spends time in server selection,
  *       a checkout or a retry (the pause is the simulated network, not a synchroniser);
  *   <li>{@link #cut() cut} the network: every open connection is closed and new ones are closed as
- *       they arrive, as when the server or the path to it goes down, until {@link #restore()}.
+ *       they arrive, as when the server or the path to it goes down, until {@link #restore()};
+ *   <li>{@link #stallOpen() stall} the connections open now: they stay open, and nothing either
+ *       side sends reaches the other any more, as on a half-open connection; new ones pass.
  * </ul>
  */
 public final class LoopbackProxy implements AutoCloseable {
@@ -37,6 +40,9 @@ public final class LoopbackProxy implements AutoCloseable {
                         thread.setDaemon(true);
                         return thread;
                     });
+    private final Set<Socket> clients = ConcurrentHashMap.newKeySet();
+    private final Set<Socket> stalled = ConcurrentHashMap.newKeySet();
+    private volatile CountDownLatch heldFromClient = new CountDownLatch(1);
     private volatile long delayMillis;
     private volatile boolean cut;
 
@@ -58,6 +64,13 @@ public final class LoopbackProxy implements AutoCloseable {
     }
 
     /**
+     * @return how many client connections are open through the proxy
+     */
+    public int openConnections() {
+        return (int) open.stream().filter(clients::contains).count();
+    }
+
+    /**
      * @param millis how long each chunk the client sends is held from now on
      */
     public void delayCommandsBy(long millis) {
@@ -68,6 +81,19 @@ public final class LoopbackProxy implements AutoCloseable {
     public void cut() {
         cut = true;
         open.forEach(LoopbackProxy::closeQuietly);
+    }
+
+    /**
+     * Stalls the connections open now, until {@link #close()}: what either side sends on them is
+     * held, never passed on, while both stay open (a half-open connection).
+     *
+     * @return a latch that opens once a client has sent something on a stalled connection
+     */
+    public CountDownLatch stallOpen() {
+        CountDownLatch held = new CountDownLatch(1);
+        heldFromClient = held;
+        stalled.addAll(open);
+        return held;
     }
 
     /** Lets new connections through again. */
@@ -84,6 +110,7 @@ public final class LoopbackProxy implements AutoCloseable {
                     continue;
                 }
                 Socket server = new Socket(target.getAddress(), target.getPort());
+                clients.add(client);
                 open.add(client);
                 open.add(server);
                 pumps.execute(() -> pump(client, server, true));
@@ -100,6 +127,17 @@ public final class LoopbackProxy implements AutoCloseable {
                 OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buffer)) > 0) {
+                if (stalled.contains(from)) {
+                    if (delayed) {
+                        heldFromClient.countDown();
+                    }
+                    synchronized (stalled) {
+                        while (stalled.contains(from)) {
+                            stalled.wait(); // held until close()
+                        }
+                    }
+                    return;
+                }
                 long delay = delayMillis;
                 if (delayed && delay > 0) {
                     TimeUnit.MILLISECONDS.sleep(delay);
@@ -114,6 +152,8 @@ public final class LoopbackProxy implements AutoCloseable {
             closeQuietly(to);
             open.remove(from);
             open.remove(to);
+            clients.remove(from);
+            clients.remove(to);
         }
     }
 
@@ -128,6 +168,10 @@ public final class LoopbackProxy implements AutoCloseable {
     @Override
     public void close() throws IOException {
         listener.close();
+        synchronized (stalled) {
+            stalled.clear();
+            stalled.notifyAll();
+        }
         cut();
         pumps.shutdownNow();
     }

@@ -14,8 +14,8 @@ interface CompletionListener extends AutoCloseable {
      * How long a listener keeps its connection once no waiter of its instance waits: a minute.
      * Measured in time, not in reads of notifications: a read returns early with every
      * notification, and on a busy database many arrive a second. Here, not in {@link
-     * PgCompletionListener}, so that naming the default does not load that class, which names the
-     * PostgreSQL driver.
+     * PgCompletionListener}, so that naming the default does not load that class on other
+     * databases.
      */
     Duration IDLE_PERIOD = Duration.ofMinutes(1);
 

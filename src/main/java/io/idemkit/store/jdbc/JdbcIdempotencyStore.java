@@ -94,7 +94,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 transactional,
                 settings,
                 CompletionListener.IDLE_PERIOD,
-                new CompletionPoll());
+                CompletionPoll.upTo(
+                        Objects.requireNonNull(settings, "settings").pollLongestPause()));
     }
 
     /**
@@ -285,10 +286,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      * {@inheritDoc}
      *
      * <p>Polls with one {@code SELECT} whose liveness the database decides, first after 10 ms,
-     * doubling up to 500 ms, never past the deadline; a completion, release or delete through this
-     * instance ends the current pause at once ({@link CompletionPoll}), and on PostgreSQL one
-     * through any instance on the database too, once this instance listens ({@link
-     * PgCompletionListener}).
+     * doubling up to {@link JdbcStoreSettings#pollLongestPause()} (500 ms by default), never past
+     * the deadline; a completion, release or delete through this instance ends the current pause at
+     * once ({@link CompletionPoll}), and on PostgreSQL one through any instance on the database
+     * too, once this instance listens ({@link PgCompletionListener}).
      */
     @Override
     public Optional<IdempotencyRecord> awaitCompletion(String key, Duration timeout)

@@ -87,8 +87,8 @@ final class JdbcRecords {
                                     settings.ownerLockTimeout());
                     TableSchema.check(c, dialect, settings, sql);
                     long packetLimit = ResultWrite.packetLimit(c, dialect);
-                    // PgCompletionListener, the one class that names the PostgreSQL driver, is
-                    // loaded only here, on PostgreSQL.
+                    // PgCompletionListener, which reaches the PostgreSQL driver (by reflection),
+                    // is loaded only here, on PostgreSQL; it finds that reach on c, at start.
                     started =
                             new Started(
                                     dialect,
@@ -97,7 +97,11 @@ final class JdbcRecords {
                                     packetLimit,
                                     notifying
                                             ? PgCompletionListener.on(
-                                                    dataSource, channel, completions, listenerIdle)
+                                                    dataSource,
+                                                    channel,
+                                                    completions,
+                                                    listenerIdle,
+                                                    c)
                                             : CompletionListener.POLLING);
                 } catch (SQLException e) {
                     throw SqlFailures.failure("start", null, e);

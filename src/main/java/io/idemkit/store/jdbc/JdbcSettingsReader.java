@@ -51,6 +51,13 @@ public final class JdbcSettingsReader {
         if (ownerLock != null) {
             settings = values.apply(settings, ownerLock, JdbcStoreSettings::withOwnerLockTimeout);
         }
+        Duration pollPause =
+                values.positive(
+                        ConfigKeys.JDBC_POLL_LONGEST_PAUSE,
+                        ConfigKeys.JDBC_POLL_LONGEST_PAUSE_DEFAULT);
+        if (pollPause != null) {
+            settings = values.apply(settings, pollPause, JdbcStoreSettings::withPollLongestPause);
+        }
         return settings.withCreateTable(
                         values.bool(
                                 ConfigKeys.JDBC_CREATE_TABLE, ConfigKeys.JDBC_CREATE_TABLE_DEFAULT))

@@ -30,6 +30,9 @@ import java.util.regex.Pattern;
  *     release, the renewal) wait for a lock ({@code idemkit.jdbc.owner-lock-timeout}, {@link
  *     LockWait}): from the duplicates' 1 s to 1 h; default {@value #DEFAULT_OWNER_LOCK_TIMEOUT}; on
  *     MariaDB rounded up to whole seconds
+ * @param pollLongestPause the longest pause of a duplicate's poll of its record while it waits
+ *     ({@code idemkit.jdbc.poll-longest-pause}, C4.3): it pauses 10 ms (or this, if shorter),
+ *     doubling up to this; default {@value #DEFAULT_POLL_LONGEST_PAUSE_MILLIS} ms; at least 1 ms
  */
 public record JdbcStoreSettings(
         String dataSourceName,
@@ -38,7 +41,8 @@ public record JdbcStoreSettings(
         String transactionDataSourceName,
         Duration purgeInterval,
         boolean notifications,
-        Duration ownerLockTimeout) {
+        Duration ownerLockTimeout,
+        Duration pollLongestPause) {
 
     /** The default table name: {@value}. */
     public static final String DEFAULT_TABLE = "idemkit_records";
@@ -50,6 +54,12 @@ public record JdbcStoreSettings(
 
     /** Far above any lock a store should wait for, and far below PostgreSQL's limit (24 days). */
     private static final Duration LONGEST_OWNER_LOCK_TIMEOUT = Duration.ofHours(1);
+
+    /** The default longest pause of a waiter's poll, in milliseconds: {@value}. */
+    public static final long DEFAULT_POLL_LONGEST_PAUSE_MILLIS = 500;
+
+    private static final Duration DEFAULT_POLL_LONGEST_PAUSE =
+            Duration.ofMillis(DEFAULT_POLL_LONGEST_PAUSE_MILLIS);
 
     private static final Pattern TABLE =
             Pattern.compile("([A-Za-z_][A-Za-z0-9_]{0,62}\\.)?[A-Za-z_][A-Za-z0-9_]{0,62}");
@@ -67,10 +77,12 @@ public record JdbcStoreSettings(
      * @param purgeInterval how often the library purges expired rows, zero for never
      * @param notifications whether PostgreSQL's {@code LISTEN}/{@code NOTIFY} wakes waiters
      * @param ownerLockTimeout how long the owner's own writes wait for a lock, from 1 s to 1 h
+     * @param pollLongestPause the longest pause of a waiter's poll, at least 1 ms
      * @throws IllegalArgumentException if the table name is not a plain SQL identifier, the purge
-     *     interval is negative or under 1 ms but zero, the owner's lock timeout out of range, a
-     *     name is blank, or both data sources have one name (C13: the store's data source is not
-     *     enlisted, so a completion on it would commit apart from the business writes)
+     *     interval is negative or under 1 ms but zero, the owner's lock timeout out of range, the
+     *     poll's longest pause under 1 ms, a name is blank, or both data sources have one name
+     *     (C13: the store's data source is not enlisted, so a completion on it would commit apart
+     *     from the business writes)
      */
     public JdbcStoreSettings {
         Objects.requireNonNull(ownerLockTimeout, "ownerLockTimeout");
@@ -109,6 +121,13 @@ public record JdbcStoreSettings(
                             + purgeInterval
                             + ": must be zero (off) or at least 1ms");
         }
+        Objects.requireNonNull(pollLongestPause, "pollLongestPause");
+        if (pollLongestPause.toMillis() < 1) {
+            throw new IllegalArgumentException(
+                    "Invalid idemkit.jdbc.poll-longest-pause="
+                            + pollLongestPause
+                            + ": must be at least 1ms");
+        }
         Objects.requireNonNull(table, "table");
         if (!TABLE.matcher(table).matches()) {
             throw new IllegalArgumentException(
@@ -120,7 +139,10 @@ public record JdbcStoreSettings(
     }
 
     /**
-     * Settings with the owner's default lock timeout ({@value #DEFAULT_OWNER_LOCK_TIMEOUT}).
+     * Settings with the owner's default lock timeout ({@value #DEFAULT_OWNER_LOCK_TIMEOUT}) and the
+     * poll's default longest pause ({@value #DEFAULT_POLL_LONGEST_PAUSE_MILLIS} ms): the canonical
+     * constructor before {@code idemkit.jdbc.owner-lock-timeout} and {@code
+     * idemkit.jdbc.poll-longest-pause} existed.
      *
      * @param dataSourceName the JNDI name of the data source, or {@code null}
      * @param table the table of records, optionally schema-qualified
@@ -144,7 +166,8 @@ public record JdbcStoreSettings(
                 transactionDataSourceName,
                 purgeInterval,
                 notifications,
-                OWNER_LOCK_TIMEOUT);
+                OWNER_LOCK_TIMEOUT,
+                DEFAULT_POLL_LONGEST_PAUSE);
     }
 
     /**
@@ -169,7 +192,8 @@ public record JdbcStoreSettings(
                 transactionDataSourceName,
                 Duration.ZERO,
                 true,
-                OWNER_LOCK_TIMEOUT);
+                OWNER_LOCK_TIMEOUT,
+                DEFAULT_POLL_LONGEST_PAUSE);
     }
 
     private static String trimmed(String name) {
@@ -184,7 +208,15 @@ public record JdbcStoreSettings(
      * @param createTable whether the store creates a missing table
      */
     public JdbcStoreSettings(String table, boolean createTable) {
-        this(null, table, createTable, null, Duration.ZERO, true, OWNER_LOCK_TIMEOUT);
+        this(
+                null,
+                table,
+                createTable,
+                null,
+                Duration.ZERO,
+                true,
+                OWNER_LOCK_TIMEOUT,
+                DEFAULT_POLL_LONGEST_PAUSE);
     }
 
     /**
@@ -206,7 +238,8 @@ public record JdbcStoreSettings(
                 transactionDataSourceName,
                 purgeInterval,
                 notifications,
-                ownerLockTimeout);
+                ownerLockTimeout,
+                pollLongestPause);
     }
 
     /**
@@ -221,7 +254,8 @@ public record JdbcStoreSettings(
                 transactionDataSourceName,
                 purgeInterval,
                 notifications,
-                ownerLockTimeout);
+                ownerLockTimeout,
+                pollLongestPause);
     }
 
     /**
@@ -236,7 +270,8 @@ public record JdbcStoreSettings(
                 transactionDataSourceName,
                 purgeInterval,
                 notifications,
-                ownerLockTimeout);
+                ownerLockTimeout,
+                pollLongestPause);
     }
 
     /**
@@ -251,7 +286,8 @@ public record JdbcStoreSettings(
                 name,
                 purgeInterval,
                 notifications,
-                ownerLockTimeout);
+                ownerLockTimeout,
+                pollLongestPause);
     }
 
     /**
@@ -266,7 +302,8 @@ public record JdbcStoreSettings(
                 transactionDataSourceName,
                 interval,
                 notifications,
-                ownerLockTimeout);
+                ownerLockTimeout,
+                pollLongestPause);
     }
 
     /**
@@ -281,7 +318,8 @@ public record JdbcStoreSettings(
                 transactionDataSourceName,
                 purgeInterval,
                 on,
-                ownerLockTimeout);
+                ownerLockTimeout,
+                pollLongestPause);
     }
 
     /**
@@ -296,6 +334,23 @@ public record JdbcStoreSettings(
                 transactionDataSourceName,
                 purgeInterval,
                 notifications,
-                timeout);
+                timeout,
+                pollLongestPause);
+    }
+
+    /**
+     * @param longest the longest pause of a waiter's poll, at least 1 ms
+     * @return these settings with another longest pause
+     */
+    public JdbcStoreSettings withPollLongestPause(Duration longest) {
+        return new JdbcStoreSettings(
+                dataSourceName,
+                table,
+                createTable,
+                transactionDataSourceName,
+                purgeInterval,
+                notifications,
+                ownerLockTimeout,
+                longest);
     }
 }

@@ -6,9 +6,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.concurrent.Executor;
 import javax.sql.DataSource;
-import org.postgresql.PGConnection;
-import org.postgresql.PGNotification;
 
 /**
  * The receiving side of the wake-ups across store instances on PostgreSQL (C4.3, C12): one
@@ -16,32 +15,51 @@ import org.postgresql.PGNotification;
  * CompletionNotices}), read by one daemon thread of this store instance, which ends the pause of
  * this instance's waiters on each notified key ({@link CompletionPoll#signal}).
  *
- * <p>The only class of the library that names the PostgreSQL driver's {@link PGConnection}: the
- * store creates it only when its database is PostgreSQL, so that applications on other databases
- * never load it. A data source whose connections do not unwrap to it, or a driver this class cannot
- * see, leaves the store polling, with one warning.
+ * <p>It reaches the driver's notifications through {@link PgDriverAccess}, by reflection through
+ * the driver's own class loader, so that it listens also where the application cannot see the
+ * driver's classes (a server-defined data source). Where the data source's connections unwrap to no
+ * {@code org.postgresql.PGConnection} at all, the store says so in one warning at start and its
+ * waiters poll.
  *
  * <p>The connection is taken when the first waiter of the instance waits, not at start, and given
  * back (after {@code UNLISTEN *}) once no waiter has waited for the idle period ({@link
  * CompletionListener#IDLE_PERIOD}, a minute; the thread sees it pass at its next read, within
  * {@value #RECEIVE_MILLIS} ms): an instance whose duplicates never wait holds none. Once it
  * listens, every waiter is woken to read again, so that a completion committed before the {@code
- * LISTEN} is not waited for until the next poll. While the connection is down (a database restart),
- * waiters poll as without it, and the thread takes a new connection, pausing 100 ms, doubling to 5
- * s, between attempts; {@link #status()} says so. Thread-safe.
+ * LISTEN} is not waited for until the next poll. While the connection is down (a database restart,
+ * a half-open connection, any failure of the thread's own), waiters poll as without it, and the
+ * thread takes a new connection, pausing 100 ms, doubling to 5 s, between attempts; {@link
+ * #status()} says so.
+ *
+ * <p>No network call runs under the lock that waiters and {@link #close()} take, and each of the
+ * listening connection's network calls is bounded ({@link Connection#setNetworkTimeout}, {@value
+ * #NETWORK_MILLIS} ms, where the data source supports it): a half-open connection delays neither a
+ * waiter nor the undeploy. Thread-safe.
  */
 final class PgCompletionListener implements CompletionListener, Runnable {
 
     private static final System.Logger LOG = System.getLogger(PgCompletionListener.class.getName());
 
-    /** The longest one read of notifications blocks: bounds how long {@link #close} waits. */
+    /** The longest one read of notifications blocks. */
     static final int RECEIVE_MILLIS = 500;
+
+    /**
+     * The bound of every other network call of the listening connection ({@code LISTEN}, {@code
+     * UNLISTEN}), and so, with {@link #RECEIVE_MILLIS}, of how long {@link #close} waits.
+     */
+    static final int NETWORK_MILLIS = 3000;
 
     /** Reads between two checks that the connection is alive (a silent network loss). */
     static final int CHECK_ROUNDS = 20;
 
     private static final long FIRST_BACKOFF_MILLIS = 100;
     private static final long MAX_BACKOFF_MILLIS = 5000;
+
+    /**
+     * Runs the driver's timeout work in the calling thread: no thread of the library's own to leak
+     * at undeploy (the PostgreSQL driver runs none).
+     */
+    private static final Executor IN_THE_CALLER = Runnable::run;
 
     static final String LISTENING = "listening";
     static final String IDLE = "idle (listens while a duplicate waits)";
@@ -55,45 +73,75 @@ final class PgCompletionListener implements CompletionListener, Runnable {
     private final long idleNanos;
     private final Object lock = new Object();
     private int waiters; // guarded by lock
+    // guarded by lock: waiters that ever arrived, so that one that came and went is not missed
+    private long arrivals;
     // guarded by lock: when a waiter last arrived or left; with none left, the idle period's start
     private long lastWaited = System.nanoTime();
-    private boolean closed; // guarded by lock
-    private Thread thread; // guarded by lock
-    private volatile String status = IDLE;
+    private volatile boolean closed; // written under lock
+    private volatile Thread thread; // written under lock
+    private volatile String status;
+    private final PgDriverAccess driver; // null: unavailable
 
     private PgCompletionListener(
-            DataSource dataSource, String channel, CompletionPoll completions, Duration idle) {
+            DataSource dataSource,
+            String channel,
+            CompletionPoll completions,
+            Duration idle,
+            PgDriverAccess driver) {
         this.dataSource = dataSource;
         this.channel = channel;
         this.completions = completions;
         this.idleNanos = idle.toNanos();
+        this.driver = driver;
+        this.status = driver == null ? UNAVAILABLE : IDLE;
     }
 
     /**
+     * Finds, on {@code probe}, how to reach the driver's notifications; where it cannot, logs the
+     * one warning that says what to change, and the listener stays {@link #UNAVAILABLE}.
+     *
      * @param dataSource the store's data source, on PostgreSQL
      * @param channel the table's channel
      * @param completions the waits of the store instance
      * @param idle how long no waiter must have waited before the connection is given back: {@link
      *     CompletionListener#IDLE_PERIOD} but in tests
+     * @param probe a connection of {@code dataSource}, left open
      * @return a listener that has not connected yet
+     * @throws SQLException when {@code probe} fails
      */
     static CompletionListener on(
-            DataSource dataSource, String channel, CompletionPoll completions, Duration idle) {
-        return new PgCompletionListener(dataSource, channel, completions, idle);
+            DataSource dataSource,
+            String channel,
+            CompletionPoll completions,
+            Duration idle,
+            Connection probe)
+            throws SQLException {
+        PgDriverAccess driver;
+        try {
+            driver = PgDriverAccess.of(probe);
+        } catch (PgDriverAccess.Unavailable e) {
+            unavailable(e.getMessage());
+            driver = null;
+        }
+        return new PgCompletionListener(dataSource, channel, completions, idle, driver);
     }
 
     @Override
     public void waiterArrives() {
         synchronized (lock) {
             waiters++;
+            arrivals++;
             lastWaited = System.nanoTime();
             if (closed || status == UNAVAILABLE) {
                 return;
             }
-            if (thread == null) {
-                thread = new Thread(this, "idemkit-listener-" + channel);
-                thread.setDaemon(true);
-                thread.start();
+            Thread running = thread;
+            if (running == null || !running.isAlive()) {
+                // The first waiter, or a thread that ended by an error it could not survive.
+                running = new Thread(this, "idemkit-listener-" + channel);
+                running.setDaemon(true);
+                thread = running;
+                running.start();
             } else {
                 lock.notifyAll();
             }
@@ -110,7 +158,15 @@ final class PgCompletionListener implements CompletionListener, Runnable {
 
     @Override
     public String status() {
-        return status;
+        if (closed) {
+            return CLOSED;
+        }
+        String said = status;
+        Thread running = thread;
+        if (said == LISTENING && (running == null || !running.isAlive())) {
+            return DOWN; // never "listening" when no thread listens
+        }
+        return said;
     }
 
     @Override
@@ -121,49 +177,75 @@ final class PgCompletionListener implements CompletionListener, Runnable {
             lock.notifyAll();
             running = thread;
         }
+        status = CLOSED;
         if (running != null && running != Thread.currentThread()) {
             try {
-                running.join(RECEIVE_MILLIS + 1000L);
+                running.join(RECEIVE_MILLIS + NETWORK_MILLIS + 500L);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
-        status = CLOSED;
     }
 
     @Override
     public void run() {
+        try {
+            listen();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Throwable e) {
+            // What even the loop's own recovery could not survive: the next waiter starts another.
+            status = DOWN;
+            failed(e);
+        } finally {
+            synchronized (lock) {
+                if (closed) {
+                    status = CLOSED;
+                }
+            }
+        }
+    }
+
+    /** The thread's loop, until the store closes. */
+    private void listen() throws InterruptedException {
         Connection c = null;
-        PGConnection listening = null;
+        Object listening = null; // the driver's PGConnection under c
+        int timeoutBefore = -1;
         long backoff = FIRST_BACKOFF_MILLIS;
         boolean giveBackNow = false;
         int sinceCheck = 0;
         try {
             while (true) {
+                boolean idle;
+                long arrived;
                 synchronized (lock) {
                     if (closed) {
                         return;
                     }
-                    if (waiters == 0
-                            && (giveBackNow || System.nanoTime() - lastWaited >= idleNanos)) {
-                        c = giveBack(c);
-                        listening = null;
-                        giveBackNow = false;
-                        status = IDLE;
-                        while (waiters == 0 && !closed) {
+                    arrived = arrivals;
+                    idle =
+                            waiters == 0
+                                    && (giveBackNow || System.nanoTime() - lastWaited >= idleNanos);
+                }
+                if (idle) {
+                    status = IDLE;
+                    c = giveBack(c, listening, timeoutBefore); // outside the lock: network calls
+                    listening = null;
+                    giveBackNow = false;
+                    synchronized (lock) {
+                        // Until a waiter arrives, also one that arrived during the UNLISTEN, or
+                        // came and went before this thread woke.
+                        while (waiters == 0 && arrivals == arrived && !closed) {
                             lock.wait();
                         }
-                        continue;
                     }
+                    continue;
                 }
                 try {
                     if (c == null) {
                         c = AutoCommit.on(dataSource.getConnection());
-                        if (!c.isWrapperFor(PGConnection.class)) {
-                            unavailable(null);
-                            return;
-                        }
-                        listening = c.unwrap(PGConnection.class);
+                        timeoutBefore = boundNetworkCalls(c);
+                        listening = driver.unwrap(c);
                         try (Statement s = c.createStatement()) {
                             s.execute("LISTEN " + channel);
                         }
@@ -175,14 +257,14 @@ final class PgCompletionListener implements CompletionListener, Runnable {
                         // after "listening" is read is not woken by this catch-up.
                         status = LISTENING;
                     }
-                    PGNotification[] received = listening.getNotifications(RECEIVE_MILLIS);
-                    if (received != null) {
-                        for (PGNotification n : received) {
-                            if (channel.equals(n.getName()) && n.getParameter() != null) {
-                                completions.signal(n.getParameter());
-                            }
-                        }
-                    }
+                    driver.receive(
+                            listening,
+                            RECEIVE_MILLIS,
+                            (name, key) -> {
+                                if (channel.equals(name) && key != null) {
+                                    completions.signal(key);
+                                }
+                            });
                     if (++sinceCheck >= CHECK_ROUNDS) {
                         sinceCheck = 0;
                         if (!c.isValid(2)) {
@@ -190,19 +272,12 @@ final class PgCompletionListener implements CompletionListener, Runnable {
                                     "the listening connection is not valid", "08003");
                         }
                     }
-                } catch (SQLException e) {
+                } catch (Throwable e) { // LinkageError too: the thread must survive it (C4.11)
                     if (status != DOWN) {
-                        LOG.log(
-                                Level.WARNING,
-                                "idemkit's JDBC store lost its PostgreSQL listening connection"
-                                        + " (SQLState "
-                                        + e.getSQLState()
-                                        + "): duplicates that wait poll until it is back, up to"
-                                        + " 500 ms late; it reconnects by itself.");
-                        LOG.log(Level.DEBUG, "listening connection failure", e);
+                        failed(e);
                     }
                     status = DOWN;
-                    c = giveBack(c);
+                    c = giveBack(c, listening, timeoutBefore);
                     listening = null;
                     synchronized (lock) {
                         if (waiters == 0) {
@@ -214,37 +289,67 @@ final class PgCompletionListener implements CompletionListener, Runnable {
                     backoff = Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
                 }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (LinkageError e) {
-            unavailable(e);
         } finally {
-            giveBack(c);
+            giveBack(c, listening, timeoutBefore);
         }
     }
 
-    private void unavailable(Throwable cause) {
-        status = UNAVAILABLE;
+    /**
+     * Bounds {@code c}'s network calls by {@value #NETWORK_MILLIS} ms where its data source
+     * supports it.
+     *
+     * @return the bound it had, to give back with it; {@code -1} if it has none of ours
+     */
+    private static int boundNetworkCalls(Connection c) {
+        try {
+            int before = c.getNetworkTimeout();
+            c.setNetworkTimeout(IN_THE_CALLER, NETWORK_MILLIS);
+            return before;
+        } catch (SQLException | UnsupportedOperationException | AbstractMethodError e) {
+            return -1; // unbounded, but still never under the lock
+        }
+    }
+
+    /** One line, no stack trace, and never a driver's message (C4.11). */
+    private static void failed(Throwable e) {
+        String why =
+                e instanceof SQLException sql
+                        ? " lost its PostgreSQL listening connection (SQLState "
+                                + sql.getSQLState()
+                                + ")"
+                        : "'s PostgreSQL listener failed (" + e.getClass().getName() + ")";
+        LOG.log(
+                Level.WARNING,
+                "idemkit's JDBC store"
+                        + why
+                        + ": duplicates that wait poll until it listens again, up to the poll's longest pause"
+                        + " (idemkit.jdbc.poll-longest-pause) late;"
+                        + " it reconnects by itself.");
+        LOG.log(Level.DEBUG, "listening connection failure", e);
+    }
+
+    private static void unavailable(String reason) {
         LOG.log(
                 Level.WARNING,
                 "idemkit's JDBC store cannot listen for completions on PostgreSQL: its data"
-                        + " source's connections do not unwrap to org.postgresql.PGConnection"
-                        + (cause == null ? "" : " (" + cause.getClass().getName() + ")")
-                        + ". Duplicates that wait poll for the result, up to 500 ms late. A pool"
-                        + " unwraps only for an application that sees the driver's own classes:"
-                        + " on Open Liberty give the application the data source's library"
-                        + " (<classloader commonLibraryRef=\"...\"/>, or name the library"
-                        + " \"global\"); on WildFly make the deployment depend on the driver's"
-                        + " module. Or set idemkit.jdbc.notifications=false to silence this.");
+                        + " source's connections unwrap to no org.postgresql.PGConnection ("
+                        + reason
+                        + "), so duplicates that wait poll for the result, up to the poll's longest pause"
+                        + " (idemkit.jdbc.poll-longest-pause) late. Give"
+                        + " the store a data source whose Connection.unwrap reaches the driver's"
+                        + " own connection (those of Open Liberty, WildFly, Payara and HikariCP"
+                        + " do), or set idemkit.jdbc.notifications=false to silence this.");
     }
 
     /**
-     * Stops listening on {@code c} and returns it to its pool; {@code null} always. The {@code
-     * UNLISTEN} runs through the pool's own wrapper even when the connection is known to be broken:
-     * the failure that told this thread so came through the driver's connection, which the pool
-     * does not see, and the pool discards a connection only when one of its own calls fails.
+     * Stops listening on {@code c}, restores its network bound and returns it to its pool; {@code
+     * null} always. The {@code UNLISTEN} runs through the pool's own wrapper even when the
+     * connection is known to be broken: the failure that told this thread so came through the
+     * driver's connection, which the pool does not see, and the pool discards a connection only
+     * when one of its own calls fails. Each of these calls is bounded ({@link #boundNetworkCalls}),
+     * and none runs under the lock.
      */
-    private static Connection giveBack(Connection c) {
+    private Connection giveBack(Connection c, Object listening, int timeoutBefore) {
         if (c == null) {
             return null;
         }
@@ -252,14 +357,19 @@ final class PgCompletionListener implements CompletionListener, Runnable {
             try (Statement s = c.createStatement()) {
                 s.execute("UNLISTEN *");
             }
-            // What arrived meanwhile stays off the pooled session.
-            c.unwrap(PGConnection.class).getNotifications();
-        } catch (SQLException e) {
+            if (listening != null) {
+                // What arrived meanwhile stays off the pooled session.
+                driver.drain(listening);
+            }
+            if (timeoutBefore >= 0) {
+                c.setNetworkTimeout(IN_THE_CALLER, timeoutBefore);
+            }
+        } catch (SQLException | RuntimeException | LinkageError e) {
             // a broken connection: its failure went through the pool, which discards it
         } finally {
             try {
                 c.close();
-            } catch (SQLException e) {
+            } catch (SQLException | RuntimeException e) {
                 // already gone
             }
         }
