@@ -43,11 +43,7 @@ public final class ConfigKeys {
     /** Default of {@link #WAIT_TIMEOUT}. */
     public static final String WAIT_TIMEOUT_DEFAULT = "10s";
 
-    /**
-     * The most threads that may wait on one key for an in-flight call at once (a whole number, at
-     * least 1); a duplicate past it is answered "in progress" at once, as a wait that timed out is
-     * (C4.3), never run.
-     */
+    /** The most threads of a JVM that wait on one key at once (≥ 1); past it, "in progress". */
     public static final String MAX_WAITERS_PER_KEY = PREFIX + "max-waiters-per-key";
 
     /** Default of {@link #MAX_WAITERS_PER_KEY}: far above real duplicates, far below a pool. */
@@ -229,9 +225,8 @@ public final class ConfigKeys {
     public static final String METHOD_DERIVED_KEY_DEFAULT = "warn";
 
     /**
-     * The JMS message property that carries the application's key of a message (C11.1), so that a
-     * producer's re-send, which gets a new {@code JMSMessageID}, is still a duplicate. A message
-     * without it is keyed by its {@code JMSMessageID}.
+     * The JMS property that carries a message's own key (C11.1), so that a producer's re-send is
+     * still a duplicate; a message without it is keyed by its {@code JMSMessageID}.
      */
     public static final String MESSAGE_KEY_PROPERTY = PREFIX + "message.key-property";
 
@@ -245,9 +240,8 @@ public final class ConfigKeys {
     public static final String MESSAGE_MAX_ATTEMPTS_DEFAULT = "3";
 
     /**
-     * What a message's fingerprint covers: {@code none} (the key alone declares "the same
-     * operation", as the reference does) or {@code body} (a duplicate key with another body is a
-     * payload mismatch).
+     * What a message's fingerprint covers: {@code none} (the key alone, as in the reference) or
+     * {@code body} (another body under one key is a payload mismatch).
      */
     public static final String MESSAGE_FINGERPRINT = PREFIX + "message.fingerprint";
 
@@ -298,16 +292,14 @@ public final class ConfigKeys {
     public static final String MONGO_LEASE_GRACE_DEFAULT = "60s";
 
     /**
-     * The JNDI name of the JDBC store's data source, looked up with {@code InitialContext}; unset
-     * means the application's one {@code DataSource} bean. Either must not be enlisted in JTA
-     * transactions.
+     * The JNDI name of the JDBC store's data source, not enlisted in JTA transactions; unset, the
+     * application's one {@code DataSource} bean.
      */
     public static final String JDBC_DATASOURCE = PREFIX + "jdbc.datasource";
 
     /**
-     * The JNDI name of the application's JTA data source on the same database as the JDBC store's,
-     * on which a method with {@code completion=in-transaction} completes its record inside its
-     * business transaction (contract C13); unset, no method can.
+     * The JNDI name of the application's JTA data source on the JDBC store's database, for {@code
+     * completion=in-transaction} (C13); unset, no method can complete inside its transaction.
      */
     public static final String JDBC_TRANSACTION_DATASOURCE = PREFIX + "jdbc.transaction-datasource";
 
@@ -344,12 +336,7 @@ public final class ConfigKeys {
     /** Default of {@link #JDBC_OWNER_LOCK_TIMEOUT}. */
     public static final String JDBC_OWNER_LOCK_TIMEOUT_DEFAULT = "5s";
 
-    /**
-     * The longest pause between two reads of a duplicate that waits on the JDBC store (C4.3, a
-     * duration of at least 1 ms): its poll pauses 10 ms, doubling up to this. A completion through
-     * the same store instance, or on PostgreSQL a notification, ends a pause early; a longer pause
-     * reads the database less often, and makes a waiter that only polls that much later.
-     */
+    /** The longest pause of a JDBC store waiter's poll, doubling from 10 ms (C4.3; ≥ 1 ms). */
     public static final String JDBC_POLL_LONGEST_PAUSE = PREFIX + "jdbc.poll-longest-pause";
 
     /** Default of {@link #JDBC_POLL_LONGEST_PAUSE}. */
