@@ -13,11 +13,11 @@ import java.lang.runtime.ObjectMethods;
  * of its own to the record's type. On Java 17 a method handle keeps its last adaptation in a strong
  * one-element cache (JDK-8078641, fixed in Java 18, where an adaptation to a type of another class
  * loader is held only softly), so the last record class compared in the JVM stays reachable from a
- * JDK class: an application with idemkit, whose records are compared on every request, was never
- * collected once undeployed (seen in heap dumps on Open Liberty and WildFly: {@code
- * ObjectMethods.OBJECT_EQ}, its {@code asTypeCache}, a {@code MethodType} with idemkit's {@code
- * ClaimToken}). Linking an {@code equals} for a JDK type ({@link String}) replaces that entry. It
- * is harmless where the JDK no longer needs it, and never fails a shutdown.
+ * JDK class: an application with idemkit, whose records are compared on every request, stayed in
+ * memory once undeployed, until some other record type was compared (seen in heap dumps on Open
+ * Liberty: {@code ObjectMethods.OBJECT_EQ}, its {@code asTypeCache}, a {@code MethodType} with
+ * idemkit's {@code ClaimToken}). Linking an {@code equals} for a JDK type ({@link String}) replaces
+ * that entry. It is harmless where the JDK no longer needs it, and never fails a shutdown.
  */
 final class RecordEqualsCache {
 
