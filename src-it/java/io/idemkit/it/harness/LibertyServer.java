@@ -90,6 +90,30 @@ public final class LibertyServer implements OwnServer {
     }
 
     /**
+     * Removes an application from the dropins folder of the running server, and waits until the
+     * server has stopped it ({@code CWWKZ0009I}).
+     *
+     * @param war the application
+     */
+    public void removeApplication(WebArchive war) throws IOException {
+        String app = war.getName().replaceFirst("\\.war$", "");
+        Files.delete(dir.resolve("dropins").resolve(war.getName()));
+        Awaitility.await(app + " stopped")
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> messagesLog().contains("CWWKZ0009I: The application " + app + " "));
+    }
+
+    /**
+     * Adds an option to the server's JVM, before it starts.
+     *
+     * @param option such as {@code -XX:SoftRefLRUPolicyMSPerMB=0}
+     */
+    public void addJvmOption(String option) throws IOException {
+        Files.writeString(
+                dir.resolve("jvm.options"), option + "\n", java.nio.file.StandardOpenOption.APPEND);
+    }
+
+    /**
      * @return the server's {@code messages.log} so far
      */
     public String messagesLog() throws IOException {

@@ -38,6 +38,7 @@ import jakarta.enterprise.inject.spi.AnnotatedParameter;
 import jakarta.enterprise.inject.spi.AnnotatedType;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.spi.BeforeShutdown;
 import jakarta.enterprise.inject.spi.DefinitionException;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
@@ -424,5 +425,10 @@ public class IdemkitExtension implements Extension {
     void validateAdmin(@Observes AfterDeploymentValidation event) {
         AdminSettings.problems(ConfigProvider.getConfig())
                 .forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
+    }
+
+    /** Lets the JDK's record support forget the application's classes (C15.1). */
+    void releaseJdkCaches(@Observes BeforeShutdown event) {
+        RecordEqualsCache.release();
     }
 }

@@ -165,7 +165,10 @@ final class Connection {
         return stampsWithServerClock;
     }
 
-    /** Closes the client this store created, if any; later uses fail. Idempotent. */
+    /**
+     * Closes the client this store created, if any, and stops the driver's buffer pool pruner
+     * ({@link DriverBufferPool}); later uses fail. Idempotent.
+     */
     void close() {
         starting.lock();
         try {
@@ -178,6 +181,7 @@ final class Connection {
         } finally {
             starting.unlock();
         }
+        DriverBufferPool.stopPruner();
     }
 
     /** Runs under {@link #starting}. Raises when the server cannot be reached; retried next use. */

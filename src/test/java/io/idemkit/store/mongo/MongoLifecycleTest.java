@@ -70,6 +70,23 @@ class MongoLifecycleTest extends FreshStoreTest {
         assertThat(store.find(key)).isPresent();
     }
 
+    /**
+     * The driver's buffer pool pruner, a thread it starts for the whole class loader and never
+     * stops, ends when the store closes (C15.1): it kept an undeployed application in memory.
+     */
+    @Test
+    void close_stopsTheDriversBufferPoolPruner() {
+        MongoIdempotencyStore own =
+                new MongoIdempotencyStore(settings.withUri(mongo.uri()), Clock.systemUTC());
+        own.claim(key(), FINGERPRINT, VERSION, LONG);
+
+        own.close();
+
+        org.awaitility.Awaitility.await("the pruner thread ended")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> !prunerRuns());
+    }
+
     @Test
     void storeFromDatabase_usesThatDatabase() {
         MongoIdempotencyStore onDatabase =
@@ -94,5 +111,10 @@ class MongoLifecycleTest extends FreshStoreTest {
                                         MongoStoreSettings.defaults(), Clock.systemUTC()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("idemkit.mongo.uri");
+    }
+
+    private static boolean prunerRuns() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.isAlive() && t.getName().startsWith("BufferPoolPruner-"));
     }
 }
