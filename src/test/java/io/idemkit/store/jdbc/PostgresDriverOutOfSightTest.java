@@ -1,17 +1,22 @@
 package io.idemkit.store.jdbc;
 
+import static io.idemkit.store.jdbc.WakeUpTiming.EVENTUALLY;
+import static io.idemkit.store.jdbc.WakeUpTiming.FP;
+import static io.idemkit.store.jdbc.WakeUpTiming.LEASE;
+import static io.idemkit.store.jdbc.WakeUpTiming.PAUSE;
+import static io.idemkit.store.jdbc.WakeUpTiming.RESULT;
+import static io.idemkit.store.jdbc.WakeUpTiming.WAIT;
+import static io.idemkit.store.jdbc.WakeUpTiming.WOKEN_WITHIN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.idemkit.spi.ClaimResult;
-import io.idemkit.spi.StoredResult;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -48,14 +53,6 @@ import org.junit.jupiter.api.Test;
  */
 class PostgresDriverOutOfSightTest {
 
-    private static final String FP = "f".repeat(64);
-    private static final Duration LEASE = Duration.ofMinutes(1);
-    private static final StoredResult RESULT =
-            new StoredResult(201, List.of(), "{\"id\":1}".getBytes(StandardCharsets.UTF_8));
-    private static final Duration PAUSE = Duration.ofMinutes(1);
-    private static final Duration WAIT = PAUSE.multipliedBy(2);
-    private static final Duration WOKEN_WITHIN = Duration.ofSeconds(15);
-    private static final Duration EVENTUALLY = Duration.ofSeconds(15);
     private static final String LISTENER_LOG = PgCompletionListener.class.getName();
 
     private final ExecutorService waiters = Executors.newCachedThreadPool();

@@ -1,5 +1,12 @@
 package io.idemkit.store.jdbc;
 
+import static io.idemkit.store.jdbc.WakeUpTiming.EVENTUALLY;
+import static io.idemkit.store.jdbc.WakeUpTiming.FP;
+import static io.idemkit.store.jdbc.WakeUpTiming.LEASE;
+import static io.idemkit.store.jdbc.WakeUpTiming.PAUSE;
+import static io.idemkit.store.jdbc.WakeUpTiming.RESULT;
+import static io.idemkit.store.jdbc.WakeUpTiming.WAIT;
+import static io.idemkit.store.jdbc.WakeUpTiming.WOKEN_WITHIN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -7,12 +14,10 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.RecordState;
-import io.idemkit.spi.StoredResult;
 import io.idemkit.store.CompletionPoll;
 import io.idemkit.testsupport.LoopbackProxy;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -48,15 +53,6 @@ import org.postgresql.ds.PGSimpleDataSource;
  * <p>How a wake-up is told from a poll: as in {@link PostgresWakeUpTest}, B's poll pauses a minute.
  */
 class PostgresListenerFaultsTest {
-
-    private static final String FP = "f".repeat(64);
-    private static final Duration LEASE = Duration.ofMinutes(1);
-    private static final StoredResult RESULT =
-            new StoredResult(201, List.of(), "{\"id\":1}".getBytes(StandardCharsets.UTF_8));
-    private static final Duration PAUSE = Duration.ofMinutes(1);
-    private static final Duration WAIT = PAUSE.multipliedBy(2);
-    private static final Duration WOKEN_WITHIN = Duration.ofSeconds(15);
-    private static final Duration EVENTUALLY = Duration.ofSeconds(15);
 
     /** The listener's idle period: it gives its connection back (UNLISTEN) this long after use. */
     private static final Duration SHORT_IDLE = Duration.ofSeconds(2);

@@ -1,5 +1,12 @@
 package io.idemkit.store.jdbc;
 
+import static io.idemkit.store.jdbc.WakeUpTiming.EVENTUALLY;
+import static io.idemkit.store.jdbc.WakeUpTiming.FP;
+import static io.idemkit.store.jdbc.WakeUpTiming.LEASE;
+import static io.idemkit.store.jdbc.WakeUpTiming.PAUSE;
+import static io.idemkit.store.jdbc.WakeUpTiming.RESULT;
+import static io.idemkit.store.jdbc.WakeUpTiming.WAIT;
+import static io.idemkit.store.jdbc.WakeUpTiming.WOKEN_WITHIN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -9,7 +16,6 @@ import io.idemkit.it.harness.TestPorts;
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.RecordState;
-import io.idemkit.spi.StoredResult;
 import io.idemkit.store.CompletionPoll;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +23,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -60,15 +65,6 @@ import org.postgresql.xa.PGXADataSource;
  * PostgresWakeUpTest}.
  */
 class PostgresNotifyOutsideTransactionTest {
-
-    private static final String FP = "f".repeat(64);
-    private static final Duration LEASE = Duration.ofMinutes(1);
-    private static final StoredResult RESULT =
-            new StoredResult(201, List.of(), "{\"id\":1}".getBytes(StandardCharsets.UTF_8));
-    private static final Duration PAUSE = Duration.ofMinutes(1);
-    private static final Duration WAIT = PAUSE.multipliedBy(2);
-    private static final Duration WOKEN_WITHIN = Duration.ofSeconds(15);
-    private static final Duration EVENTUALLY = Duration.ofSeconds(15);
 
     private final List<AutoCloseable> opened = new ArrayList<>();
     private final ExecutorService threads = Executors.newCachedThreadPool();

@@ -1,5 +1,12 @@
 package io.idemkit.store.jdbc;
 
+import static io.idemkit.store.jdbc.WakeUpTiming.EVENTUALLY;
+import static io.idemkit.store.jdbc.WakeUpTiming.FP;
+import static io.idemkit.store.jdbc.WakeUpTiming.LEASE;
+import static io.idemkit.store.jdbc.WakeUpTiming.PAUSE;
+import static io.idemkit.store.jdbc.WakeUpTiming.RESULT;
+import static io.idemkit.store.jdbc.WakeUpTiming.WAIT;
+import static io.idemkit.store.jdbc.WakeUpTiming.WOKEN_WITHIN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -7,9 +14,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.RecordState;
-import io.idemkit.spi.StoredResult;
 import io.idemkit.store.CompletionPoll;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -46,20 +51,6 @@ import org.junit.jupiter.api.Test;
  */
 class PostgresWakeUpTest {
 
-    private static final String FP = "f".repeat(64);
-    private static final Duration LEASE = Duration.ofMinutes(1);
-    private static final StoredResult RESULT =
-            new StoredResult(201, List.of(), "{\"id\":1}".getBytes(StandardCharsets.UTF_8));
-
-    /** Every pause of B's poll, the first too: only a wake-up makes a waiter read sooner. */
-    private static final Duration PAUSE = Duration.ofMinutes(1);
-
-    /** The waits: longer than {@link #PAUSE}, so that none ends at its deadline during a test. */
-    private static final Duration WAIT = PAUSE.multipliedBy(2);
-
-    /** How soon a woken waiter returns: patient on a loaded machine, well under {@link #PAUSE}. */
-    private static final Duration WOKEN_WITHIN = Duration.ofSeconds(15);
-
     /**
      * How long a waiter must not read where nothing may wake it: time for a wrongly sent
      * notification to arrive, and well under {@link #PAUSE}, so that the poll cannot read
@@ -73,9 +64,6 @@ class PostgresWakeUpTest {
      * complete the key (one statement) after the waiter's first read.
      */
     private static final Duration POLLED_WAIT = Duration.ofSeconds(5);
-
-    /** What the tests wait for without proving anything by it: patient on a loaded machine. */
-    private static final Duration EVENTUALLY = Duration.ofSeconds(15);
 
     /**
      * The listener's idle period where a test waits it out: a few of its 500 ms reads, so that it
