@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * pom-template.xml OUT PORT}. It writes, under OUT:
  *
  * <ul>
- *   <li>{@code install.sh}: the section's install command, which "Getting the jar" must give too;
+ *   <li>{@code install.sh}: the section's install command, which docs/getting-the-jar.md (beside
+ *       the README) must give too;
  *   <li>{@code pom.xml}: the template, a plain WAR project, with the section's dependency in place
  *       of the line {@code <!-- README: the dependency -->};
  *   <li>{@code src/main/java/shop/NAME.java}: each class of the section's Java snippet in a file
@@ -32,7 +33,7 @@ import java.util.regex.Pattern;
 public final class FiveMinutes {
 
     private static final String SECTION = "## Five minutes: your own WAR";
-    private static final String GETTING_THE_JAR = "## Getting the jar";
+    private static final String GETTING_THE_JAR = "docs/getting-the-jar.md";
     private static final String DEPENDENCY_PLACE = "<!-- README: the dependency -->";
     private static final Pattern FENCE = Pattern.compile("(?ms)^```(\\w+)\\n(.*?)^```$");
     private static final Pattern CLASS_NAME =
@@ -52,7 +53,8 @@ public final class FiveMinutes {
         int port = Integer.parseInt(args[3]);
 
         String install = one(snippets, "sh", " install");
-        sameInstall(readme, install);
+        Path readmePath = Path.of(args[0]).toAbsolutePath();
+        sameInstall(Files.readString(readmePath.resolveSibling(GETTING_THE_JAR)), install);
         write(out.resolve("install.sh"), install + "\n");
 
         if (!template.contains(DEPENDENCY_PLACE)) {
@@ -87,22 +89,16 @@ public final class FiveMinutes {
     }
 
     /**
-     * Fails unless the section "Getting the jar" gives the same install command as step 1 of the
+     * Fails unless docs/getting-the-jar.md gives the same install command as step 1 of the
      * five-minute path (it quotes it inline, wrapped over lines), so that the one run here is the
      * one both give.
      */
-    private static void sameInstall(String readme, String install) {
+    private static void sameInstall(String gettingTheJar, String install) {
         String command = install.replaceAll("#.*", "").strip();
-        int start = readme.indexOf("\n" + GETTING_THE_JAR + "\n");
-        int end = readme.indexOf("\n## ", start + 1);
-        if (start < 0
-                || !readme.substring(start, end < 0 ? readme.length() : end)
-                        .replaceAll("\\s+", " ")
-                        .contains("`" + command + "`")) {
+        if (!gettingTheJar.replaceAll("\\s+", " ").contains("`" + command + "`")) {
             throw new IllegalStateException(
-                    "the section \""
-                            + GETTING_THE_JAR
-                            + "\" does not give the five-minute path's install command `"
+                    GETTING_THE_JAR
+                            + " does not give the five-minute path's install command `"
                             + command
                             + "`");
         }
