@@ -64,6 +64,13 @@ class DocsLinksTest {
     }
 
     @Test
+    void theReadme_isReadInTenMinutes_atMost300Lines() throws IOException {
+        assertThat(Files.readAllLines(Path.of("README.md"), StandardCharsets.UTF_8))
+                .as("README.md: the detail belongs in docs/ (docs/index.md)")
+                .hasSizeLessThanOrEqualTo(300);
+    }
+
+    @Test
     void missingFileAndMissingAnchor_areReported(@TempDir Path dir) throws IOException {
         Files.createDirectories(dir.resolve("docs"));
         Files.writeString(
