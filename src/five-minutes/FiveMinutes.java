@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * pom-template.xml OUT PORT}. It writes, under OUT:
  *
  * <ul>
- *   <li>{@code install.sh}: the section's install command, which "Getting the jar" must give too;
+ *   <li>{@code install.sh}: the section's install command, which docs/getting-the-jar.md (beside
+ *       the README) must give too;
  *   <li>{@code pom.xml}: the template, a plain WAR project, with the section's dependency in place
  *       of the line {@code <!-- README: the dependency -->};
  *   <li>{@code src/main/java/shop/NAME.java}: each class of the section's Java snippet in a file
@@ -23,7 +24,10 @@ import java.util.regex.Pattern;
  *   <li>{@code server.xml}: a Liberty server with the section's {@code featureManager}, its HTTP
  *       port PORT on loopback, and no HTTPS port;
  *   <li>{@code call-1.sh}, {@code call-2.sh}, …: each curl of the section, on port PORT instead
- *       of 9080.
+ *       of 9080;
+ *   <li>{@code scope/}: a project of its own with the scope provider of "Before production" (it
+ *       needs MicroProfile JWT, which the five-minute server does not have), for run.sh to
+ *       compile only.
  * </ul>
  *
  * A snippet it cannot find, or cannot take apart, is an error that names it: the README changed
@@ -32,8 +36,18 @@ import java.util.regex.Pattern;
 public final class FiveMinutes {
 
     private static final String SECTION = "## Five minutes: your own WAR";
-    private static final String GETTING_THE_JAR = "## Getting the jar";
+    private static final String GETTING_THE_JAR = "docs/getting-the-jar.md";
+    private static final String BEFORE_PRODUCTION = "## Before production";
     private static final String DEPENDENCY_PLACE = "<!-- README: the dependency -->";
+
+    /** What the scope provider snippet needs beside the five-minute WAR's dependencies. */
+    private static final String JWT_API =
+            "<dependency>\n"
+                    + "      <groupId>org.eclipse.microprofile.jwt</groupId>\n"
+                    + "      <artifactId>microprofile-jwt-auth-api</artifactId>\n"
+                    + "      <version>2.1</version>\n"
+                    + "      <scope>provided</scope>\n"
+                    + "    </dependency>";
     private static final Pattern FENCE = Pattern.compile("(?ms)^```(\\w+)\\n(.*?)^```$");
     private static final Pattern CLASS_NAME =
             Pattern.compile("\\b(?:class|interface|record|enum)\\s+(\\w+)");
@@ -46,21 +60,21 @@ public final class FiveMinutes {
                     "usage: java FiveMinutes.java README.md pom-template.xml OUT PORT");
         }
         String readme = Files.readString(Path.of(args[0]));
-        List<Snippet> snippets = snippets(readme);
+        List<Snippet> snippets = snippets(readme, SECTION);
         String template = Files.readString(Path.of(args[1]));
         Path out = Path.of(args[2]);
         int port = Integer.parseInt(args[3]);
 
         String install = one(snippets, "sh", " install");
-        sameInstall(readme, install);
+        Path readmePath = Path.of(args[0]).toAbsolutePath();
+        sameInstall(Files.readString(readmePath.resolveSibling(GETTING_THE_JAR)), install);
         write(out.resolve("install.sh"), install + "\n");
 
         if (!template.contains(DEPENDENCY_PLACE)) {
             throw new IllegalStateException("the template has no line " + DEPENDENCY_PLACE);
         }
-        write(
-                out.resolve("pom.xml"),
-                template.replace(DEPENDENCY_PLACE, one(snippets, "xml", "<dependency>").strip()));
+        String dependency = one(snippets, "xml", "<dependency>").strip();
+        write(out.resolve("pom.xml"), template.replace(DEPENDENCY_PLACE, dependency));
 
         for (String[] type : types(one(snippets, "java", "@Idempotent"))) {
             write(out.resolve("src/main/java/shop/" + type[0] + ".java"), type[1]);
@@ -75,6 +89,14 @@ public final class FiveMinutes {
                         + port
                         + "\" httpsPort=\"-1\"/>\n</server>\n");
 
+        List<Snippet> production = snippets(readme, BEFORE_PRODUCTION);
+        write(
+                out.resolve("scope/pom.xml"),
+                template.replace(DEPENDENCY_PLACE, dependency + "\n    " + JWT_API));
+        for (String[] type : types(one(production, "java", "IdempotencyScopeProvider"))) {
+            write(out.resolve("scope/src/main/java/shop/" + type[0] + ".java"), type[1]);
+        }
+
         List<String> calls = commands(one(snippets, "sh", "curl "));
         for (int i = 0; i < calls.size(); i++) {
             if (!calls.get(i).contains("localhost:9080/")) {
@@ -87,34 +109,28 @@ public final class FiveMinutes {
     }
 
     /**
-     * Fails unless the section "Getting the jar" gives the same install command as step 1 of the
+     * Fails unless docs/getting-the-jar.md gives the same install command as step 1 of the
      * five-minute path (it quotes it inline, wrapped over lines), so that the one run here is the
      * one both give.
      */
-    private static void sameInstall(String readme, String install) {
+    private static void sameInstall(String gettingTheJar, String install) {
         String command = install.replaceAll("#.*", "").strip();
-        int start = readme.indexOf("\n" + GETTING_THE_JAR + "\n");
-        int end = readme.indexOf("\n## ", start + 1);
-        if (start < 0
-                || !readme.substring(start, end < 0 ? readme.length() : end)
-                        .replaceAll("\\s+", " ")
-                        .contains("`" + command + "`")) {
+        if (!gettingTheJar.replaceAll("\\s+", " ").contains("`" + command + "`")) {
             throw new IllegalStateException(
-                    "the section \""
-                            + GETTING_THE_JAR
-                            + "\" does not give the five-minute path's install command `"
+                    GETTING_THE_JAR
+                            + " does not give the five-minute path's install command `"
                             + command
                             + "`");
         }
     }
 
-    /** The fenced blocks of the README's five-minute section, in order. */
-    private static List<Snippet> snippets(String readme) {
-        int start = readme.indexOf("\n" + SECTION + "\n");
+    /** The fenced blocks of the README's section {@code heading}, in order. */
+    private static List<Snippet> snippets(String readme, String heading) {
+        int start = readme.indexOf("\n" + heading + "\n");
         if (start < 0) {
-            throw new IllegalStateException("the README has no section \"" + SECTION + "\"");
+            throw new IllegalStateException("the README has no section \"" + heading + "\"");
         }
-        int end = readme.indexOf("\n## ", start + SECTION.length());
+        int end = readme.indexOf("\n## ", start + heading.length());
         String section = readme.substring(start, end < 0 ? readme.length() : end);
         List<Snippet> found = new ArrayList<>();
         Matcher m = FENCE.matcher(section);
@@ -137,9 +153,7 @@ public final class FiveMinutes {
                             + language
                             + " block with \""
                             + marker
-                            + "\" in the section \""
-                            + SECTION
-                            + "\", found "
+                            + "\" in its section of the README, found "
                             + matching.size());
         }
         return matching.get(0);

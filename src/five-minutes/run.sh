@@ -8,6 +8,7 @@
 #      server's dropins;
 #   5. the README's two curls: 201 with an id and Idempotency-Key-Expires, then 201 with the same
 #      body and Idempotency-Replayed: true.
+# Beside them, the scope provider of the README's "Before production" is compiled (not deployed).
 # Then it stops the server and fails if its port still listens.
 #
 # Usage: src/five-minutes/run.sh [http-port]   (default 9080, the README's)
@@ -50,6 +51,10 @@ run install bash "$OUT/install.sh"
 run shop-war mvn -B -ntp -f "$OUT/pom.xml" package
 unzip -l "$OUT/target/shop.war" | grep -q 'WEB-INF/lib/idemkit-jakarta-' ||
     fail "shop.war has no idemkit jar in WEB-INF/lib"
+
+# The scope provider of "Before production" compiles against the installed jar (with the
+# MicroProfile JWT API it uses; not deployed: the five-minute server has no mpJwt).
+run scope-compile mvn -B -ntp -f "$OUT/scope/pom.xml" compile
 
 # 3. The server, with the README's features.
 if [ ! -x "$WLP/bin/server" ]; then

@@ -7,12 +7,12 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * What the README's conformance table counts: the reference's vectors by surface, and for each
- * surface on each store the IT classes that run them ({@link Row}). A vector is run by a test
- * method named after its {@code id} in one of the row's classes, unless the row names another test
- * for it ({@link RunBy}: a real kill in a class of its own), or declares that it cannot run on that
- * store as the reference means it ({@link NotApplicable}, with the reason the table's note gives).
- * A test that only stages a vector is named after what it shows, never after the vector.
+ * What the conformance table (docs/conformance.md) counts: the reference's vectors by surface, and
+ * for each surface on each store the IT classes that run them ({@link Row}). A vector is run by a
+ * test method named after its {@code id} in one of the row's classes, unless the row names another
+ * test for it ({@link RunBy}: a real kill in a class of its own), or declares that it cannot run on
+ * that store as the reference means it ({@link NotApplicable}, with the reason the table's note
+ * gives). A test that only stages a vector is named after what it shows, never after the vector.
  */
 final class ConformanceRows {
 

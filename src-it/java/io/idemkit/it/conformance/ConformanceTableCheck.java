@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's conformance table, generated from the failsafe reports of the build that just ran
- * every runtime's ITs, must be the table the README shows: a vector the README counts as passed
+ * The conformance table, generated from the failsafe reports of the build that just ran every
+ * runtime's ITs, must be the table docs/conformance.md shows: a vector the page counts as passed
  * passed in this build, and one that passed is counted. It runs in a failsafe execution of its own
  * ({@code conformance-table}), after the ITs of every runtime; in a build that skipped a runtime or
  * ran a subset of the ITs ({@code -Dit.test}) it is skipped, since the reports then describe
@@ -42,6 +42,9 @@ import org.junit.jupiter.api.Test;
  */
 class ConformanceTableCheck {
 
+    /** The page that shows the table, from the project's root. */
+    static final String PAGE = "docs/conformance.md";
+
     static final String BEGIN = "<!-- conformance-table:begin";
     static final String END = "<!-- conformance-table:end -->";
 
@@ -49,7 +52,7 @@ class ConformanceTableCheck {
     record Runtime(String title, Path reports) {}
 
     @Test
-    void readmeTable_isTheTableThisBuildsReportsGive() throws Exception {
+    void conformancePageTable_isTheTableThisBuildsReportsGive() throws Exception {
         String skipped = System.getProperty("idemkit.conformance.skipped-runtimes", "");
         Assumptions.assumeFalse(
                 skipped.contains("true"),
@@ -65,9 +68,11 @@ class ConformanceTableCheck {
                         new Runtime("Payara Micro", reports("payara")));
         String generated = table(runtimes);
 
-        assertThat(readmeTable(Path.of("README.md")))
+        assertThat(pageTable(Path.of(PAGE)))
                 .as(
-                        "The README's conformance table; what this build's reports give is:%n%s",
+                        "The conformance table of "
+                                + PAGE
+                                + "; what this build's reports give is:%n%s",
                         generated)
                 .isEqualTo(generated);
     }
@@ -82,15 +87,15 @@ class ConformanceTableCheck {
     }
 
     /**
-     * @return the text between the README's markers, the begin marker's line excluded
+     * @return the text between the page's markers, the begin marker's line excluded
      */
-    static String readmeTable(Path readme) throws IOException {
-        String text = Files.readString(readme, StandardCharsets.UTF_8);
+    static String pageTable(Path page) throws IOException {
+        String text = Files.readString(page, StandardCharsets.UTF_8);
         int begin = text.indexOf(BEGIN);
         int end = text.indexOf(END);
         if (begin < 0 || end < begin) {
             throw new IllegalStateException(
-                    "README.md has no conformance table between " + BEGIN + " and " + END);
+                    page + " has no conformance table between " + BEGIN + " and " + END);
         }
         int afterMarker = text.indexOf('\n', begin) + 1;
         return text.substring(afterMarker, end);

@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * How {@link ConformanceTableCheck} turns failsafe reports into the README's table, on reports this
- * test writes: what counts as passed, and what a vector that does not apply, or that a test not
- * named after it runs, looks like. A plain unit test (surefire), beside the check it tests.
+ * How {@link ConformanceTableCheck} turns failsafe reports into the table of docs/conformance.md,
+ * on reports this test writes: what counts as passed, and what a vector that does not apply, or
+ * that a test not named after it runs, looks like. A plain unit test (surefire), beside the check
+ * it tests.
  */
 class ConformanceTableTest {
 

@@ -68,7 +68,7 @@ class HttpWithoutServletApiIT {
                                             "1")
                                     .status())
                     .isEqualTo(500);
-            // The fallback's known gap (README, Limits): a suspended resource whose request ended
+            // The fallback's known gap (docs/limits.md): a suspended resource whose request ended
             // without the response filter keeps its key until the lease runs out.
             Reply asyncRetry = http.postKeyed("api/resources/async", BODY, asyncKey, tag);
             assertThat(asyncRetry.status()).isEqualTo(423);

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
  * over real HTTP against the filter pair, in the application {@link #scenarioWar} builds. {@code
  * crash-recovery-lease-expiry} needs a process that dies, which only a class with a server of its
  * own can kill ({@code HttpCrashAndRestartIT}, the JDBC classes); a store that cannot hold a
- * corrupt record skips {@code corrupt-record-treated-as-absent}. The README's conformance table
- * says which class runs which vector on which store, and why a vector does not apply to one.
+ * corrupt record skips {@code corrupt-record-treated-as-absent}. The conformance page's table says
+ * which class runs which vector on which store, and why a vector does not apply to one.
  */
 abstract class HttpConformanceScenarios extends HttpScenarioSupport {
     // --- the conformance file's HTTP scenarios ---------------------------------------------

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The HTTP scenarios on the in-memory store (C6, C10). The reference's {@code
  * crash-recovery-lease-expiry} does not apply here: the store lives in the server's process, and a
- * real crash takes it, claim included, with it (the README's conformance table says so). What a
- * claim left unended does here is {@link #abandonedClaim_isReclaimedAfterItsLease}.
+ * real crash takes it, claim included, with it (the conformance page's table says so). What a claim
+ * left unended does here is {@link #abandonedClaim_isReclaimedAfterItsLease}.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * this test runs, plus the scenarios only a store outside the server can stage: a claim that
  * another process leaves unended, and a corrupt record (a document the store cannot read). The
  * reference's {@code crash-recovery-lease-expiry} on this store is {@code HttpCrashAndRestartIT},
- * which kills a real server; the README's conformance table counts that one.
+ * which kills a real server; the conformance page's table counts that one.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient

@@ -396,8 +396,8 @@ public abstract class HttpScenarios extends HttpConformanceScenarios {
      * A claim that nobody ends is reclaimed once its 300 ms lease has run out: the application's
      * own store claims the request's key with the endpoint's lease and never ends the claim, as a
      * server that died right after claiming would leave it. No process dies, so this is not the
-     * reference's crash-recovery-lease-expiry, which the README's conformance table counts only
-     * where a real server is killed ({@code HttpCrashAndRestartIT} on MongoDB).
+     * reference's crash-recovery-lease-expiry, which the conformance page's table counts only where
+     * a real server is killed ({@code HttpCrashAndRestartIT} on MongoDB).
      */
     void stagedCrashRecovery() throws Exception {
         String path = "api/resources/short-lease";

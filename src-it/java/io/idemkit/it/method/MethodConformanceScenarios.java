@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
  * {@code @IdempotencyKey} parameters, called over HTTP by a plain resource ({@code ToolsResource})
  * in the application that each store's {@link MethodSurfaceContract} class deploys. Each test's tag
  * in the key fields keeps the tests apart in one store. {@code tool-pickle-opt-in-warns} does not
- * apply in Java (no pickle codec to opt into); the README's conformance table shows it so, and
- * {@link #plantedSerializedResult_isRefusedAndNeverDeserialized} shows what stands in its place.
+ * apply in Java (no pickle codec to opt into); the conformance page's table shows it so, and {@link
+ * #plantedSerializedResult_isRefusedAndNeverDeserialized} shows what stands in its place.
  */
 abstract class MethodConformanceScenarios {
 
@@ -171,11 +171,11 @@ abstract class MethodConformanceScenarios {
 
     /**
      * Not the reference's {@code tool-pickle-opt-in-warns}, which does not apply in Java (the
-     * README's conformance table says why): what the library does with a stored result that is a
-     * Java serialization stream, which runs code named by the bytes when read back (what the
-     * reference warns about in pickle). The library offers no codec that reads one, and its JSON-B
-     * codec refuses such bytes: a result planted in the store (as an attacker with write access to
-     * it could) is refused, and no object from the stream is ever created.
+     * conformance page's table says why): what the library does with a stored result that is a Java
+     * serialization stream, which runs code named by the bytes when read back (what the reference
+     * warns about in pickle). The library offers no codec that reads one, and its JSON-B codec
+     * refuses such bytes: a result planted in the store (as an attacker with write access to it
+     * could) is refused, and no object from the stream is ever created.
      */
     @Test
     void plantedSerializedResult_isRefusedAndNeverDeserialized() {

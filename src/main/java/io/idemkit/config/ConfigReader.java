@@ -308,8 +308,8 @@ public final class ConfigReader {
                     Level.WARNING,
                     "Unknown configuration keys are ignored: "
                             + unknown
-                            + ". Check the spelling against the idemkit README's configuration"
-                            + " table.");
+                            + ". Check the spelling against the configuration table of idemkit's"
+                            + " docs/configuration.md.");
         }
     }
 

@@ -10,7 +10,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * tracks the claims of one request, and releases those still unended when the request context ends
  * (contract C6.7). Request-scoped: one per claimed HTTP request. A suspended resource whose request
  * then ends without the response filter is not covered on Open Liberty: its claim waits for the
- * lease (a limit stated in the README; the Servlet API path has no such gap).
+ * lease (a limit stated in docs/limits.md; the Servlet API path has no such gap).
  */
 @RequestScoped
 public class UnendedExecutions {
