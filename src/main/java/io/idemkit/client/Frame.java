@@ -1,5 +1,6 @@
 package io.idemkit.client;
 
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -13,6 +14,7 @@ final class Frame {
     private final boolean joined;
     private final Occurrences enclosing;
     private final AttemptLog log = new AttemptLog();
+    private final Map<String, String> callersKeys = new HashMap<>();
     private Map<String, Integer> atFirstAttempt;
     private int attempts;
 
@@ -48,6 +50,19 @@ final class Frame {
 
     AttemptLog log() {
         return log;
+    }
+
+    /**
+     * Notes the key the caller set on the request at {@code position} of an attempt of this level.
+     *
+     * @param position the request's method, path and number among the caller-keyed ones of its
+     *     attempt
+     * @param key the key it carries
+     * @return whether an earlier attempt sent the request at that position with another key
+     */
+    synchronized boolean callersKeyChanged(String position, String key) {
+        String first = callersKeys.putIfAbsent(position, key);
+        return first != null && !first.equals(key);
     }
 
     /**

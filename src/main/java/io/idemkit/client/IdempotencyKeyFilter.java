@@ -40,7 +40,8 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
         List<OperationStack.Level> levels = CapturedOperation.of(request);
         List<Frame> frames = levels.stream().map(OperationStack.Level::frame).toList();
         if (hasKey(request)) {
-            // The caller's own key is never replaced (C14.4).
+            // The caller's own key is never replaced (C14.4), but must not change on a retry.
+            refuseChangedKey(levels, method, request);
             record(frames, true, unsafe);
             return;
         }
@@ -80,6 +81,36 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
         }
         if (!frames.isEmpty() && expires.isPresent()) {
             frames.get(frames.size() - 1).operation().keyExpiresAt(expires.get());
+        }
+    }
+
+    /**
+     * Refuses to send a request whose own key differs from the one the same request carried in an
+     * earlier attempt of its level: the server would take it for a new request and run it again.
+     *
+     * @throws IdempotencyKeyChangedException then; the client reports it as the call's failure
+     */
+    private void refuseChangedKey(
+            List<OperationStack.Level> levels, String method, ClientRequestContext request) {
+        if (levels.isEmpty()) {
+            return;
+        }
+        OperationStack.Level innermost = levels.get(levels.size() - 1);
+        String target = method + ' ' + RequestKeys.canonicalPath(request.getUri());
+        int number = innermost.occurrences().next("caller-keyed " + target);
+        String key = request.getHeaderString(settings.keyHeader());
+        if (innermost.frame().callersKeyChanged(target + " #" + number, key)) {
+            throw new IdempotencyKeyChangedException(
+                    "The "
+                            + settings.keyHeader()
+                            + " of "
+                            + target
+                            + " differs from the one it carried in an earlier attempt of its"
+                            + " operation: a key set by the caller must be the same on every"
+                            + " attempt, or the server runs the request again. A key made inside"
+                            + " the retried call (a new UUID) or by @ClientHeaderParam is new"
+                            + " each time: let the library key the request, or make the key"
+                            + " once, outside the retry. The request was not sent.");
         }
     }
 
