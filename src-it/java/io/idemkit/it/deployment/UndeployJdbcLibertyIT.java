@@ -42,9 +42,16 @@ class UndeployJdbcLibertyIT {
     @BeforeAll
     static void start() throws Exception {
         postgres = ItPostgres.start();
+        // servlet-6.0 makes the Servlet API visible to the application, as most applications
+        // have it, so that its HTTP heartbeat runs (idemkit.http.heartbeat renews only where it
+        // sees each request end) and its thread is seen to stop at the undeployment too.
         liberty =
                 new LibertyServer(
-                        "idemkit-undeploy-jdbc", JDBC, ItPostgres.libertyDataSources(postgres));
+                        "idemkit-undeploy-jdbc",
+                        JDBC,
+                        ItPostgres.libertyDataSources(postgres)
+                                + "<featureManager><feature>servlet-6.0</feature>"
+                                + "</featureManager>\n");
         liberty.addApplication(ANCHOR);
         // As on the shared IT server (arquillian.xml): soft references cleared at each collection.
         liberty.addJvmOption("-XX:SoftRefLRUPolicyMSPerMB=0");
