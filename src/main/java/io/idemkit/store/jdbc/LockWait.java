@@ -28,7 +28,9 @@ import java.time.Duration;
  *       transaction_isolation = 'READ-COMMITTED' FOR <statement>}: row locks and metadata locks (a
  *       migration's {@code ALTER TABLE}), as {@code lock_timeout} bounds every lock on PostgreSQL;
  *       whole seconds, and 1 is the smallest the server takes. The same clause runs the statement
- *       at {@code READ COMMITTED} ({@link ReadCommitted}), so that it takes no gap locks.
+ *       at {@code READ COMMITTED} ({@link ReadCommitted}), so that it takes no gap locks; a server
+ *       before 11.1 refuses the isolation there, and gets the lock bounds alone ({@link
+ *       MariaDbServer}).
  *   <li>H2: its own {@code LOCK_TIMEOUT} (1 s unless the URL sets another).
  * </ul>
  *
