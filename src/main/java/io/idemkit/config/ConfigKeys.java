@@ -336,6 +336,15 @@ public final class ConfigKeys {
     /** Default of {@link #JDBC_OWNER_LOCK_TIMEOUT}. */
     public static final String JDBC_OWNER_LOCK_TIMEOUT_DEFAULT = "5s";
 
+    /**
+     * The longest one JDBC store call waits for its database to answer on a read (a duration; 0
+     * leaves the driver's own socket timeout alone).
+     */
+    public static final String JDBC_NETWORK_TIMEOUT = PREFIX + "jdbc.network-timeout";
+
+    /** Default of {@link #JDBC_NETWORK_TIMEOUT}. */
+    public static final String JDBC_NETWORK_TIMEOUT_DEFAULT = "5s";
+
     /** The longest pause of a JDBC store waiter's poll, doubling from 10 ms (C4.3; ≥ 1 ms). */
     public static final String JDBC_POLL_LONGEST_PAUSE = PREFIX + "jdbc.poll-longest-pause";
 

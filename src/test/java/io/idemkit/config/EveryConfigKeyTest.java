@@ -276,6 +276,10 @@ class EveryConfigKeyTest {
                                     r -> r.jdbc().pollLongestPause(),
                                     Duration.ofSeconds(30))),
                     Map.entry(
+                            ConfigKeys.JDBC_NETWORK_TIMEOUT,
+                            new KeyCase(
+                                    "12s", r -> r.jdbc().networkTimeout(), Duration.ofSeconds(12))),
+                    Map.entry(
                             ConfigKeys.ADMIN_ENABLED,
                             new KeyCase("true", r -> r.admin().enabled(), true)),
                     Map.entry(

@@ -186,7 +186,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             String key, ClaimToken token, StoredResult result, Duration completedTtl) {
         OperationChecks.complete(key, token, result, completedTtl);
         boolean stored =
-                records.call(
+                records.ownerCall(
                         "complete",
                         key,
                         (c, s) ->
@@ -271,6 +271,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         return records.call(
                 "renew",
                 key,
+                renewalNetworkTimeout(timeoutSeconds),
                 (c, s) -> {
                     try (PreparedStatement ps = c.prepareStatement(s.sql().renew)) {
                         ps.setQueryTimeout(timeoutSeconds);
@@ -280,6 +281,18 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                         return LockWait.update(s.dialect(), ps) == 1;
                     }
                 });
+    }
+
+    /**
+     * A renewal's network bound: its query timeout and 1 s more, so that the database cancels a
+     * slow renewal first and the socket's bound ends only one whose database stopped answering, and
+     * no longer than the owner's other writes wait; zero when {@code idemkit.jdbc.network-timeout}
+     * is.
+     */
+    private Duration renewalNetworkTimeout(int timeoutSeconds) {
+        Duration owner = settings.ownerNetworkTimeout();
+        Duration deadline = Duration.ofSeconds(timeoutSeconds).plus(LockWait.BOUND);
+        return owner.isZero() || owner.compareTo(deadline) <= 0 ? owner : deadline;
     }
 
     /**

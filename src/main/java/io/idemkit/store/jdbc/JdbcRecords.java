@@ -39,6 +39,7 @@ final class JdbcRecords {
     private final JdbcStoreSettings settings;
     private final Duration listenerIdle;
     private final CompletionPoll completions;
+    private final NetworkBound network = new NetworkBound();
     private volatile Started started;
 
     JdbcRecords(
@@ -71,7 +72,8 @@ final class JdbcRecords {
         }
         synchronized (this) {
             if (started == null) {
-                try (Connection c = AutoCommit.on(dataSource.getConnection())) {
+                try (Connection c = AutoCommit.on(dataSource.getConnection());
+                        NetworkBound.Held held = network.on(c, settings.networkTimeout())) {
                     JdbcDialect dialect = TableSchema.dialect(c);
                     boolean notifying =
                             settings.notifications() && dialect == JdbcDialect.POSTGRESQL;
@@ -112,14 +114,32 @@ final class JdbcRecords {
     }
 
     /**
-     * Runs {@code work} on a connection of its own, in auto-commit mode, given back at once.
+     * Runs {@code work} on a connection of its own, in auto-commit mode, given back at once, its
+     * reads bounded by {@link JdbcStoreSettings#networkTimeout()}.
      *
      * @throws io.idemkit.IdempotencyStorageException when it fails, for {@code operation} on {@code
      *     key}
      */
     <T> T call(String operation, String key, SqlWork<T> work) {
+        return call(operation, key, settings.networkTimeout(), work);
+    }
+
+    /**
+     * {@link #call} for the owner's own writes of its claim, whose lock waits are longer: reads
+     * bounded by {@link JdbcStoreSettings#ownerNetworkTimeout()}.
+     */
+    <T> T ownerCall(String operation, String key, SqlWork<T> work) {
+        return call(operation, key, settings.ownerNetworkTimeout(), work);
+    }
+
+    /**
+     * {@link #call} with reads bounded by {@code bound} ({@link NetworkBound}; zero for the
+     * driver's own).
+     */
+    <T> T call(String operation, String key, Duration bound, SqlWork<T> work) {
         Started s = ready();
-        try (Connection c = AutoCommit.on(dataSource.getConnection())) {
+        try (Connection c = AutoCommit.on(dataSource.getConnection());
+                NetworkBound.Held held = network.on(c, bound)) {
             return work.run(c, s);
         } catch (SQLException e) {
             throw SqlFailures.failure(operation, key, e);
@@ -141,7 +161,7 @@ final class JdbcRecords {
             boolean notifying,
             ClaimToken token,
             Long millis) {
-        return call(
+        return ownerCall(
                 operation,
                 key,
                 (c, s) -> {
@@ -170,7 +190,8 @@ final class JdbcRecords {
         if (s == null || !s.sql().notifies) {
             return;
         }
-        try (Connection c = AutoCommit.on(dataSource.getConnection())) {
+        try (Connection c = AutoCommit.on(dataSource.getConnection());
+                NetworkBound.Held held = network.on(c, settings.networkTimeout())) {
             CompletionNotices.send(c, s.sql(), key);
         } catch (SQLException | RuntimeException e) {
             // No connection now: the other instances' waiters poll.

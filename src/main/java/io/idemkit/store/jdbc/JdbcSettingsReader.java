@@ -58,6 +58,12 @@ public final class JdbcSettingsReader {
         if (pollPause != null) {
             settings = values.apply(settings, pollPause, JdbcStoreSettings::withPollLongestPause);
         }
+        Duration network =
+                values.notNegative(
+                        ConfigKeys.JDBC_NETWORK_TIMEOUT, ConfigKeys.JDBC_NETWORK_TIMEOUT_DEFAULT);
+        if (network != null) {
+            settings = values.apply(settings, network, JdbcStoreSettings::withNetworkTimeout);
+        }
         return settings.withCreateTable(
                         values.bool(
                                 ConfigKeys.JDBC_CREATE_TABLE, ConfigKeys.JDBC_CREATE_TABLE_DEFAULT))

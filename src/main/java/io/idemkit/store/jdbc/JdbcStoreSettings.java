@@ -33,6 +33,12 @@ import java.util.regex.Pattern;
  * @param pollLongestPause the longest pause of a duplicate's poll of its record while it waits
  *     ({@code idemkit.jdbc.poll-longest-pause}, C4.3): it pauses 10 ms (or this, if shorter),
  *     doubling up to this; default {@value #DEFAULT_POLL_LONGEST_PAUSE_MILLIS} ms; at least 1 ms
+ * @param networkTimeout the longest one of the store's calls waits for its database to answer on a
+ *     read ({@code idemkit.jdbc.network-timeout}, {@link NetworkBound}): a stalled connection fails
+ *     the call after it instead of holding its thread; the owner's completion and release wait at
+ *     least the owner's lock timeout and 1 s more, a renewal at most its deadline and 1 s more;
+ *     {@link Duration#ZERO} leaves the driver's own socket timeout alone; else from 2 s to 1 h;
+ *     default {@value #DEFAULT_NETWORK_TIMEOUT}
  */
 public record JdbcStoreSettings(
         String dataSourceName,
@@ -42,7 +48,8 @@ public record JdbcStoreSettings(
         Duration purgeInterval,
         boolean notifications,
         Duration ownerLockTimeout,
-        Duration pollLongestPause) {
+        Duration pollLongestPause,
+        Duration networkTimeout) {
 
     /** The default table name: {@value}. */
     public static final String DEFAULT_TABLE = "idemkit_records";
@@ -54,6 +61,14 @@ public record JdbcStoreSettings(
 
     /** Far above any lock a store should wait for, and far below PostgreSQL's limit (24 days). */
     private static final Duration LONGEST_OWNER_LOCK_TIMEOUT = Duration.ofHours(1);
+
+    /** The default of {@link #networkTimeout()}: {@value}, as {@code idemkit.mongo.timeout}. */
+    public static final String DEFAULT_NETWORK_TIMEOUT = "5s";
+
+    private static final Duration NETWORK_TIMEOUT = Duration.ofSeconds(5);
+
+    /** A read that waits the duplicates' lock bound (1 s) still answers within it. */
+    private static final Duration SHORTEST_NETWORK_TIMEOUT = Duration.ofSeconds(2);
 
     /** The default longest pause of a waiter's poll, in milliseconds: {@value}. */
     public static final long DEFAULT_POLL_LONGEST_PAUSE_MILLIS = 500;
@@ -78,11 +93,13 @@ public record JdbcStoreSettings(
      * @param notifications whether PostgreSQL's {@code LISTEN}/{@code NOTIFY} wakes waiters
      * @param ownerLockTimeout how long the owner's own writes wait for a lock, from 1 s to 1 h
      * @param pollLongestPause the longest pause of a waiter's poll, at least 1 ms
+     * @param networkTimeout the longest a store call waits for the database on a read, zero for the
+     *     driver's own, else from 2 s to 1 h
      * @throws IllegalArgumentException if the table name is not a plain SQL identifier, the purge
-     *     interval is negative or under 1 ms but zero, the owner's lock timeout out of range, the
-     *     poll's longest pause under 1 ms, a name is blank, or both data sources have one name
-     *     (C13: the store's data source is not enlisted, so a completion on it would commit apart
-     *     from the business writes)
+     *     interval is negative or under 1 ms but zero, the owner's lock timeout or the network
+     *     timeout out of range, the poll's longest pause under 1 ms, a name is blank, or both data
+     *     sources have one name (C13: the store's data source is not enlisted, so a completion on
+     *     it would commit apart from the business writes)
      */
     public JdbcStoreSettings {
         Objects.requireNonNull(ownerLockTimeout, "ownerLockTimeout");
@@ -92,6 +109,15 @@ public record JdbcStoreSettings(
                     "Invalid idemkit.jdbc.owner-lock-timeout="
                             + ownerLockTimeout
                             + ": must be from 1s (the duplicates' bound) to 1h");
+        }
+        Objects.requireNonNull(networkTimeout, "networkTimeout");
+        if (!networkTimeout.isZero()
+                && (networkTimeout.compareTo(SHORTEST_NETWORK_TIMEOUT) < 0
+                        || networkTimeout.compareTo(LONGEST_OWNER_LOCK_TIMEOUT) > 0)) {
+            throw new IllegalArgumentException(
+                    "Invalid idemkit.jdbc.network-timeout="
+                            + networkTimeout
+                            + ": must be zero (the driver's own socket timeout) or from 2s to 1h");
         }
         if (transactionDataSourceName != null && transactionDataSourceName.isBlank()) {
             throw new IllegalArgumentException(
@@ -167,7 +193,8 @@ public record JdbcStoreSettings(
                 purgeInterval,
                 notifications,
                 OWNER_LOCK_TIMEOUT,
-                DEFAULT_POLL_LONGEST_PAUSE);
+                DEFAULT_POLL_LONGEST_PAUSE,
+                NETWORK_TIMEOUT);
     }
 
     /**
@@ -193,7 +220,8 @@ public record JdbcStoreSettings(
                 Duration.ZERO,
                 true,
                 OWNER_LOCK_TIMEOUT,
-                DEFAULT_POLL_LONGEST_PAUSE);
+                DEFAULT_POLL_LONGEST_PAUSE,
+                NETWORK_TIMEOUT);
     }
 
     private static String trimmed(String name) {
@@ -216,7 +244,8 @@ public record JdbcStoreSettings(
                 Duration.ZERO,
                 true,
                 OWNER_LOCK_TIMEOUT,
-                DEFAULT_POLL_LONGEST_PAUSE);
+                DEFAULT_POLL_LONGEST_PAUSE,
+                NETWORK_TIMEOUT);
     }
 
     /**
@@ -239,7 +268,8 @@ public record JdbcStoreSettings(
                 purgeInterval,
                 notifications,
                 ownerLockTimeout,
-                pollLongestPause);
+                pollLongestPause,
+                networkTimeout);
     }
 
     /**
@@ -255,7 +285,8 @@ public record JdbcStoreSettings(
                 purgeInterval,
                 notifications,
                 ownerLockTimeout,
-                pollLongestPause);
+                pollLongestPause,
+                networkTimeout);
     }
 
     /**
@@ -271,7 +302,8 @@ public record JdbcStoreSettings(
                 purgeInterval,
                 notifications,
                 ownerLockTimeout,
-                pollLongestPause);
+                pollLongestPause,
+                networkTimeout);
     }
 
     /**
@@ -287,7 +319,8 @@ public record JdbcStoreSettings(
                 purgeInterval,
                 notifications,
                 ownerLockTimeout,
-                pollLongestPause);
+                pollLongestPause,
+                networkTimeout);
     }
 
     /**
@@ -303,7 +336,8 @@ public record JdbcStoreSettings(
                 interval,
                 notifications,
                 ownerLockTimeout,
-                pollLongestPause);
+                pollLongestPause,
+                networkTimeout);
     }
 
     /**
@@ -319,7 +353,8 @@ public record JdbcStoreSettings(
                 purgeInterval,
                 on,
                 ownerLockTimeout,
-                pollLongestPause);
+                pollLongestPause,
+                networkTimeout);
     }
 
     /**
@@ -335,7 +370,8 @@ public record JdbcStoreSettings(
                 purgeInterval,
                 notifications,
                 timeout,
-                pollLongestPause);
+                pollLongestPause,
+                networkTimeout);
     }
 
     /**
@@ -351,6 +387,38 @@ public record JdbcStoreSettings(
                 purgeInterval,
                 notifications,
                 ownerLockTimeout,
-                longest);
+                longest,
+                networkTimeout);
+    }
+
+    /**
+     * @param timeout the longest a store call waits for the database on a read, zero for the
+     *     driver's own, else from 2 s to 1 h
+     * @return these settings with another network timeout
+     */
+    public JdbcStoreSettings withNetworkTimeout(Duration timeout) {
+        return new JdbcStoreSettings(
+                dataSourceName,
+                table,
+                createTable,
+                transactionDataSourceName,
+                purgeInterval,
+                notifications,
+                ownerLockTimeout,
+                pollLongestPause,
+                timeout);
+    }
+
+    /**
+     * @return the network bound of the owner's completion and release: {@link #networkTimeout()},
+     *     and at least {@link #ownerLockTimeout()} and 1 s more, so that a write waiting its whole
+     *     lock bound is ended by the database's lock timeout, not by the socket's; zero when off
+     */
+    Duration ownerNetworkTimeout() {
+        if (networkTimeout.isZero()) {
+            return Duration.ZERO;
+        }
+        Duration lockAndAnswer = ownerLockTimeout.plus(LockWait.BOUND);
+        return networkTimeout.compareTo(lockAndAnswer) >= 0 ? networkTimeout : lockAndAnswer;
     }
 }

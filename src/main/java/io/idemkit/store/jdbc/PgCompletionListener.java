@@ -6,7 +6,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.concurrent.Executor;
 import javax.sql.DataSource;
 
 /**
@@ -54,12 +53,6 @@ final class PgCompletionListener implements CompletionListener, Runnable {
 
     private static final long FIRST_BACKOFF_MILLIS = 100;
     private static final long MAX_BACKOFF_MILLIS = 5000;
-
-    /**
-     * Runs the driver's timeout work in the calling thread: no thread of the library's own to leak
-     * at undeploy (the PostgreSQL driver runs none).
-     */
-    private static final Executor IN_THE_CALLER = Runnable::run;
 
     static final String LISTENING = "listening";
     static final String IDLE = "idle (listens while a duplicate waits)";
@@ -303,7 +296,7 @@ final class PgCompletionListener implements CompletionListener, Runnable {
     private static int boundNetworkCalls(Connection c) {
         try {
             int before = c.getNetworkTimeout();
-            c.setNetworkTimeout(IN_THE_CALLER, NETWORK_MILLIS);
+            c.setNetworkTimeout(NetworkBound.IN_THE_CALLER, NETWORK_MILLIS);
             return before;
         } catch (SQLException | UnsupportedOperationException | AbstractMethodError e) {
             return -1; // unbounded, but still never under the lock
@@ -362,7 +355,7 @@ final class PgCompletionListener implements CompletionListener, Runnable {
                 driver.drain(listening);
             }
             if (timeoutBefore >= 0) {
-                c.setNetworkTimeout(IN_THE_CALLER, timeoutBefore);
+                c.setNetworkTimeout(NetworkBound.IN_THE_CALLER, timeoutBefore);
             }
         } catch (SQLException | RuntimeException | LinkageError e) {
             // a broken connection: its failure went through the pool, which discards it
