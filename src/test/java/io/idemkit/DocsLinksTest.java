@@ -26,6 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
  * the heading's text in lower case, each space a {@code -}, every punctuation mark but {@code -}
  * and {@code _} removed, and {@code -1}, {@code -2}, … after a heading met before. Links inside
  * code (fenced blocks and {@code `spans`}) are text, not links; absolute URLs are not fetched.
+ *
+ * <p>No page of docs/ nor the README has two headings of the same text at the same level: their
+ * anchors would be the same but for GitHub's {@code -1}, a link to the section would reach the
+ * first only, and a reader would meet the section twice (a merge once left four sections of
+ * docs/jdbc-store.md twice over, each copy with text the other lacked).
  */
 class DocsLinksTest {
 
@@ -61,6 +66,33 @@ class DocsLinksTest {
                     .allSatisfy(
                             n -> assertThat(index).as("docs/index.md").contains("](" + n + ")"));
         }
+    }
+
+    @Test
+    void noPageOfTheDocumentation_hasTwoHeadingsOfTheSameTextAtTheSameLevel() throws IOException {
+        Path root = Path.of("").toAbsolutePath();
+        List<String> duplicates = new ArrayList<>();
+        for (Path file : documentation(root)) {
+            String name = root.relativize(file).toString().replace('\\', '/');
+            if (name.equals("README.md") || name.startsWith("docs/")) {
+                duplicates.addAll(duplicateHeadings(root, file));
+            }
+        }
+        assertThat(duplicates).as("headings given twice (one section, one anchor each)").isEmpty();
+    }
+
+    @Test
+    void sameHeadingAtTheSameLevel_isReported_notAtAnotherLevelNorInCode(@TempDir Path dir)
+            throws IOException {
+        Files.writeString(
+                dir.resolve("a.md"),
+                "# Page\n\n## The table\n\n### Notes\n\n## Notes\n\n```\n## The table\n```\n\n"
+                        + "## The `table`\n\n## The table ##\n");
+
+        assertThat(duplicateHeadings(dir, dir.resolve("a.md")))
+                .containsExactly(
+                        "a.md:13: ## The `table` (the same heading as line 3)",
+                        "a.md:15: ## The table ## (the same heading as line 3)");
     }
 
     @Test
@@ -208,6 +240,42 @@ class DocsLinksTest {
         }
         anchorsByFile.put(file, anchors);
         return anchors;
+    }
+
+    /**
+     * @return each heading of {@code file} outside fenced code whose level and anchor an earlier
+     *     heading already has, as {@code file:line: heading (the same heading as line n)}
+     */
+    private static List<String> duplicateHeadings(Path root, Path file) throws IOException {
+        List<String> duplicates = new ArrayList<>();
+        Map<String, Integer> firstLine = new HashMap<>();
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        boolean fenced = false;
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.stripLeading().startsWith("```")) {
+                fenced = !fenced;
+                continue;
+            }
+            Matcher h = HEADING.matcher(line);
+            if (fenced || !h.matches()) {
+                continue;
+            }
+            String levelAndAnchor = h.group(1).length() + " " + anchor(h.group(2));
+            Integer first = firstLine.putIfAbsent(levelAndAnchor, i + 1);
+            if (first != null) {
+                duplicates.add(
+                        root.relativize(file).toString().replace('\\', '/')
+                                + ":"
+                                + (i + 1)
+                                + ": "
+                                + line
+                                + " (the same heading as line "
+                                + first
+                                + ")");
+            }
+        }
+        return duplicates;
     }
 
     /** GitHub's anchor of a heading's Markdown text. */
