@@ -151,6 +151,20 @@ class OpenApiMatchingTest {
     }
 
     @Test
+    void aPathOutsideThePrefixTheOtherEndpointsShare_isLeftAlone() throws Exception {
+        // A hand-written /orders beside the application's /api/orders: the refund's path says
+        // the application's prefix is /api.
+        OpenAPI api = document("/orders", "/api/orders", "/api/orders/{id}/refunds");
+
+        int described = OpenApiDecoration.decorate(api, endpoints("place", "refund"), false, false);
+
+        assertThat(described).isEqualTo(2);
+        assertThat(decorated(api, "/api/orders")).isTrue();
+        assertThat(decorated(api, "/api/orders/{id}/refunds")).isTrue();
+        assertThat(decorated(api, "/orders")).isFalse();
+    }
+
+    @Test
     void aTemplateVariable_matchesTheDocumentsVariableOfAnotherName() throws Exception {
         OpenAPI api = document("/api/orders/{orderId}/refunds", "/api/orders/latest/refunds");
 
