@@ -37,12 +37,15 @@ public abstract class HttpScenarios extends HttpConformanceScenarios {
     }
 
     @Test
-    void quotedAndBareKey_areTheSameKey() {
+    void quotedAndBareKey_areTheSameKey_andABrokenQuotedOneIs400() {
         Reply bare = post("api/resources", BODY_X, key("Q"));
         Reply quoted = post("api/resources", BODY_X, "\"" + key("Q") + "\"");
+        Reply broken = post("api/resources", BODY_X, "\"" + key("Q") + "\";p=1");
 
         assertThat(bare.status()).isEqualTo(201);
         assertThat(quoted.header("Idempotency-Replayed")).isEqualTo("true");
+        assertThat(broken.status()).isEqualTo(400);
+        assertThat(broken.text()).contains("urn:idemkit:missing-key", "after its quoted string");
         assertThat(calls()).isEqualTo(1);
     }
 

@@ -15,8 +15,9 @@ import java.util.Optional;
  * took from the request by the same rules.
  *
  * <ul>
- *   <li>The quoted form (an RFC 8941 string, {@code "abc"}, with {@code \"} and {@code \\} escapes)
- *       and the bare form ({@code abc}) are the same key.
+ *   <li>The quoted form (an RFC 8941 string, {@code "abc"}, as the IETF draft defines the header:
+ *       printable ASCII, with {@code \"} and {@code \\} the only escapes) and the bare form ({@code
+ *       abc}, which may also be UTF-8) are the same key.
  *   <li>The key is 1 to {@value #MAX_BYTES} bytes of UTF-8, counted on the wire.
  *   <li>An empty key, a longer one, bytes that are not UTF-8, control characters (C0, DEL and C1:
  *       U+0000 to U+001F and U+007F to U+009F), a broken quoted form, and a header sent more than
@@ -51,10 +52,15 @@ final class IdempotencyKeyHeader {
             throw refused("was sent " + values.size() + " times; send it once");
         }
         String raw = trim(values.get(0));
-        if (raw.length() >= 2 && raw.charAt(0) == '"' && raw.charAt(raw.length() - 1) == '"') {
-            raw = unquote(raw);
-        } else if (!raw.isEmpty() && raw.charAt(0) == '"') {
-            throw refused("starts a quoted string that does not end");
+        if (!raw.isEmpty() && raw.charAt(0) == '"') {
+            String key = unquote(raw);
+            if (key.isEmpty()) {
+                throw refused("is empty");
+            }
+            if (key.length() > MAX_BYTES) {
+                throw refused("is " + key.length() + " bytes long; the limit is " + MAX_BYTES);
+            }
+            return Optional.of(key);
         }
         if (isPrintableAscii(raw)) {
             // The common key (a UUID): its bytes are its characters, and nothing is to decode.
@@ -141,12 +147,18 @@ final class IdempotencyKeyHeader {
         return true;
     }
 
+    /**
+     * Reads an RFC 8941 string (section 3.3.3, parsed as in 4.2.5): printable ASCII between double
+     * quotes, with {@code \"} and {@code \\} the only escapes, and nothing after the closing quote.
+     * A servlet container hands each byte over as one character, so a byte past ASCII is a
+     * character past {@code U+007E} here.
+     */
     private static String unquote(String quoted) {
         StringBuilder out = new StringBuilder(quoted.length());
-        for (int i = 1; i < quoted.length() - 1; i++) {
+        for (int i = 1; i < quoted.length(); i++) {
             char c = quoted.charAt(i);
             if (c == '\\') {
-                if (i + 1 >= quoted.length() - 1) {
+                if (i + 1 >= quoted.length()) {
                     throw refused("ends its quoted string with a lone backslash");
                 }
                 char next = quoted.charAt(++i);
@@ -155,12 +167,22 @@ final class IdempotencyKeyHeader {
                 }
                 out.append(next);
             } else if (c == '"') {
-                throw refused("has an unescaped quote inside its quoted string");
+                if (i != quoted.length() - 1) {
+                    throw refused("has text after its quoted string");
+                }
+                return out.toString();
+            } else if (c < 0x20 || c == 0x7f) {
+                throw refused("contains a control character");
+            } else if (c > 0x7e) {
+                throw refused(
+                        "has a character beyond printable ASCII inside its quoted string (an"
+                                + " RFC 8941 string holds printable ASCII only: no control"
+                                + " character, no UTF-8); send such a key bare");
             } else {
                 out.append(c);
             }
         }
-        return out.toString();
+        throw refused("starts a quoted string that does not end");
     }
 
     /** Optional white space around a field value is not part of it (RFC 9110 5.5). */
@@ -197,6 +219,7 @@ final class IdempotencyKeyHeader {
                         + why
                         + ". Send one key of 1 to "
                         + MAX_BYTES
-                        + " bytes of UTF-8, bare or as a quoted string; a UUID is a good choice.");
+                        + " bytes of UTF-8 bare, or of printable ASCII as a quoted string; a UUID"
+                        + " is a good choice.");
     }
 }

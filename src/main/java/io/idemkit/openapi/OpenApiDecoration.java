@@ -8,7 +8,6 @@ import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.models.Components;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
-import org.eclipse.microprofile.openapi.models.PathItem;
 import org.eclipse.microprofile.openapi.models.headers.Header;
 import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.media.Schema.SchemaType;
@@ -40,25 +39,10 @@ final class OpenApiDecoration {
      */
     static int decorate(
             OpenAPI openApi, List<OpenApiEndpoint> endpoints, boolean stripe, boolean requireKey) {
-        if (openApi.getPaths() == null || openApi.getPaths().getPathItems() == null) {
-            return 0;
-        }
         int described = 0;
-        for (Map.Entry<String, PathItem> path : openApi.getPaths().getPathItems().entrySet()) {
-            Map<PathItem.HttpMethod, Operation> operations = path.getValue().getOperations();
-            if (operations == null) {
-                continue;
-            }
-            for (Map.Entry<PathItem.HttpMethod, Operation> entry : operations.entrySet()) {
-                String method = entry.getKey().name();
-                for (OpenApiEndpoint endpoint : endpoints) {
-                    if (endpoint.httpMethod().equals(method) && endpoint.matches(path.getKey())) {
-                        describe(entry.getValue(), endpoint, stripe, requireKey);
-                        described++;
-                        break;
-                    }
-                }
-            }
+        for (EndpointOperations.Match match : EndpointOperations.in(openApi, endpoints)) {
+            describe(openApi, match, stripe, requireKey);
+            described++;
         }
         if (described > 0) {
             addProblemSchema(openApi);
@@ -67,11 +51,14 @@ final class OpenApiDecoration {
     }
 
     private static void describe(
-            Operation operation, OpenApiEndpoint endpoint, boolean stripe, boolean requireKey) {
+            OpenAPI openApi, EndpointOperations.Match match, boolean stripe, boolean requireKey) {
+        Operation operation = match.operation();
+        OpenApiEndpoint endpoint = match.endpoint();
         endpoint.keyHeader()
                 .ifPresent(
                         header -> {
-                            if (!hasHeaderParameter(operation, header)) {
+                            if (!KeyParameters.declared(
+                                    openApi, match.pathItem(), operation, header)) {
                                 operation.addParameter(
                                         keyParameter(
                                                 header,
@@ -128,20 +115,6 @@ final class OpenApiDecoration {
                 "The idempotency store is unavailable (urn:idemkit:storage-error): retry with"
                         + " the same key after Retry-After.",
                 true);
-    }
-
-    private static boolean hasHeaderParameter(Operation operation, String header) {
-        if (operation.getParameters() == null) {
-            return false;
-        }
-        for (Parameter parameter : operation.getParameters()) {
-            if (parameter.getIn() == Parameter.In.HEADER
-                    && parameter.getName() != null
-                    && parameter.getName().equalsIgnoreCase(header)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static Parameter keyParameter(String header, boolean required) {

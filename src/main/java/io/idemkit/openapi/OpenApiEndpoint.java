@@ -61,18 +61,32 @@ record OpenApiEndpoint(String httpMethod, List<String> segments, Optional<String
     }
 
     /**
-     * @param path a path of the OpenAPI document, such as {@code /api/orders/{id}}
-     * @return whether it is this endpoint's: the document's path ends with the resource's, its
-     *     application path before it
+     * @param document the segments of a path of the OpenAPI document, such as {@code
+     *     /api/orders/{id}}
+     * @return the part of it before this endpoint's template (the prefix the runtime put there,
+     *     such as the application path), when the path ends with the template; empty when it does
+     *     not. A template variable matches any variable: runtimes drop its regular expression, not
+     *     its place.
      */
-    boolean matches(String path) {
-        List<String> document = segments(path);
-        if (segments.isEmpty()) {
-            return document.size() <= 1;
+    Optional<List<String>> prefixIn(List<String> document) {
+        int start = document.size() - segments.size();
+        if (start < 0) {
+            return Optional.empty();
         }
-        return document.size() >= segments.size()
-                && document.subList(document.size() - segments.size(), document.size())
-                        .equals(segments);
+        for (int i = 0; i < segments.size(); i++) {
+            if (!sameSegment(segments.get(i), document.get(start + i))) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(document.subList(0, start));
+    }
+
+    private static boolean sameSegment(String template, String document) {
+        return template.equals(document) || (isVariable(template) && isVariable(document));
+    }
+
+    private static boolean isVariable(String segment) {
+        return segment.length() >= 2 && segment.startsWith("{") && segment.endsWith("}");
     }
 
     /**

@@ -37,6 +37,45 @@ class IdempotencyKeyHeaderTest {
     }
 
     @Test
+    void theDraftsExample_quotedAsAStructuredFieldString_isTheBareKey() {
+        // draft-ietf-httpapi-idempotency-key-header: the value is an RFC 8941 sf-string.
+        String uuid = "8e03978e-40d5-43e8-bc93-6894a57f9324";
+        assertThat(IdempotencyKeyHeader.parse(List.of("\"" + uuid + "\""))).contains(uuid);
+        assertThat(IdempotencyKeyHeader.parse(List.of(uuid))).contains(uuid);
+        assertThat(IdempotencyKeyHeader.parse(List.of("\" order 42 ~!\"")))
+                .contains(" order 42 ~!");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"zahlung-€\"", "\"a b\"", "\"ü\""})
+    void aQuotedKey_holdsPrintableAsciiOnly(String value) {
+        // RFC 8941 3.3.3: a String is printable ASCII; the same characters bare are a UTF-8 key.
+        assertThatThrownBy(() -> IdempotencyKeyHeader.parse(List.of(wire(value))))
+                .isInstanceOf(IdempotencyKeyMissingException.class)
+                .hasMessageContaining("beyond printable ASCII");
+        String bare = value.substring(1, value.length() - 1);
+        assertThat(IdempotencyKeyHeader.parse(List.of(wire(bare)))).contains(bare);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"abc\";p=1", "\"abc\" x", "\"a\"b\""})
+    void textAfterTheClosingQuote_isRefused(String value) {
+        assertThatThrownBy(() -> IdempotencyKeyHeader.parse(List.of(value)))
+                .isInstanceOf(IdempotencyKeyMissingException.class)
+                .hasMessageContaining("after its quoted string");
+    }
+
+    @Test
+    void aQuotedKey_keepsThe255ByteLimit_countedWithoutItsQuotesAndEscapes() {
+        String k255 = "k".repeat(254) + "\"";
+        assertThat(IdempotencyKeyHeader.parse(List.of("\"" + k255.replace("\"", "\\\"") + "\"")))
+                .contains(k255);
+        assertThatThrownBy(() -> IdempotencyKeyHeader.parse(List.of("\"" + "k".repeat(256) + "\"")))
+                .isInstanceOf(IdempotencyKeyMissingException.class)
+                .hasMessageContaining("256 bytes");
+    }
+
+    @Test
     void multiByteKey_isDecodedFromItsUtf8Bytes() {
         assertThat(IdempotencyKeyHeader.parse(List.of(wire("zahlung-€-ü"))))
                 .contains("zahlung-€-ü");

@@ -8,7 +8,9 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
- * Two operations for the OpenAPI document (C6.12): one protected by {@code @Idempotent}, one not.
+ * Operations for the OpenAPI document (C6.12): one protected by {@code @Idempotent}, one not, and
+ * two protected ones whose key parameter the application's filter describes itself ({@link
+ * ApplicationOpenApiFilter}): by a {@code $ref}, and on the path item.
  */
 @Path("documented")
 @RequestScoped
@@ -21,6 +23,22 @@ public class DocumentedResource {
     @Idempotent
     @APIResponse(responseCode = "201", description = "The order was placed.")
     public Response placeOrder() {
+        return Response.status(201).build();
+    }
+
+    @POST
+    @Path("referenced")
+    @Idempotent
+    @APIResponse(responseCode = "201", description = "The order was placed.")
+    public Response placeReferenced() {
+        return Response.status(201).build();
+    }
+
+    @POST
+    @Path("path-level")
+    @Idempotent
+    @APIResponse(responseCode = "201", description = "The order was placed.")
+    public Response placePathLevel() {
         return Response.status(201).build();
     }
 
