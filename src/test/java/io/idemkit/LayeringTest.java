@@ -32,6 +32,8 @@ class LayeringTest {
         LayeredArchitecture layers =
                 layeredArchitecture()
                         .consideringOnlyDependenciesInLayers()
+                        // A package no layer names is a failure, not a package left unchecked.
+                        .ensureAllClassesAreContainedInArchitecture()
                         .layer("API")
                         .definedBy("io.idemkit")
                         .layer("SPI")
