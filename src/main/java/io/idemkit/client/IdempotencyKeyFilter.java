@@ -25,6 +25,12 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
     /** The server's expiry of a stored response (C6.8). */
     static final String KEY_EXPIRES = "Idempotency-Key-Expires";
 
+    /**
+     * Stripe's answer to "should this be sent again?": {@code true} or {@code false} overrides the
+     * status, as stripe-java reads it (C14.5).
+     */
+    static final String SHOULD_RETRY = "Stripe-Should-Retry";
+
     private final ClientSettings settings;
     private final Clock clock;
 
@@ -76,8 +82,16 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
         String retryAfter = response.getHeaderString(HttpHeaders.RETRY_AFTER);
         Optional<Instant> expires = imfFixdate(response.getHeaderString(KEY_EXPIRES));
         List<Frame> frames = CapturedOperation.framesOf(request);
+        if (frames.isEmpty()) {
+            return;
+        }
+        // Read here, where the whole response is seen: a Rest Client's exception may lose both
+        // the headers and the body (Liberty's does).
+        String problemType = ProblemBodies.peekType(response);
+        Boolean shouldRetry = shouldRetry(response.getHeaderString(SHOULD_RETRY));
         for (Frame frame : frames) {
-            frame.log().received(response.getStatus(), replayed, retryAfter);
+            frame.log()
+                    .received(response.getStatus(), replayed, retryAfter, problemType, shouldRetry);
         }
         if (!frames.isEmpty() && expires.isPresent()) {
             frames.get(frames.size() - 1).operation().keyExpiresAt(expires.get());
@@ -112,6 +126,21 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
                             + " each time: let the library key the request, or make the key"
                             + " once, outside the retry. The request was not sent.");
         }
+    }
+
+    /**
+     * @return {@code true} or {@code false} as the header says, {@code null} when it is absent or
+     *     says neither
+     */
+    static Boolean shouldRetry(String header) {
+        if (header == null) {
+            return null;
+        }
+        String value = header.strip();
+        if (value.equalsIgnoreCase("true")) {
+            return Boolean.TRUE;
+        }
+        return value.equalsIgnoreCase("false") ? Boolean.FALSE : null;
     }
 
     private boolean hasKey(ClientRequestContext request) {

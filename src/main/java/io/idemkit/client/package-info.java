@@ -18,8 +18,12 @@
  *
  * <p>Public API, covered by semantic versioning: the types named above, {@link
  * io.idemkit.client.OperationScope}, {@link io.idemkit.client.OperationCall}, {@link
- * io.idemkit.client.ClientSettings} and {@link io.idemkit.client.IdempotentResponses}. Every other
- * class here is internal. This package uses the API and the configuration reading, and nothing of
- * the server side: the engine, the stores and the surfaces.
+ * io.idemkit.client.ClientSettings}, {@link io.idemkit.client.IdempotentResponses}, and what a
+ * caller of {@link io.idemkit.client.IdempotentRetry} may get: {@link
+ * io.idemkit.client.IdempotencyKeyReusedException}, {@link
+ * io.idemkit.client.IdempotencyStillInProgressException}, {@link
+ * io.idemkit.client.IdempotencyKeyChangedException} and {@link io.idemkit.client.RetryEnded}. Every
+ * other class here is internal. This package uses the API and the configuration reading, and
+ * nothing of the server side: the engine, the stores and the surfaces.
  */
 package io.idemkit.client;
