@@ -44,6 +44,7 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
         String method = request.getMethod().toUpperCase(Locale.ROOT);
         boolean unsafe = !ClientSettings.SAFE_METHODS.contains(method);
         List<OperationStack.Level> levels = CapturedOperation.of(request);
+        CapturedOperation.holdCarried(request, levels);
         List<Frame> frames = levels.stream().map(OperationStack.Level::frame).toList();
         if (hasKey(request)) {
             // The caller's own key is never replaced (C14.4), but must not change on a retry.
