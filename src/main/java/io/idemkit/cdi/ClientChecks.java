@@ -3,9 +3,11 @@ package io.idemkit.cdi;
 import io.idemkit.client.ClientSettingsReader;
 import io.idemkit.client.IdempotentOperation;
 import io.idemkit.client.OperationKey;
+import io.idemkit.client.StepKey;
 import io.idemkit.config.ConfigValues;
 import jakarta.enterprise.inject.spi.AnnotatedMethod;
 import jakarta.enterprise.inject.spi.AnnotatedType;
+import java.lang.annotation.Annotation;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.config.Config;
@@ -28,16 +30,25 @@ final class ClientChecks {
     }
 
     /**
-     * @return a definition error for each method with more than one {@link OperationKey} parameter,
-     *     or with one but no {@link IdempotentOperation} on it or its class
+     * @return a definition error for each method with more than one {@link OperationKey} (or {@link
+     *     StepKey}) parameter, or with one but no {@link IdempotentOperation} on it or its class
      */
     static <T> List<String> annotationProblems(AnnotatedType<T> type) {
         List<String> problems = new ArrayList<>();
+        problems.addAll(annotationProblems(type, OperationKey.class, "an operation has one key"));
+        problems.addAll(annotationProblems(type, StepKey.class, "a step has one name"));
+        return problems;
+    }
+
+    private static <T> List<String> annotationProblems(
+            AnnotatedType<T> type, Class<? extends Annotation> marker, String why) {
+        List<String> problems = new ArrayList<>();
+        String name = "@" + marker.getSimpleName();
         boolean onType = type.isAnnotationPresent(IdempotentOperation.class);
         for (AnnotatedMethod<? super T> method : type.getMethods()) {
             long keys =
                     method.getParameters().stream()
-                            .filter(p -> p.isAnnotationPresent(OperationKey.class))
+                            .filter(p -> p.isAnnotationPresent(marker))
                             .count();
             if (keys == 0) {
                 continue;
@@ -49,14 +60,18 @@ final class ClientChecks {
                             + "()";
             if (keys > 1) {
                 problems.add(
-                        "More than one @OperationKey parameter on "
+                        "More than one "
+                                + name
+                                + " parameter on "
                                 + where
-                                + ": an operation has one key; combine the values into one"
-                                + " argument");
+                                + ": "
+                                + why
+                                + "; combine the values into one argument");
             }
             if (!onType && !method.isAnnotationPresent(IdempotentOperation.class)) {
                 problems.add(
-                        "@OperationKey on "
+                        name
+                                + " on "
                                 + where
                                 + " has no effect without @IdempotentOperation on the method or"
                                 + " its class");

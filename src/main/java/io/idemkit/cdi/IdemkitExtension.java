@@ -6,6 +6,7 @@ import io.idemkit.IdempotencyScopeProvider;
 import io.idemkit.Idempotent;
 import io.idemkit.admin.http.AdminSettings;
 import io.idemkit.client.OperationKey;
+import io.idemkit.client.StepKey;
 import io.idemkit.config.ConfigReader;
 import io.idemkit.config.ConfigValues;
 import io.idemkit.config.IdemkitConfig;
@@ -409,9 +410,12 @@ public class IdemkitExtension implements Extension {
         return new IdempotentResourceMethods(List.copyOf(idempotentResources));
     }
 
-    /** Checks where {@code @OperationKey} stands (C14.1), as a definition error. */
+    /**
+     * Checks where {@code @OperationKey} and {@code @StepKey} stand (C14.1), as definition errors.
+     */
     <T> void checkOperationKeys(
-            @Observes @WithAnnotations(OperationKey.class) ProcessAnnotatedType<T> event) {
+            @Observes @WithAnnotations({OperationKey.class, StepKey.class})
+                    ProcessAnnotatedType<T> event) {
         definitionErrors.addAll(ClientChecks.annotationProblems(event.getAnnotatedType()));
     }
 

@@ -1,6 +1,7 @@
 package io.idemkit.client;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -13,6 +14,7 @@ final class Frame {
     private final Operation operation;
     private final boolean joined;
     private final Occurrences enclosing;
+    private final List<String> steps;
     private final AttemptLog log = new AttemptLog();
     private final Map<String, String> callersKeys = new HashMap<>();
     private Map<String, Integer> atFirstAttempt;
@@ -25,9 +27,26 @@ final class Frame {
      *     operation's own, or the enclosing level's on the thread that opened this one
      */
     Frame(Operation operation, boolean joined, Occurrences enclosing) {
+        this(operation, joined, enclosing, List.of());
+    }
+
+    /**
+     * @param steps the names of the steps this level is in, outermost first (C14.2): its requests'
+     *     keys are derived from them and numbered in the innermost step's own count; empty outside
+     *     every step
+     */
+    Frame(Operation operation, boolean joined, Occurrences enclosing, List<String> steps) {
         this.operation = operation;
         this.joined = joined;
         this.enclosing = enclosing;
+        this.steps = List.copyOf(steps);
+    }
+
+    /**
+     * @return the names of the steps this level is in, outermost first; empty outside every step
+     */
+    List<String> steps() {
+        return steps;
     }
 
     Operation operation() {

@@ -54,11 +54,13 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
         }
         Operation operation = null;
         Occurrences occurrences = null;
+        List<String> steps = List.of();
         if (settings.methods().contains(method)) {
             if (!levels.isEmpty()) {
                 OperationStack.Level innermost = levels.get(levels.size() - 1);
                 operation = innermost.frame().operation();
                 occurrences = innermost.occurrences();
+                steps = innermost.frame().steps();
             } else if (settings.keyWithoutOperation()) {
                 operation = Operation.random();
                 occurrences = operation.occurrences();
@@ -70,7 +72,12 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
         }
         String path = RequestKeys.canonicalPath(request.getUri());
         String key =
-                operation.key(method, path, occurrences.next(method + ' ' + path), clock.instant());
+                operation.key(
+                        steps,
+                        method,
+                        path,
+                        occurrences.next(method + ' ' + path),
+                        clock.instant());
         request.getHeaders().putSingle(settings.keyHeader(), key);
         request.setProperty(IdempotentResponses.KEYED_PROPERTY, Boolean.TRUE);
         record(frames, true, unsafe);

@@ -5,7 +5,9 @@
  * <ul>
  *   <li>{@link io.idemkit.client.IdempotentOperation} on a CDI bean's method, or {@link
  *       io.idemkit.client.IdempotentOperations} in any code, opens an operation; {@link
- *       io.idemkit.client.OperationKey} lets the application name it;
+ *       io.idemkit.client.OperationKey} lets the application name it, and {@link
+ *       io.idemkit.client.StepKey} or {@link io.idemkit.client.IdempotentOperations#step} name a
+ *       step in it, whose requests keep their keys whatever ran before them;
  *   <li>{@link io.idemkit.client.IdempotencyClientFeature}, registered on a JAX-RS client or a
  *       MicroProfile Rest Client, sends each unsafe request of an operation with a key derived from
  *       the operation's, also when the request is sent from another thread than the one that
