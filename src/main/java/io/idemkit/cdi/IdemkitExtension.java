@@ -5,6 +5,7 @@ import io.idemkit.IdempotencyKey;
 import io.idemkit.IdempotencyScopeProvider;
 import io.idemkit.Idempotent;
 import io.idemkit.admin.http.AdminSettings;
+import io.idemkit.client.IdempotentOperation;
 import io.idemkit.client.OperationKey;
 import io.idemkit.client.StepKey;
 import io.idemkit.config.ConfigReader;
@@ -78,6 +79,8 @@ public class IdemkitExtension implements Extension {
     private final List<String> definitionErrors = new ArrayList<>();
     private final AnnotationChecks annotationChecks = new AnnotationChecks(definitionErrors::add);
     private final List<MethodRef> idempotentMethods = new ArrayList<>();
+    private final ClientChecks.FaultTolerancePlacement ftPlacement =
+            new ClientChecks.FaultTolerancePlacement();
     private final Map<MethodRef, OperationPolicy> methodPolicies = new ConcurrentHashMap<>();
     private volatile IdemkitConfig config;
 
@@ -414,15 +417,20 @@ public class IdemkitExtension implements Extension {
      * Checks where {@code @OperationKey} and {@code @StepKey} stand (C14.1), as definition errors.
      */
     <T> void checkOperationKeys(
-            @Observes @WithAnnotations({OperationKey.class, StepKey.class})
+            @Observes
+                    @WithAnnotations({OperationKey.class, StepKey.class, IdempotentOperation.class})
                     ProcessAnnotatedType<T> event) {
         definitionErrors.addAll(ClientChecks.annotationProblems(event.getAnnotatedType()));
+        ftPlacement.note(event.getAnnotatedType());
     }
 
-    /** Validates {@code idemkit.client.*} at deployment, like every other key (C14). */
+    /** Validates {@code idemkit.client.*}, and Fault Tolerance's place, at deployment (C14). */
     void validateClient(@Observes AfterDeploymentValidation event) {
         ClientChecks.configProblems(ConfigProvider.getConfig())
                 .forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
+        ftPlacement
+                .check(ConfigProvider.getConfig())
+                .ifPresent(p -> event.addDeploymentProblem(new DeploymentException(p)));
     }
 
     /** Validates {@code idemkit.admin.*} at deployment, like every other key. */
