@@ -51,6 +51,7 @@ public final class IdempotentRetry {
 
     private static final System.Logger LOG = System.getLogger(IdempotentRetry.class.getName());
     private static final AtomicBoolean WARNED_UNFILTERED = new AtomicBoolean();
+    private static final AtomicBoolean WARNED_STACKED = new AtomicBoolean();
 
     /**
      * How much earlier than a server's {@code Idempotency-Key-Expires} retries stop: clock skew.
@@ -124,6 +125,7 @@ public final class IdempotentRetry {
             throws X {
         Objects.requireNonNull(call, "call");
         Instant start = clock.instant();
+        warnIfRepeated();
         try (OperationScope scope = IdempotentOperations.open()) {
             Frame frame = scope.frame();
             for (int attempt = 1; ; attempt++) {
@@ -158,9 +160,11 @@ public final class IdempotentRetry {
                 if (!decision.retry()) {
                     return finish(value, failure, attempt, log, result, decision.reason(), now);
                 }
-                close(value, failure);
+                // Its connection goes back now, but an interrupt hands it to the caller readable.
+                release(value, failure);
                 try {
                     sleeper.sleep(decision.delay());
+                    close(value, failure);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return finish(
@@ -280,11 +284,34 @@ public final class IdempotentRetry {
     }
 
     private static void close(Object value, Exception failure) {
-        if (value instanceof Response response) {
+        Response response = responseOf(value, failure);
+        if (response != null) {
             response.close();
-        } else if (failure instanceof WebApplicationException e && e.getResponse() != null) {
-            e.getResponse().close();
         }
+    }
+
+    /**
+     * Reads the body of a response about to be retried into memory, which frees its connection
+     * during the back-off and keeps it readable for the caller if the wait is interrupted: a
+     * retried answer is an error's, small. One that cannot be read is closed.
+     */
+    private static void release(Object value, Exception failure) {
+        Response response = responseOf(value, failure);
+        if (response == null) {
+            return;
+        }
+        try {
+            response.bufferEntity();
+        } catch (RuntimeException e) {
+            response.close();
+        }
+    }
+
+    private static Response responseOf(Object value, Exception failure) {
+        if (value instanceof Response response) {
+            return response;
+        }
+        return failure instanceof WebApplicationException e ? e.getResponse() : null;
     }
 
     private static int attemptNo(Frame frame) {
@@ -302,6 +329,23 @@ public final class IdempotentRetry {
             return "an I/O failure";
         }
         return result.status().isPresent() ? "status " + result.status().getAsInt() : "a result";
+    }
+
+    /**
+     * Warns once when this executor runs inside an attempt that another retrier repeats (Fault
+     * Tolerance's {@code @Retry} on the operation, {@code OperationScope.attempt}): the attempts
+     * multiply. The keys stay right; the load does not.
+     */
+    private static void warnIfRepeated() {
+        if (OperationStack.current().map(Frame::attempts).orElse(0) > 1
+                && WARNED_STACKED.compareAndSet(false, true)) {
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit's IdempotentRetry runs inside an attempt that another retrier repeats"
+                            + " (Fault Tolerance's @Retry on the operation, OperationScope.attempt):"
+                            + " their attempts multiply (max-retries=3 inside @Retry(maxRetries=3)"
+                            + " sends a call up to 16 times). Retry with one of them.");
+        }
     }
 
     private static void warnUnfiltered() {

@@ -82,7 +82,33 @@ public class OperationInterceptor {
                             + what
                             + ", such as an order or item id");
         }
+        if (!ownText(key.getClass())) {
+            throw new IdempotencyKeyMissingException(
+                    "The "
+                            + annotation
+                            + " argument of "
+                            + invocation.getMethod().getDeclaringClass().getName()
+                            + "."
+                            + invocation.getMethod().getName()
+                            + " is a "
+                            + key.getClass().getName()
+                            + ", which has no toString() of its own: its text names the instance,"
+                            + " not the value, and would be a new key for every call. Pass the"
+                            + " id itself (a String, a number, a record, a UUID)");
+        }
         return text;
+    }
+
+    /**
+     * @return whether values of {@code type} have a text of their own: a {@code toString()} not
+     *     inherited from {@code Object}, which names the instance only
+     */
+    private static boolean ownText(Class<?> type) {
+        try {
+            return type.getMethod("toString").getDeclaringClass() != Object.class;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
     }
 
     /**
