@@ -1,8 +1,11 @@
 package io.idemkit.client;
 
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One level of operation scope: an {@link OperationScope}, an {@code IdempotentOperation} method
@@ -17,6 +20,7 @@ final class Frame {
     private final List<String> steps;
     private final AttemptLog log = new AttemptLog();
     private final Map<String, String> callersKeys = new HashMap<>();
+    private final Set<Object> streamsSent = Collections.newSetFromMap(new IdentityHashMap<>());
     private Map<String, Integer> atFirstAttempt;
     private int attempts;
 
@@ -82,6 +86,16 @@ final class Frame {
     synchronized boolean callersKeyChanged(String position, String key) {
         String first = callersKeys.putIfAbsent(position, key);
         return first != null && !first.equals(key);
+    }
+
+    /**
+     * Notes a request body that can be read once (a stream, a reader) as sent at this level.
+     *
+     * @return whether an earlier request of this level sent the same one: it was spent there, and
+     *     would go out empty or cut
+     */
+    synchronized boolean streamSpent(Object body) {
+        return !streamsSent.add(body);
     }
 
     /**

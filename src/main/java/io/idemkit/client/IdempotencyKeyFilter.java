@@ -5,6 +5,8 @@ import jakarta.ws.rs.client.ClientRequestFilter;
 import jakarta.ws.rs.client.ClientResponseContext;
 import jakarta.ws.rs.client.ClientResponseFilter;
 import jakarta.ws.rs.core.HttpHeaders;
+import java.io.InputStream;
+import java.io.Reader;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -46,6 +48,7 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
         List<OperationStack.Level> levels = CapturedOperation.of(request);
         CapturedOperation.holdCarried(request, levels);
         List<Frame> frames = levels.stream().map(OperationStack.Level::frame).toList();
+        refuseSpentStream(frames, method, request);
         if (hasKey(request)) {
             // The caller's own key is never replaced (C14.4), but must not change on a retry.
             refuseChangedKey(levels, method, request);
@@ -103,6 +106,34 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
         }
         if (!frames.isEmpty() && expires.isPresent()) {
             frames.get(frames.size() - 1).operation().keyExpiresAt(expires.get());
+        }
+    }
+
+    /**
+     * Refuses to send a body that can be read once (an {@code InputStream}, a {@code Reader}) that
+     * an earlier request of the same operation level sent: the first attempt read it to its end,
+     * and a retry would send it empty or cut under the same key, which the server refuses as a
+     * payload mismatch at best. Build such a body inside the retried call.
+     *
+     * @throws IllegalStateException then, before anything is sent; the client reports it as the
+     *     call's failure, and {@link IdempotentRetry} does not retry it
+     */
+    private static void refuseSpentStream(
+            List<Frame> frames, String method, ClientRequestContext request) {
+        Object body = request.getEntity();
+        if (frames.isEmpty() || !(body instanceof InputStream || body instanceof Reader)) {
+            return;
+        }
+        if (frames.get(frames.size() - 1).streamSpent(body)) {
+            throw new IllegalStateException(
+                    "The body of "
+                            + method
+                            + " "
+                            + RequestKeys.canonicalPath(request.getUri())
+                            + " is a stream an earlier attempt of its operation already sent:"
+                            + " it was read to its end there, and would go out empty or cut."
+                            + " Open the stream inside the retried call, or send the bytes."
+                            + " The request was not sent.");
         }
     }
 

@@ -123,6 +123,38 @@ class ClientMistakesTest {
         }
     }
 
+    @Test
+    void aStreamBodyMadeOutsideTheRetriedCall_isNotSentAgainSpent() throws Exception {
+        try (LoopbackServer http = new LoopbackServer();
+                Client keyed = LoopbackServer.keyedClient()) {
+            http.then(LoopbackServer.status(503));
+            IdempotentRetry retry =
+                    new IdempotentRetry(
+                            settings,
+                            Clock.systemUTC(),
+                            d -> {},
+                            new RetryPolicy(settings, () -> 0.5));
+            java.io.InputStream body =
+                    new java.io.ByteArrayInputStream(
+                            "{\"amount\":1999}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+            assertThatThrownBy(
+                            () ->
+                                    retry.call(
+                                            () ->
+                                                    keyed.target(http.uri("/api/charges"))
+                                                            .request()
+                                                            .post(
+                                                                    Entity.entity(
+                                                                            body,
+                                                                            "application/json"))))
+                    .isInstanceOf(ProcessingException.class)
+                    .hasRootCauseInstanceOf(IllegalStateException.class)
+                    .hasStackTraceContaining("already sent");
+            assertThat(http.keys()).hasSize(1);
+        }
+    }
+
     @ApplicationScoped
     public static class ByObject {
         @IdempotentOperation
