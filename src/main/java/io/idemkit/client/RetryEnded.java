@@ -12,14 +12,17 @@ import java.util.Optional;
  * never thrown on its own; read it with {@link #of(Throwable)}:
  *
  * <pre>{@code
+ * try {
+ *     return retry.call(() -> payments.charge(order));
  * } catch (WebApplicationException e) {
- *     RetryEnded.of(e).ifPresent(r -> log.warn("gave up after {} attempts: {}", r.attempts(), r.reason()));
+ *     RetryEnded.of(e).ifPresent(r -> LOG.warning(r.attempts() + " attempts: " + r.reason()));
+ *     throw e;
  * }
  * }</pre>
  *
  * <p>Its message is the same sentence, so a stack trace the application logs shows it as {@code
- * Suppressed: io.idemkit.client.RetryEnded: 4 attempts; ...}. It carries no stack trace of its own.
- * Immutable.
+ * Suppressed: io.idemkit.client.RetryEnded: 4 attempts made by ...}. It carries no stack trace of
+ * its own. Immutable.
  */
 public final class RetryEnded extends IdempotencyException {
 
