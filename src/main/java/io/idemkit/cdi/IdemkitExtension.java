@@ -5,7 +5,9 @@ import io.idemkit.IdempotencyKey;
 import io.idemkit.IdempotencyScopeProvider;
 import io.idemkit.Idempotent;
 import io.idemkit.admin.http.AdminSettings;
+import io.idemkit.client.IdempotentOperation;
 import io.idemkit.client.OperationKey;
+import io.idemkit.client.StepKey;
 import io.idemkit.config.ConfigReader;
 import io.idemkit.config.ConfigValues;
 import io.idemkit.config.IdemkitConfig;
@@ -77,6 +79,8 @@ public class IdemkitExtension implements Extension {
     private final List<String> definitionErrors = new ArrayList<>();
     private final AnnotationChecks annotationChecks = new AnnotationChecks(definitionErrors::add);
     private final List<MethodRef> idempotentMethods = new ArrayList<>();
+    private final ClientChecks.FaultTolerancePlacement ftPlacement =
+            new ClientChecks.FaultTolerancePlacement();
     private final Map<MethodRef, OperationPolicy> methodPolicies = new ConcurrentHashMap<>();
     private volatile IdemkitConfig config;
 
@@ -409,16 +413,24 @@ public class IdemkitExtension implements Extension {
         return new IdempotentResourceMethods(List.copyOf(idempotentResources));
     }
 
-    /** Checks where {@code @OperationKey} stands (C14.1), as a definition error. */
+    /**
+     * Checks where {@code @OperationKey} and {@code @StepKey} stand (C14.1), as definition errors.
+     */
     <T> void checkOperationKeys(
-            @Observes @WithAnnotations(OperationKey.class) ProcessAnnotatedType<T> event) {
+            @Observes
+                    @WithAnnotations({OperationKey.class, StepKey.class, IdempotentOperation.class})
+                    ProcessAnnotatedType<T> event) {
         definitionErrors.addAll(ClientChecks.annotationProblems(event.getAnnotatedType()));
+        ftPlacement.note(event.getAnnotatedType());
     }
 
-    /** Validates {@code idemkit.client.*} at deployment, like every other key (C14). */
+    /** Validates {@code idemkit.client.*}, and Fault Tolerance's place, at deployment (C14). */
     void validateClient(@Observes AfterDeploymentValidation event) {
         ClientChecks.configProblems(ConfigProvider.getConfig())
                 .forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
+        ftPlacement
+                .check(ConfigProvider.getConfig())
+                .ifPresent(p -> event.addDeploymentProblem(new DeploymentException(p)));
     }
 
     /** Validates {@code idemkit.admin.*} at deployment, like every other key. */

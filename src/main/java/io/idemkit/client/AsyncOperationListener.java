@@ -34,11 +34,18 @@ public final class AsyncOperationListener implements RestClientListener {
         }
     }
 
-    /** One invocation: captures on the invoking thread, puts it on the sending thread. */
+    /**
+     * One invocation: captures on the invoking thread, carries it to the sending thread for the one
+     * request the invocation sends. The carried levels close when the client filter has keyed that
+     * request, or at {@code removeContext}, on whatever thread the implementation calls it: a
+     * sending thread never keeps them (C14.1), also where {@code removeContext} is never called
+     * after a failed send, or is called on another thread.
+     */
     static final class Interceptor implements AsyncInvocationInterceptor {
 
         private List<OperationStack.Level> captured = List.of();
-        private boolean applied;
+        private final OperationStack.Carry carry = new OperationStack.Carry();
+        private List<OperationStack.Level> applied = List.of();
 
         @Override
         public void prepareContext() {
@@ -47,18 +54,20 @@ public final class AsyncOperationListener implements RestClientListener {
 
         @Override
         public void applyContext() {
-            if (!captured.isEmpty() && !OperationStack.contains(captured.get(0))) {
-                captured.forEach(OperationStack::push);
-                applied = true;
+            if (captured.isEmpty() || carry.closed() || OperationStack.contains(captured.get(0))) {
+                // Sent on the invoking thread itself: its levels are there already.
+                return;
             }
+            applied = captured.stream().map(l -> l.carriedBy(carry)).toList();
+            applied.forEach(OperationStack::push);
         }
 
         @Override
         public void removeContext() {
-            if (applied) {
-                // The outermost level takes those inside it with it (OperationStack.remove).
-                OperationStack.remove(captured.get(0));
-                applied = false;
+            carry.close();
+            if (!applied.isEmpty()) {
+                // Drops them here if this is the sending thread; elsewhere, the closed carry does.
+                OperationStack.remove(applied.get(0));
             }
         }
     }

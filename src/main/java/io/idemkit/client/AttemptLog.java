@@ -14,6 +14,8 @@ final class AttemptLog {
     private int lastStatus = -1;
     private boolean lastReplayed;
     private String lastRetryAfter;
+    private String lastProblemType;
+    private Boolean lastShouldRetry;
 
     synchronized void clear() {
         sent = 0;
@@ -21,6 +23,8 @@ final class AttemptLog {
         lastStatus = -1;
         lastReplayed = false;
         lastRetryAfter = null;
+        lastProblemType = null;
+        lastShouldRetry = null;
     }
 
     /**
@@ -35,9 +39,25 @@ final class AttemptLog {
     }
 
     synchronized void received(int status, boolean replayed, String retryAfter) {
+        received(status, replayed, retryAfter, null, null);
+    }
+
+    /**
+     * @param problemType the {@code type} of the response's problem body, {@code null} if none
+     * @param shouldRetry its {@code Stripe-Should-Retry}, {@code null} if absent or neither {@code
+     *     true} nor {@code false}
+     */
+    synchronized void received(
+            int status,
+            boolean replayed,
+            String retryAfter,
+            String problemType,
+            Boolean shouldRetry) {
         lastStatus = status;
         lastReplayed = replayed;
         lastRetryAfter = retryAfter;
+        lastProblemType = problemType;
+        lastShouldRetry = shouldRetry;
     }
 
     /**
@@ -65,5 +85,13 @@ final class AttemptLog {
 
     synchronized String lastRetryAfter() {
         return lastRetryAfter;
+    }
+
+    synchronized String lastProblemType() {
+        return lastProblemType;
+    }
+
+    synchronized Boolean lastShouldRetry() {
+        return lastShouldRetry;
     }
 }

@@ -45,6 +45,23 @@ final class CapturedOperation {
         return of(request).stream().map(OperationStack.Level::frame).toList();
     }
 
+    /**
+     * For a request sent under levels carried to this thread for one invocation (C14.8): moves them
+     * onto the request, where its response is recorded, and closes them on the thread, where
+     * nothing else may read them. One invocation sends one request.
+     *
+     * @param levels the levels the request was found to belong to
+     */
+    static void holdCarried(ClientRequestContext request, List<OperationStack.Level> levels) {
+        if (levels.isEmpty()
+                || levels.get(levels.size() - 1).carry() == null
+                || request.getProperty(PROPERTY) instanceof Levels) {
+            return;
+        }
+        request.setProperty(PROPERTY, new Levels(levels));
+        levels.get(levels.size() - 1).carry().close();
+    }
+
     /** What was captured: a type of ours, so that no other property value is mistaken for it. */
     record Levels(List<OperationStack.Level> levels) {}
 }

@@ -1,7 +1,11 @@
 package io.idemkit.client;
 
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One level of operation scope: an {@link OperationScope}, an {@code IdempotentOperation} method
@@ -13,8 +17,10 @@ final class Frame {
     private final Operation operation;
     private final boolean joined;
     private final Occurrences enclosing;
+    private final List<String> steps;
     private final AttemptLog log = new AttemptLog();
     private final Map<String, String> callersKeys = new HashMap<>();
+    private final Set<Object> streamsSent = Collections.newSetFromMap(new IdentityHashMap<>());
     private Map<String, Integer> atFirstAttempt;
     private int attempts;
 
@@ -25,9 +31,26 @@ final class Frame {
      *     operation's own, or the enclosing level's on the thread that opened this one
      */
     Frame(Operation operation, boolean joined, Occurrences enclosing) {
+        this(operation, joined, enclosing, List.of());
+    }
+
+    /**
+     * @param steps the names of the steps this level is in, outermost first (C14.2): its requests'
+     *     keys are derived from them and numbered in the innermost step's own count; empty outside
+     *     every step
+     */
+    Frame(Operation operation, boolean joined, Occurrences enclosing, List<String> steps) {
         this.operation = operation;
         this.joined = joined;
         this.enclosing = enclosing;
+        this.steps = List.copyOf(steps);
+    }
+
+    /**
+     * @return the names of the steps this level is in, outermost first; empty outside every step
+     */
+    List<String> steps() {
+        return steps;
     }
 
     Operation operation() {
@@ -63,6 +86,16 @@ final class Frame {
     synchronized boolean callersKeyChanged(String position, String key) {
         String first = callersKeys.putIfAbsent(position, key);
         return first != null && !first.equals(key);
+    }
+
+    /**
+     * Notes a request body that can be read once (a stream, a reader) as sent at this level.
+     *
+     * @return whether an earlier request of this level sent the same one: it was spent there, and
+     *     would go out empty or cut
+     */
+    synchronized boolean streamSpent(Object body) {
+        return !streamsSent.add(body);
     }
 
     /**

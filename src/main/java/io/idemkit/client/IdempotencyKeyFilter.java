@@ -5,6 +5,8 @@ import jakarta.ws.rs.client.ClientRequestFilter;
 import jakarta.ws.rs.client.ClientResponseContext;
 import jakarta.ws.rs.client.ClientResponseFilter;
 import jakarta.ws.rs.core.HttpHeaders;
+import java.io.InputStream;
+import java.io.Reader;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -25,6 +27,12 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
     /** The server's expiry of a stored response (C6.8). */
     static final String KEY_EXPIRES = "Idempotency-Key-Expires";
 
+    /**
+     * Stripe's answer to "should this be sent again?": {@code true} or {@code false} overrides the
+     * status, as stripe-java reads it (C14.5).
+     */
+    static final String SHOULD_RETRY = "Stripe-Should-Retry";
+
     private final ClientSettings settings;
     private final Clock clock;
 
@@ -38,7 +46,9 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
         String method = request.getMethod().toUpperCase(Locale.ROOT);
         boolean unsafe = !ClientSettings.SAFE_METHODS.contains(method);
         List<OperationStack.Level> levels = CapturedOperation.of(request);
+        CapturedOperation.holdCarried(request, levels);
         List<Frame> frames = levels.stream().map(OperationStack.Level::frame).toList();
+        refuseSpentStream(frames, method, request);
         if (hasKey(request)) {
             // The caller's own key is never replaced (C14.4), but must not change on a retry.
             refuseChangedKey(levels, method, request);
@@ -47,11 +57,13 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
         }
         Operation operation = null;
         Occurrences occurrences = null;
+        List<String> steps = List.of();
         if (settings.methods().contains(method)) {
             if (!levels.isEmpty()) {
                 OperationStack.Level innermost = levels.get(levels.size() - 1);
                 operation = innermost.frame().operation();
                 occurrences = innermost.occurrences();
+                steps = innermost.frame().steps();
             } else if (settings.keyWithoutOperation()) {
                 operation = Operation.random();
                 occurrences = operation.occurrences();
@@ -63,7 +75,12 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
         }
         String path = RequestKeys.canonicalPath(request.getUri());
         String key =
-                operation.key(method, path, occurrences.next(method + ' ' + path), clock.instant());
+                operation.key(
+                        steps,
+                        method,
+                        path,
+                        occurrences.next(method + ' ' + path),
+                        clock.instant());
         request.getHeaders().putSingle(settings.keyHeader(), key);
         request.setProperty(IdempotentResponses.KEYED_PROPERTY, Boolean.TRUE);
         record(frames, true, unsafe);
@@ -76,11 +93,47 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
         String retryAfter = response.getHeaderString(HttpHeaders.RETRY_AFTER);
         Optional<Instant> expires = imfFixdate(response.getHeaderString(KEY_EXPIRES));
         List<Frame> frames = CapturedOperation.framesOf(request);
+        if (frames.isEmpty()) {
+            return;
+        }
+        // Read here, where the whole response is seen: a Rest Client's exception may lose both
+        // the headers and the body (Liberty's does).
+        String problemType = ProblemBodies.peekType(response);
+        Boolean shouldRetry = shouldRetry(response.getHeaderString(SHOULD_RETRY));
         for (Frame frame : frames) {
-            frame.log().received(response.getStatus(), replayed, retryAfter);
+            frame.log()
+                    .received(response.getStatus(), replayed, retryAfter, problemType, shouldRetry);
         }
         if (!frames.isEmpty() && expires.isPresent()) {
             frames.get(frames.size() - 1).operation().keyExpiresAt(expires.get());
+        }
+    }
+
+    /**
+     * Refuses to send a body that can be read once (an {@code InputStream}, a {@code Reader}) that
+     * an earlier request of the same operation level sent: the first attempt read it to its end,
+     * and a retry would send it empty or cut under the same key, which the server refuses as a
+     * payload mismatch at best. Build such a body inside the retried call.
+     *
+     * @throws IllegalStateException then, before anything is sent; the client reports it as the
+     *     call's failure, and {@link IdempotentRetry} does not retry it
+     */
+    private static void refuseSpentStream(
+            List<Frame> frames, String method, ClientRequestContext request) {
+        Object body = request.getEntity();
+        if (frames.isEmpty() || !(body instanceof InputStream || body instanceof Reader)) {
+            return;
+        }
+        if (frames.get(frames.size() - 1).streamSpent(body)) {
+            throw new IllegalStateException(
+                    "The body of "
+                            + method
+                            + " "
+                            + RequestKeys.canonicalPath(request.getUri())
+                            + " is a stream an earlier attempt of its operation already sent:"
+                            + " it was read to its end there, and would go out empty or cut."
+                            + " Open the stream inside the retried call, or send the bytes."
+                            + " The request was not sent.");
         }
     }
 
@@ -112,6 +165,21 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
                             + " each time: let the library key the request, or make the key"
                             + " once, outside the retry. The request was not sent.");
         }
+    }
+
+    /**
+     * @return {@code true} or {@code false} as the header says, {@code null} when it is absent or
+     *     says neither
+     */
+    static Boolean shouldRetry(String header) {
+        if (header == null) {
+            return null;
+        }
+        String value = header.strip();
+        if (value.equalsIgnoreCase("true")) {
+            return Boolean.TRUE;
+        }
+        return value.equalsIgnoreCase("false") ? Boolean.FALSE : null;
     }
 
     private boolean hasKey(ClientRequestContext request) {

@@ -2,6 +2,8 @@ package io.idemkit.client;
 
 import io.idemkit.IdempotencyKeyMissingException;
 import jakarta.ws.rs.client.Invocation;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -143,9 +145,64 @@ public final class IdempotentOperations {
         return OperationStack.current().isPresent();
     }
 
+    /**
+     * Opens a named step of the operation open on this thread (C14.2): its requests get keys
+     * derived from the operation's key and the step's name, numbered among the step's own requests
+     * only. So a step's keys do not depend on what ran before it in the operation: a run resumed
+     * after a crash, which skips the items it finished, gives each item the key it had, where keys
+     * numbered by position would give the second item the first one's. The step's requests do not
+     * advance the operation's count either. Outside every operation, the step begins one with a
+     * random key; a step inside a step adds its name to the enclosing one's.
+     *
+     * <p>Name one step of an operation once: two steps of the same name that send the same method
+     * to the same path share keys, and the server answers the second with the first's result.
+     *
+     * @param stepName the step's name within the operation, not blank, such as an item's id; it is
+     *     never sent, only keys derived from it are
+     * @return the scope; close it on this thread
+     * @throws IdempotencyKeyMissingException when the name is {@code null} or blank
+     */
+    public static OperationScope openStep(String stepName) {
+        if (stepName == null || stepName.isBlank()) {
+            throw new IdempotencyKeyMissingException(
+                    "A step name must not be null or blank: name the step, such as the id of the"
+                            + " item it handles");
+        }
+        Optional<OperationStack.Level> current = OperationStack.innermost();
+        Operation operation = current.map(l -> l.frame().operation()).orElseGet(Operation::random);
+        List<String> steps = new ArrayList<>();
+        current.ifPresent(l -> steps.addAll(l.frame().steps()));
+        steps.add(stepName);
+        return enter(new Frame(operation, current.isPresent(), new Occurrences(), steps));
+    }
+
+    /**
+     * Runs {@code body} as one attempt of a named step of the operation open on this thread ({@link
+     * #openStep}):
+     *
+     * <pre>{@code
+     * IdempotentOperations.run("batch-7", () -> {
+     *     for (Item item : unfinished(items)) {                 // a resumed run skips some
+     *         IdempotentOperations.step(item.id(), () -> retry.call(() -> payments.charge(item)));
+     *     }
+     * });
+     * }</pre>
+     *
+     * @return what the body returned
+     * @throws X what it threw, unchanged
+     */
+    public static <T, X extends Exception> T step(String stepName, OperationCall<T, X> body)
+            throws X {
+        Objects.requireNonNull(body, "body");
+        try (OperationScope scope = openStep(stepName)) {
+            return scope.attempt(body);
+        }
+    }
+
     /** A level that joins the operation of {@code current}, numbering on from its count. */
     private static Frame joining(OperationStack.Level current) {
-        return new Frame(current.frame().operation(), true, current.occurrences());
+        return new Frame(
+                current.frame().operation(), true, current.occurrences(), current.frame().steps());
     }
 
     private static Frame fresh(Operation operation) {

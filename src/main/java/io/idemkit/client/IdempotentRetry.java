@@ -8,20 +8,22 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.OptionalInt;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
  * Sends a keyed call again after a failure that a retry with the same key can cure (C14.5): an I/O
  * failure (refused, reset, timed out) or a status of {@code idemkit.client.retry.statuses} (408,
  * 423, 425, 429, 502, 503, 504 by default), and a 409 with {@code Retry-After}, which says "still
- * in progress" as a 423 does; never a final answer such as 400, a 409 without {@code Retry-After},
- * or 422. It waits an exponential back-off with jitter, or longer when the server's {@code
- * Retry-After} asks for it (for an in-progress answer, at most {@code max-delay}: its {@code
- * Retry-After} is the rest of the first call's lease, and a retry before it waits for the result on
- * the server), and stops after {@code max-retries}, at {@code max-duration}, or before the keys'
- * lifetime ends.
+ * in progress" as a 423 does (or carries idemkit's {@code urn:idemkit:in-progress} problem); never
+ * a final answer such as 400, a 409 without either, or 422, never a replayed answer (a stored
+ * answer is what the key gets again), and never against the server's {@code Stripe-Should-Retry},
+ * which overrides the status either way. It waits an exponential back-off with jitter, or longer
+ * when the server's {@code Retry-After} asks for it (for an in-progress answer, at most {@code
+ * max-delay}: its {@code Retry-After} is the rest of the first call's lease, and a retry before it
+ * waits for the result on the server), and stops after {@code max-retries}, at {@code
+ * max-duration}, or before the keys' lifetime ends.
  *
  * <pre>{@code
  * Receipt r = retry.call(() -> payments.charge(order));                // MicroProfile Rest Client
@@ -34,8 +36,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * through {@link IdempotencyClientFeature}, every unsafe one with a key, are retried. It reads a
  * returned {@link Response}, a thrown {@link WebApplicationException} and, for an exception of the
  * application's own (a Rest Client's {@code ResponseExceptionMapper}), the last response the
- * attempt received. A response it retries is closed first. The call's own exception reaches the
- * caller unchanged.
+ * attempt received. A response it retries is closed first.
+ *
+ * <p>The caller gets the last attempt's value or exception, with two exceptions mapped: a {@link
+ * WebApplicationException} for idemkit's key reuse ({@code urn:idemkit:payload-mismatch}) becomes
+ * {@link IdempotencyKeyReusedException}, and one for an in-progress answer that outlasted the
+ * retries {@link IdempotencyStillInProgressException}, each caused by the call's exception. Every
+ * exception carries a suppressed {@link RetryEnded} with the attempts made and why they stopped;
+ * {@link RetryOutcome#reason()} says it for a returned value.
  *
  * <p>Thread-safe; blocks the calling thread while it waits.
  */
@@ -43,6 +51,7 @@ public final class IdempotentRetry {
 
     private static final System.Logger LOG = System.getLogger(IdempotentRetry.class.getName());
     private static final AtomicBoolean WARNED_UNFILTERED = new AtomicBoolean();
+    private static final AtomicBoolean WARNED_STACKED = new AtomicBoolean();
 
     /**
      * How much earlier than a server's {@code Idempotency-Key-Expires} retries stop: clock skew.
@@ -99,7 +108,7 @@ public final class IdempotentRetry {
      * Runs {@code call}, and again while the retry rules above (C14.5) allow.
      *
      * @return what the last attempt returned
-     * @throws X what the last attempt threw, unchanged
+     * @throws X what the last attempt threw, with a {@link RetryEnded}; or its mapping, above
      */
     public <T, X extends Exception> T call(OperationCall<T, X> call) throws X {
         return callForOutcome(call).value();
@@ -108,14 +117,15 @@ public final class IdempotentRetry {
     /**
      * Runs {@code call}, and again while the retry rules above (C14.5) allow.
      *
-     * @return what the last attempt returned, how many attempts were made, and whether its last
-     *     response was a replay
-     * @throws X what the last attempt threw, unchanged
+     * @return what the last attempt returned, how many attempts were made, whether its last
+     *     response was a replay, and why no further attempt was made
+     * @throws X what the last attempt threw, with a {@link RetryEnded}; or its mapping, above
      */
     public <T, X extends Exception> RetryOutcome<T> callForOutcome(OperationCall<T, X> call)
             throws X {
         Objects.requireNonNull(call, "call");
         Instant start = clock.instant();
+        warnIfRepeated();
         try (OperationScope scope = IdempotentOperations.open()) {
             Frame frame = scope.frame();
             for (int attempt = 1; ; attempt++) {
@@ -148,14 +158,23 @@ public final class IdempotentRetry {
                                                         + " ms"
                                                 : "not retrying: " + decision.reason()));
                 if (!decision.retry()) {
-                    return finish(value, failure, attempt, log);
+                    return finish(value, failure, attempt, log, result, decision.reason(), now);
                 }
-                close(value, failure);
+                // Its connection goes back now, but an interrupt hands it to the caller readable.
+                release(value, failure);
                 try {
                     sleeper.sleep(decision.delay());
+                    close(value, failure);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    return finish(value, failure, attempt, log);
+                    return finish(
+                            value,
+                            failure,
+                            attempt,
+                            log,
+                            result,
+                            "an interrupt while waiting to retry after " + decision.reason(),
+                            now);
                 }
             }
         }
@@ -180,38 +199,82 @@ public final class IdempotentRetry {
     static AttemptResult resultOf(Object value, Exception failure, AttemptLog log) {
         AttemptResult result;
         if (value instanceof Response response) {
-            result =
-                    AttemptResult.status(
-                            response.getStatus(),
-                            response.getHeaderString(HttpHeaders.RETRY_AFTER));
+            result = fromResponse(response.getStatus(), response::getHeaderString, log);
         } else if (failure instanceof WebApplicationException e && e.getResponse() != null) {
-            int status = e.getResponse().getStatus();
-            String retryAfter = e.getResponse().getHeaderString(HttpHeaders.RETRY_AFTER);
-            if (retryAfter == null
-                    && log.lastStatus().isPresent()
-                    && log.lastStatus().getAsInt() == status) {
-                // A Rest Client's exception may have lost the headers (Liberty's does): the
-                // filter saw the response as it came.
-                retryAfter = log.lastRetryAfter();
-            }
-            result = AttemptResult.status(status, retryAfter);
+            result =
+                    fromResponse(
+                            e.getResponse().getStatus(), e.getResponse()::getHeaderString, log);
         } else if (failure != null && TransientFailures.isTransient(failure)) {
             result = AttemptResult.ioFailure();
         } else if (failure != null && log.lastStatus().isPresent()) {
             // An exception of the application's own, mapped from the response it received.
-            result = AttemptResult.status(log.lastStatus().getAsInt(), log.lastRetryAfter());
+            result = fromResponse(log.lastStatus().getAsInt(), name -> null, log);
         } else {
-            result = new AttemptResult(OptionalInt.empty(), null, false, true);
+            result = AttemptResult.none();
         }
         return log.safeToRepeat() ? result : result.unkeyed();
     }
 
-    private static <T, X extends Exception> RetryOutcome<T> finish(
-            T value, Exception failure, int attempts, AttemptLog log) throws X {
-        if (failure != null) {
-            throw IdempotentRetry.<X>sneaky(failure);
+    /**
+     * @param headers the response's headers as the caller has them; where a Rest Client's exception
+     *     lost them (Liberty's does), what the filter saw of the same response counts
+     */
+    private static AttemptResult fromResponse(
+            int status, Function<String, String> headers, AttemptLog log) {
+        boolean seen = log.lastStatus().isPresent() && log.lastStatus().getAsInt() == status;
+        String retryAfter = headers.apply(HttpHeaders.RETRY_AFTER);
+        Boolean shouldRetry =
+                IdempotencyKeyFilter.shouldRetry(headers.apply(IdempotencyKeyFilter.SHOULD_RETRY));
+        if (seen) {
+            retryAfter = retryAfter != null ? retryAfter : log.lastRetryAfter();
+            shouldRetry = shouldRetry != null ? shouldRetry : log.lastShouldRetry();
         }
-        return new RetryOutcome<>(value, attempts, log.lastReplayed());
+        return AttemptResult.status(status, retryAfter)
+                .replay(IdempotentResponses.isReplay(headers) || (seen && log.lastReplayed()))
+                .problem(seen ? log.lastProblemType() : null)
+                .serverSaid(shouldRetry);
+    }
+
+    private static <T, X extends Exception> RetryOutcome<T> finish(
+            T value,
+            Exception failure,
+            int attempts,
+            AttemptLog log,
+            AttemptResult result,
+            String reason,
+            Instant now)
+            throws X {
+        if (failure != null) {
+            throw IdempotentRetry.<X>sneaky(
+                    mapped(failure, result, now, new RetryEnded(attempts, reason)));
+        }
+        return new RetryOutcome<>(value, attempts, log.lastReplayed(), reason);
+    }
+
+    /**
+     * @return what the caller gets for the last attempt's exception: for a {@link
+     *     WebApplicationException} that says the key was used with another payload, or that the
+     *     first request is still in progress, the library's exception for it, caused by the call's;
+     *     else the call's exception unchanged. Either way with the report of the retries.
+     */
+    static Exception mapped(
+            Exception failure, AttemptResult result, Instant now, RetryEnded ended) {
+        Exception caller = failure;
+        if (failure instanceof WebApplicationException && result.status().isPresent()) {
+            int status = result.status().getAsInt();
+            if (RetryPolicy.keyReused(result)) {
+                caller = new IdempotencyKeyReusedException(status, failure);
+            } else if (RetryPolicy.inProgress(result) && !result.replayed()) {
+                caller =
+                        new IdempotencyStillInProgressException(
+                                status,
+                                RetryPolicy.retryAfter(result.retryAfter(), now)
+                                        .orElse(Duration.ZERO),
+                                failure);
+            }
+        }
+        caller.addSuppressed(ended);
+        return caller;
     }
 
     /** The call's own exception, rethrown as the type the call declared. */
@@ -221,11 +284,34 @@ public final class IdempotentRetry {
     }
 
     private static void close(Object value, Exception failure) {
-        if (value instanceof Response response) {
+        Response response = responseOf(value, failure);
+        if (response != null) {
             response.close();
-        } else if (failure instanceof WebApplicationException e && e.getResponse() != null) {
-            e.getResponse().close();
         }
+    }
+
+    /**
+     * Reads the body of a response about to be retried into memory, which frees its connection
+     * during the back-off and keeps it readable for the caller if the wait is interrupted: a
+     * retried answer is an error's, small. One that cannot be read is closed.
+     */
+    private static void release(Object value, Exception failure) {
+        Response response = responseOf(value, failure);
+        if (response == null) {
+            return;
+        }
+        try {
+            response.bufferEntity();
+        } catch (RuntimeException e) {
+            response.close();
+        }
+    }
+
+    private static Response responseOf(Object value, Exception failure) {
+        if (value instanceof Response response) {
+            return response;
+        }
+        return failure instanceof WebApplicationException e ? e.getResponse() : null;
     }
 
     private static int attemptNo(Frame frame) {
@@ -243,6 +329,23 @@ public final class IdempotentRetry {
             return "an I/O failure";
         }
         return result.status().isPresent() ? "status " + result.status().getAsInt() : "a result";
+    }
+
+    /**
+     * Warns once when this executor runs inside an attempt that another retrier repeats (Fault
+     * Tolerance's {@code @Retry} on the operation, {@code OperationScope.attempt}): the attempts
+     * multiply. The keys stay right; the load does not.
+     */
+    private static void warnIfRepeated() {
+        if (OperationStack.current().map(Frame::attempts).orElse(0) > 1
+                && WARNED_STACKED.compareAndSet(false, true)) {
+            LOG.log(
+                    Level.WARNING,
+                    "idemkit's IdempotentRetry runs inside an attempt that another retrier repeats"
+                            + " (Fault Tolerance's @Retry on the operation, OperationScope.attempt):"
+                            + " their attempts multiply (max-retries=3 inside @Retry(maxRetries=3)"
+                            + " sends a call up to 16 times). Retry with one of them.");
+        }
     }
 
     private static void warnUnfiltered() {

@@ -3,6 +3,7 @@ package io.idemkit.client;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -65,10 +66,23 @@ final class Operation {
      * @param now when it is sent, on the caller's clock
      */
     synchronized String key(String method, String path, int occurrence, Instant now) {
+        return key(List.of(), method, path, occurrence, now);
+    }
+
+    /**
+     * Gives a request of a step its key.
+     *
+     * @param steps the names of the steps the request is in, outermost first; empty for none
+     * @param occurrence its number among the innermost step's requests of that method and path
+     */
+    synchronized String key(
+            List<String> steps, String method, String path, int occurrence, Instant now) {
         if (firstKeyAt == null) {
             firstKeyAt = now;
         }
-        return RequestKeys.derive(key, method, path, occurrence);
+        return steps.isEmpty()
+                ? RequestKeys.derive(key, method, path, occurrence)
+                : RequestKeys.deriveInStep(key, steps, method, path, occurrence);
     }
 
     /** Notes a server's {@code Idempotency-Key-Expires}; the earliest one counts. */

@@ -1,6 +1,7 @@
 package io.idemkit.client;
 
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An open operation scope on the current thread (C14.1): every request that a client with {@link
@@ -11,6 +12,9 @@ import java.util.Objects;
  * <p>Not thread-safe: one thread opens it, runs its attempts and closes it.
  */
 public final class OperationScope implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(OperationScope.class.getName());
+    private static final AtomicBoolean WARNED = new AtomicBoolean();
 
     private final Frame frame;
     private final OperationStack.Level level;
@@ -51,9 +55,9 @@ public final class OperationScope implements AutoCloseable {
 
     /**
      * Ends the scope on this thread. A scope closed while a scope opened inside it is still open
-     * ends that one too, and then throws: scopes close innermost first.
-     *
-     * @throws IllegalStateException when the scope is not the innermost open on this thread
+     * ends that one too; so does a scope closed on another thread than its own, where it ends
+     * nothing. Either is a mistake in the code that opened them, logged as a WARNING, never thrown:
+     * the body has run, and its result or its own exception reaches the caller (C14.1).
      */
     @Override
     public void close() {
@@ -62,10 +66,14 @@ public final class OperationScope implements AutoCloseable {
         }
         closed = true;
         if (!OperationStack.remove(level)) {
-            throw new IllegalStateException(
-                    "An operation scope was closed while another one opened inside it was still"
-                            + " open, or on another thread than the one that opened it: close"
-                            + " scopes innermost first, with try-with-resources");
+            LOG.log(
+                    WARNED.compareAndSet(false, true)
+                            ? System.Logger.Level.WARNING
+                            : System.Logger.Level.DEBUG,
+                    "idemkit: an operation scope was closed out of order (while a scope opened"
+                            + " inside it was still open), or on another thread than the one"
+                            + " that opened it; the scopes inside it were ended with it. Close"
+                            + " scopes innermost first, with try-with-resources.");
         }
     }
 }

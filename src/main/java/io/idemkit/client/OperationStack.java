@@ -7,9 +7,13 @@ import java.util.Optional;
 
 /**
  * The operation levels open on the current thread, innermost last: each a {@link Frame} with the
- * count its requests are numbered in (the frame's own scope, or one attempt of it). Every level is
- * removed by the code that put it there, in a {@code finally}, so that a pooled thread never
- * carries one into the next task.
+ * count its requests are numbered in (the frame's own scope, or one attempt of it). Every level the
+ * thread opened itself is removed by the code that put it there, in a {@code finally}, so that a
+ * pooled thread never carries one into the next task. A level carried to the thread for one request
+ * (a Rest Client's {@code CompletionStage} call, C14.8) is closed when that request has been keyed,
+ * or when the invocation ends, from whatever thread: every read here skips a closed level and drops
+ * it, so that one left behind by an implementation that never removes it, or removes it on another
+ * thread, is never read again.
  */
 final class OperationStack {
 
@@ -18,8 +22,46 @@ final class OperationStack {
      *
      * @param frame the operation level
      * @param occurrences its scope's count, or the count of the attempt that runs here
+     * @param carry for a level carried to this thread for one invocation, its lifetime; {@code
+     *     null} for a level this thread opened
      */
-    record Level(Frame frame, Occurrences occurrences) {}
+    record Level(Frame frame, Occurrences occurrences, Carry carry) {
+
+        Level(Frame frame, Occurrences occurrences) {
+            this(frame, occurrences, null);
+        }
+
+        /**
+         * @return whether the level may be read: one the thread opened, or a carried one whose
+         *     invocation has not ended
+         */
+        boolean open() {
+            return carry == null || !carry.closed();
+        }
+
+        /**
+         * @return the same level carried to another thread for one invocation
+         */
+        Level carriedBy(Carry by) {
+            return new Level(frame, occurrences, by);
+        }
+    }
+
+    /**
+     * The lifetime of levels carried to a sending thread for one invocation. Thread-safe: it is
+     * closed from the sending thread, or from wherever the invocation ends.
+     */
+    static final class Carry {
+        private volatile boolean closed;
+
+        void close() {
+            closed = true;
+        }
+
+        boolean closed() {
+            return closed;
+        }
+    }
 
     private static final ThreadLocal<Deque<Level>> LEVELS = new ThreadLocal<>();
 
@@ -30,7 +72,7 @@ final class OperationStack {
     }
 
     static Optional<Level> innermost() {
-        Deque<Level> levels = LEVELS.get();
+        Deque<Level> levels = open();
         return levels == null ? Optional.empty() : Optional.ofNullable(levels.peekLast());
     }
 
@@ -38,7 +80,7 @@ final class OperationStack {
      * @return the thread's levels, outermost first; empty outside every operation
      */
     static List<Level> all() {
-        Deque<Level> levels = LEVELS.get();
+        Deque<Level> levels = open();
         return levels == null ? List.of() : List.copyOf(levels);
     }
 
@@ -49,7 +91,7 @@ final class OperationStack {
     }
 
     static void push(Level level) {
-        Deque<Level> levels = LEVELS.get();
+        Deque<Level> levels = open();
         if (levels == null) {
             levels = new ArrayDeque<>();
             LEVELS.set(levels);
@@ -61,7 +103,7 @@ final class OperationStack {
      * @return whether {@code level} is open on this thread
      */
     static boolean contains(Level level) {
-        Deque<Level> levels = LEVELS.get();
+        Deque<Level> levels = open();
         return levels != null && levels.stream().anyMatch(l -> l == level);
     }
 
@@ -84,5 +126,22 @@ final class OperationStack {
             LEVELS.remove();
         }
         return innermost;
+    }
+
+    /**
+     * @return the thread's levels with every closed carried level dropped; {@code null} when none
+     *     is left
+     */
+    private static Deque<Level> open() {
+        Deque<Level> levels = LEVELS.get();
+        if (levels == null) {
+            return null;
+        }
+        levels.removeIf(l -> !l.open());
+        if (levels.isEmpty()) {
+            LEVELS.remove();
+            return null;
+        }
+        return levels;
     }
 }

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.List;
 import java.util.Locale;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -21,6 +22,13 @@ final class RequestKeys {
 
     /** Names the rule, so that a later rule can never produce the keys of this one. */
     private static final byte[] RULE = "idemkit-client-key/1".getBytes(StandardCharsets.US_ASCII);
+
+    /**
+     * Names the rule for a request in a named step, which has the step names as parts of their own:
+     * no key of a step is ever a key of a request outside steps.
+     */
+    private static final byte[] STEP_RULE =
+            "idemkit-client-step-key/1".getBytes(StandardCharsets.US_ASCII);
 
     /** The random bytes of an operation key the library makes: 128 bits (C14.1). */
     static final int RANDOM_KEY_BYTES = 16;
@@ -48,11 +56,47 @@ final class RequestKeys {
      * @return the request's key: 43 characters of base64url
      */
     static String derive(byte[] operationKey, String method, String canonicalPath, int occurrence) {
+        return derive(operationKey, RULE, List.of(), method, canonicalPath, occurrence);
+    }
+
+    /**
+     * The key of a request in a named step (C14.2): HMAC-SHA256 keyed by the operation's key over
+     * the length-prefixed parts {@code idemkit-client-step-key/1}, the number of step names, each
+     * name in UTF-8 (outermost first), then the method, the canonical path and the occurrence
+     * within the innermost step, as {@link #derive} has them.
+     *
+     * @param steps the step names, outermost first, at least one
+     */
+    static String deriveInStep(
+            byte[] operationKey,
+            List<String> steps,
+            String method,
+            String canonicalPath,
+            int occurrence) {
+        if (steps.isEmpty()) {
+            throw new IllegalArgumentException("a step key needs a step name");
+        }
+        return derive(operationKey, STEP_RULE, steps, method, canonicalPath, occurrence);
+    }
+
+    private static String derive(
+            byte[] operationKey,
+            byte[] rule,
+            List<String> steps,
+            String method,
+            String canonicalPath,
+            int occurrence) {
         if (occurrence < 1) {
             throw new IllegalArgumentException("occurrence must be at least 1: " + occurrence);
         }
         ByteArrayOutputStream parts = new ByteArrayOutputStream(128);
-        part(parts, RULE);
+        part(parts, rule);
+        if (!steps.isEmpty()) {
+            part(parts, Integer.toString(steps.size()).getBytes(StandardCharsets.US_ASCII));
+            for (String step : steps) {
+                part(parts, step.getBytes(StandardCharsets.UTF_8));
+            }
+        }
         part(parts, method.toUpperCase(Locale.ROOT).getBytes(StandardCharsets.UTF_8));
         part(parts, canonicalPath.getBytes(StandardCharsets.UTF_8));
         part(parts, Integer.toString(occurrence).getBytes(StandardCharsets.US_ASCII));

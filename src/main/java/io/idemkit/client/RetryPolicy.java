@@ -32,15 +32,31 @@ final class RetryPolicy {
     RetryDecision decide(int attempts, AttemptResult result, Instant now, Instant deadline) {
         String cause;
         boolean inProgress = inProgress(result);
-        if (result.transientIo()) {
+        if (Boolean.FALSE.equals(result.shouldRetry())) {
+            return RetryDecision.stop(answer(result) + " with Stripe-Should-Retry: false");
+        } else if (Boolean.TRUE.equals(result.shouldRetry())) {
+            // The server knows better than its status: stripe-java defers to it, either way.
+            cause = answer(result) + " with Stripe-Should-Retry: true";
+        } else if (result.replayed()) {
+            return RetryDecision.stop(
+                    answer(result)
+                            + " replayed: the stored answer to the key, which a retry gets"
+                            + " again");
+        } else if (keyReused(result)) {
+            return RetryDecision.stop(
+                    answer(result)
+                            + " "
+                            + ProblemBodies.PAYLOAD_MISMATCH
+                            + ": the key was used before with another payload");
+        } else if (result.transientIo()) {
             cause = "an I/O failure";
         } else if (result.status().isPresent()
                 && settings.retryStatuses().contains(result.status().getAsInt())) {
             cause = "status " + result.status().getAsInt();
         } else if (inProgress && settings.retryStatuses().contains(IN_PROGRESS)) {
-            cause = "status 409 with Retry-After (in progress)";
+            cause = "status 409 in progress";
         } else {
-            return RetryDecision.stop("final outcome");
+            return RetryDecision.stop("final answer: " + answer(result));
         }
         if (!result.safeToRepeat()) {
             return RetryDecision.stop(cause + ", but a request of the attempt carried no key");
@@ -76,8 +92,8 @@ final class RetryPolicy {
 
     /**
      * @return whether the answer says the first call is still running: 423, or 409 with {@code
-     *     Retry-After}, as the IETF draft and the Stripe dialect answer it (a 409 that reports a
-     *     reused key carries none)
+     *     Retry-After} or idemkit's {@code urn:idemkit:in-progress} problem, as the IETF draft and
+     *     the Stripe dialect answer it (a 409 that reports a reused key carries neither)
      */
     static boolean inProgress(AttemptResult result) {
         if (result.status().isEmpty()) {
@@ -85,7 +101,29 @@ final class RetryPolicy {
         }
         int status = result.status().getAsInt();
         return status == IN_PROGRESS
-                || (status == 409 && result.retryAfter() != null && !result.retryAfter().isBlank());
+                || (status == 409
+                        && ((result.retryAfter() != null && !result.retryAfter().isBlank())
+                                || ProblemBodies.IN_PROGRESS.equals(result.problemType())));
+    }
+
+    /**
+     * @return whether the answer says the key was used before with another payload: idemkit's
+     *     {@code urn:idemkit:payload-mismatch} problem, 422 (409 in Stripe mode, C6.4). A 422
+     *     without it is the server's verdict on the request itself (a validation error), not on the
+     *     key
+     */
+    static boolean keyReused(AttemptResult result) {
+        return result.status().isPresent()
+                && ProblemBodies.PAYLOAD_MISMATCH.equals(result.problemType());
+    }
+
+    private static String answer(AttemptResult result) {
+        if (result.transientIo()) {
+            return "an I/O failure";
+        }
+        return result.status().isPresent()
+                ? "status " + result.status().getAsInt()
+                : "the call's own result or exception";
     }
 
     /**

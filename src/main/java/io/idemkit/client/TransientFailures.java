@@ -1,11 +1,15 @@
 package io.idemkit.client;
 
+import jakarta.ws.rs.client.ResponseProcessingException;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.MalformedURLException;
 import java.net.ProtocolException;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.nio.charset.CharacterCodingException;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLPeerUnverifiedException;
@@ -27,10 +31,19 @@ final class TransientFailures {
     static boolean isTransient(Throwable failure) {
         Throwable t = failure;
         for (int depth = 0; t != null && depth < 16; depth++, t = t.getCause()) {
+            if (t instanceof ResponseProcessingException) {
+                // The answer came, and reading it failed: a connection lost mid-body is the
+                // network's, a mapping error fails again.
+                return connectionLost(t.getCause());
+            }
+            if (t instanceof SSLHandshakeException) {
+                // A refused certificate fails again; a connection reset or closed mid-handshake
+                // is the network's, as anywhere else.
+                return connectionLost(t.getCause());
+            }
             if (t instanceof UnknownHostException
                     || t instanceof MalformedURLException
                     || t instanceof ProtocolException
-                    || t instanceof SSLHandshakeException
                     || t instanceof SSLPeerUnverifiedException) {
                 return false;
             }
@@ -41,6 +54,28 @@ final class TransientFailures {
                         && t.getClass().getName().endsWith("TimeoutException");
             }
             if (t instanceof IOException || t instanceof TimeoutException) {
+                return !readingFailed(t);
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether an {@code IOException} says a body could not be read as data, not that the connection
+     * failed: Jackson's parse and mapping errors are {@code IOException}s, and so is a malformed
+     * character encoding.
+     */
+    private static boolean readingFailed(Throwable t) {
+        return t instanceof CharacterCodingException
+                || t.getClass().getName().startsWith("com.fasterxml.jackson.");
+    }
+
+    /** Whether a cause in the chain says the connection was reset, closed or timed out. */
+    private static boolean connectionLost(Throwable cause) {
+        for (int depth = 0; cause != null && depth < 16; depth++, cause = cause.getCause()) {
+            if (cause instanceof SocketException
+                    || cause instanceof EOFException
+                    || cause instanceof SocketTimeoutException) {
                 return true;
             }
         }

@@ -90,6 +90,31 @@ final class LoopbackServer implements AutoCloseable {
         };
     }
 
+    /**
+     * An RFC 9457 problem answer, its {@code type} after an extension member that has a {@code
+     * type} of its own, as a validation error's list of fields may.
+     */
+    static Answer problem(int status, String type, String... headerPairs) {
+        return exchange -> {
+            for (int i = 0; i < headerPairs.length; i += 2) {
+                exchange.getResponseHeaders().add(headerPairs[i], headerPairs[i + 1]);
+            }
+            byte[] body =
+                    ("{\"title\":\"x\",\"errors\":[{\"type\":\"field\",\"at\":\"amount\"}],"
+                                    + "\"type\":\""
+                                    + type
+                                    + "\",\"status\":"
+                                    + status
+                                    + "}")
+                            .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/problem+json");
+            exchange.sendResponseHeaders(status, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        };
+    }
+
     /** Closes the connection without a response: the request arrived, its answer never leaves. */
     static Answer drop() {
         return exchange -> {

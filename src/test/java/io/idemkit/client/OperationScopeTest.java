@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idemkit.IdempotencyKeyMissingException;
+import io.idemkit.testsupport.CapturedLog;
 import jakarta.ws.rs.client.Client;
 import jakarta.ws.rs.client.Entity;
 import jakarta.ws.rs.client.WebTarget;
@@ -166,12 +167,19 @@ class OperationScopeTest {
     }
 
     @Test
-    void closingOutOfOrder_throws_andLeavesNothingOnTheThread() {
-        OperationScope outer = IdempotentOperations.open();
-        IdempotentOperations.open();
+    void closingOutOfOrder_keepsTheBodysResult_warns_andLeavesNothingOnTheThread() {
+        try (CapturedLog log = CapturedLog.of("io.idemkit")) {
+            String result;
+            try (OperationScope outer = IdempotentOperations.open()) {
+                IdempotentOperations.open(); // never closed: a mistake, not the body's failure
+                post(payments);
+                result = "charged";
+            }
 
-        assertThatThrownBy(outer::close).isInstanceOf(IllegalStateException.class);
-        assertThat(IdempotentOperations.active()).isFalse();
+            assertThat(result).isEqualTo("charged");
+            assertThat(IdempotentOperations.active()).isFalse();
+            assertThat(log.warnings()).anyMatch(w -> w.contains("closed out of order"));
+        }
     }
 
     @Test
