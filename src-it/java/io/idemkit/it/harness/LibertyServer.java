@@ -104,6 +104,14 @@ public final class LibertyServer implements OwnServer {
     }
 
     /**
+     * @return the server's folder, {@code usr/servers/<name>} (its {@code apps} and {@code
+     *     configDropins} are there)
+     */
+    public Path directory() {
+        return dir;
+    }
+
+    /**
      * Adds an option to the server's JVM, before it starts.
      *
      * @param option such as {@code -XX:SoftRefLRUPolicyMSPerMB=0}
