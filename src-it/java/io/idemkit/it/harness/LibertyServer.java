@@ -214,6 +214,34 @@ public final class LibertyServer implements OwnServer {
         server.onExit().join();
     }
 
+    /**
+     * Ends the server at once (SIGKILL), for a caller that is done with it and proves nothing by
+     * its stop: about 3 s sooner than {@link #close()}'s ordinary stop. A process that cannot be
+     * told to be this server's (its pid file outlived it) is left alone, and the server stopped the
+     * ordinary way.
+     */
+    public void discard() throws IOException, InterruptedException {
+        Path pidFile = WLP.resolve("usr/servers/.pid/" + name + ".pid");
+        if (!Files.exists(pidFile)) {
+            return;
+        }
+        ProcessHandle server =
+                ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim()))
+                        .filter(
+                                p ->
+                                        p.info().arguments().stream()
+                                                .flatMap(java.util.Arrays::stream)
+                                                .anyMatch(name::equals))
+                        .orElse(null);
+        if (server == null) {
+            stop();
+            return;
+        }
+        server.destroyForcibly();
+        server.onExit().join();
+        Files.delete(pidFile);
+    }
+
     @Override
     public void close() throws Exception {
         if (Files.exists(WLP.resolve("usr/servers/.pid/" + name + ".pid"))) {

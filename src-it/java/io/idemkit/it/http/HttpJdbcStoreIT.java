@@ -50,7 +50,8 @@ class HttpJdbcStoreIT extends HttpJdbcScenarios {
     static void stop() throws Exception {
         try {
             if (killable != null) {
-                killable.join().close();
+                // Killed and restarted by the crash test already: its stop proves nothing more.
+                killable.join().discard();
             }
         } finally {
             if (app != null) {
