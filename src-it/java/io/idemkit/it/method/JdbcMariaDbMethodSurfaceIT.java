@@ -1,10 +1,13 @@
 package io.idemkit.it.method;
 
+import io.idemkit.it.harness.ItMariaDb;
 import io.idemkit.it.harness.SharedLiberty;
 import java.net.URI;
+import java.sql.DriverManager;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
@@ -45,5 +48,13 @@ class JdbcMariaDbMethodSurfaceIT extends MethodSurfaceContract {
     @Override
     String expectedStore() {
         return "jdbc";
+    }
+
+    /** On a server with two databases' data sources: the records go to this class's database. */
+    @Test
+    void theRecordsAreRowsOfThisDatabasesTable() throws Exception {
+        String url = SharedLiberty.get().mariaDb().url();
+        JdbcMethodSurfaceIT.aCallAddsARow(
+                app, () -> DriverManager.getConnection(url, ItMariaDb.USER, ""));
     }
 }

@@ -1,15 +1,26 @@
 package io.idemkit.it.method;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.idemkit.it.harness.ItPostgres;
 import io.idemkit.it.harness.LibraryJar;
 import io.idemkit.it.harness.SharedLiberty;
 import io.idemkit.it.method.app.MethodApplication;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.UUID;
+import java.util.concurrent.Callable;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
@@ -59,5 +70,42 @@ class JdbcMethodSurfaceIT extends MethodSurfaceContract {
     @Override
     String expectedStore() {
         return "jdbc";
+    }
+
+    /** On a server with two databases' data sources: the records go to this class's database. */
+    @Test
+    void theRecordsAreRowsOfThisDatabasesTable() throws Exception {
+        aCallAddsARow(
+                app, () -> SharedLiberty.get().postgres().getPostgresDatabase().getConnection());
+    }
+
+    /**
+     * Calls an {@code @Idempotent} stateless EJB of the application once, with a new key, and
+     * checks that the table {@code idemkit_records} of {@code database} has more rows afterwards.
+     */
+    static void aCallAddsARow(URI app, Callable<Connection> database) throws Exception {
+        long before = rows(database);
+        HttpResponse<String> reply =
+                HttpClient.newHttpClient()
+                        .send(
+                                HttpRequest.newBuilder(
+                                                app.resolve(
+                                                        "api/method/stateless/book?key="
+                                                                + UUID.randomUUID()))
+                                        .POST(HttpRequest.BodyPublishers.noBody())
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
+        assertThat(rows(database)).isGreaterThan(before);
+    }
+
+    private static long rows(Callable<Connection> database) throws Exception {
+        try (Connection c = database.call();
+                Statement s = c.createStatement();
+                ResultSet count = s.executeQuery("SELECT COUNT(*) FROM idemkit_records")) {
+            count.next();
+            return count.getLong(1);
+        }
     }
 }
