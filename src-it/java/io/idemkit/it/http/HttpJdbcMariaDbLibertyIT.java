@@ -1,21 +1,24 @@
 package io.idemkit.it.http;
 
-import io.idemkit.it.harness.DatabaseOnLiberty;
 import io.idemkit.it.harness.ItMariaDb;
-import io.idemkit.it.harness.ItPostgres;
-import java.nio.file.Path;
+import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.SharedLiberty;
+import java.io.IOException;
+import java.net.URI;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.concurrent.CompletableFuture;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * The HTTP scenarios on MariaDB on an Open Liberty server of the test's own, whose data source
- * {@code jdbc/idemkit} (Liberty's {@code jdbc-4.3}, not enlisted in JTA) uses MariaDB's driver as a
- * server library.
+ * The HTTP scenarios on MariaDB, on the Open Liberty server the JDBC tests share ({@link
+ * SharedLiberty}), whose data source {@code jdbc/idemkit-mariadb} (Liberty's {@code jdbc-4.3}, not
+ * enlisted in JTA) uses MariaDB's driver as a server library. The crash test kills a server of its
+ * own, with the same data sources, the same features and the same application.
  */
 @EnabledIfSystemProperty(
         named = "idemkit.it.runtime",
@@ -23,47 +26,71 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
         disabledReason = "the server-defined data sources of this test are Open Liberty's")
 class HttpJdbcMariaDbLibertyIT extends HttpJdbcScenarios {
 
-    private static WebArchive war;
-    private static DatabaseOnLiberty<ItMariaDb> liberty;
+    private static final WebArchive WAR =
+            scenarioWar("http-jdbc-mariadb", SharedLiberty.MARIADB_STORE_CONFIG);
+    private static URI app;
+
+    /**
+     * The server {@link #crash_recovery_lease_expiry} kills: one of its own, with the shared one's
+     * data sources and features and this application, started beside the other scenarios.
+     */
+    private static CompletableFuture<LibertyServer> killable;
+
+    private static ItMariaDb mariaDb;
 
     @BeforeAll
     static void start() throws Exception {
-        war = scenarioWar("http-jdbc-mariadb", ItPostgres.STORE_CONFIG);
-        liberty =
-                ItMariaDb.onLiberty(
+        SharedLiberty shared = SharedLiberty.get();
+        // The server has the MariaDB data sources once the MariaDB runs.
+        mariaDb = shared.mariaDb();
+        app = shared.deploy(WAR, "api/calls/probe", "");
+        killable =
+                SharedLiberty.startInBackground(
                         "idemkit-http-mariadb",
-                        war,
-                        // The same features as the server the other stores' scenarios run on.
-                        "\n<include location=\""
-                                + Path.of("src-it/liberty/it-security.xml").toAbsolutePath()
-                                + "\"/>",
+                        WAR,
+                        shared.mariaDbDataSources() + SharedLiberty.IT_SECURITY,
                         "api/calls/probe");
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (liberty != null) {
-            liberty.close();
+        try {
+            if (killable != null) {
+                // Killed and restarted by the crash test already: its stop proves nothing more.
+                killable.join().discard();
+            }
+        } finally {
+            if (app != null) {
+                SharedLiberty.get().undeploy(WAR);
+            }
         }
     }
 
-    /** The scenarios' client goes to this test's server, not to one Arquillian deployed to. */
+    /** The scenarios' client goes to the shared server, not to one Arquillian deployed to. */
     HttpJdbcMariaDbLibertyIT() throws Exception {
-        base = liberty.app().toURL();
+        base = app.toURL();
+    }
+
+    @Override
+    long serverLog(String marker) throws IOException {
+        return shared().server().messagesLog().lines().filter(l -> l.contains(marker)).count();
     }
 
     @Override
     Connection database() throws SQLException {
-        return DriverManager.getConnection(liberty.database().url(), ItMariaDb.USER, "");
-    }
-
-    @Override
-    long serverLog(String marker) throws java.io.IOException {
-        return liberty.server().messagesLog().lines().filter(l -> l.contains(marker)).count();
+        return DriverManager.getConnection(mariaDb.url(), ItMariaDb.USER, "");
     }
 
     @Override
     ServerToKill serverToKill() {
-        return new ServerToKill(liberty.server(), war);
+        return new ServerToKill(killable.join(), WAR);
+    }
+
+    private static SharedLiberty shared() {
+        try {
+            return SharedLiberty.get();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 }
