@@ -242,11 +242,14 @@ public final class LibertyServer implements OwnServer {
         Files.delete(pidFile);
     }
 
+    /**
+     * Ends the server at once ({@link #discard()}): a test is done with a server it closes, and
+     * proves nothing by its stop (a test about the stop calls {@link #stop()}); the next test that
+     * names the server recreates its folder. About 3 s sooner per server than an ordinary stop.
+     */
     @Override
     public void close() throws Exception {
-        if (Files.exists(WLP.resolve("usr/servers/.pid/" + name + ".pid"))) {
-            stop();
-        }
+        discard();
     }
 
     private void run(String command) throws IOException, InterruptedException {
