@@ -12,15 +12,13 @@ import java.net.URI;
 import java.nio.file.Path;
 import javax.sql.DataSource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * The two Open Liberty servers that {@link TwoNodesIT} and {@link TwoNodesFaultsIT} share, started
- * once for the test run (the first class that needs them starts them, the end of the run stops
- * them): one real PostgreSQL, and two servers, each on its own ports, running the same application
- * on the JDBC store. Their data sources are Liberty's usual set-up: the driver in a server {@code
- * <library>} that their {@code <jdbcDriver>} references, which the application cannot see.
+ * The two Open Liberty servers of {@link TwoNodesIT}, which its own tests and its nested store
+ * fault tests ({@link TwoNodesFaults}) share: one real PostgreSQL, and two servers, each on its own
+ * ports, running the same application on the JDBC store. Their data sources are Liberty's usual
+ * set-up: the driver in a server {@code <library>} that their {@code <jdbcDriver>} references,
+ * which the application cannot see.
  *
  * <p>Node 0 reaches PostgreSQL through a {@link FaultProxy}, both its data sources ({@code
  * jdbc/idemkit}, the store's, and {@code jdbc/business}, the JTA one): the proxy passes every byte
@@ -32,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * property {@code idemkit.it.faults.network-timeout} overrides it, {@code 0} to see the fault tests
  * fail without it) and completion inside the business transaction (C13) on {@code jdbc/business}.
  */
-public final class TwoNodes implements BeforeAllCallback {
+final class TwoNodes {
 
     static final String WAR = "two-nodes";
 
@@ -59,72 +57,45 @@ public final class TwoNodes implements BeforeAllCallback {
     static final URI[] APPS = new URI[2];
     static final HttpCalls[] HTTP = new HttpCalls[2];
 
-    @Override
-    public void beforeAll(ExtensionContext context) {
-        context.getRoot()
-                .getStore(ExtensionContext.Namespace.GLOBAL)
-                .getOrComputeIfAbsent(TwoNodes.class, k -> new Started(), Started.class);
+    private TwoNodes() {}
+
+    /** Starts the database, the proxy and both servers; {@link #stop} ends whatever started. */
+    static void start() throws Exception {
+        postgres = ItPostgres.start();
+        database = postgres.getPostgresDatabase();
+        ItPostgres.execute(
+                database,
+                "CREATE TABLE fault_payments (id SERIAL PRIMARY KEY, pay_key TEXT NOT NULL,"
+                        + " tag TEXT NOT NULL)");
+        proxy = new FaultProxy("127.0.0.1", postgres.getPort());
+        WebArchive war =
+                WebXml.add(
+                        HttpScenarioSupport.memoryWar(
+                                        WAR, ItPostgres.STORE_CONFIG + POLL_CONFIG + FAULT_CONFIG)
+                                .addPackage(FaultsResource.class.getPackage()),
+                        "<resource-ref><res-ref-name>jdbc/business</res-ref-name>"
+                                + "<res-type>javax.sql.DataSource</res-type>"
+                                + "<lookup-name>jdbc/business</lookup-name></resource-ref>");
+        for (int n = 0; n < 2; n++) {
+            int port = n == 0 ? proxy.port() : postgres.getPort();
+            NODES[n] = new LibertyServer("idemkit-node-" + n, war, dataSources(port));
+            NODES[n].start(NODES[n].application(war).resolve("api/calls/probe"));
+            APPS[n] = NODES[n].application(war);
+            HTTP[n] = new HttpCalls(APPS[n]);
+        }
     }
 
-    /** The servers, started; the end of the test run closes them. */
-    private static final class Started implements AutoCloseable {
-
-        Started() {
-            try {
-                start();
-            } catch (Exception e) {
-                close();
-                throw new IllegalStateException("the two nodes did not start", e);
+    static void stop() throws Exception {
+        for (LibertyServer node : NODES) {
+            if (node != null) {
+                node.close();
             }
         }
-
-        private static void start() throws Exception {
-            postgres = ItPostgres.start();
-            database = postgres.getPostgresDatabase();
-            ItPostgres.execute(
-                    database,
-                    "CREATE TABLE fault_payments (id SERIAL PRIMARY KEY, pay_key TEXT NOT NULL,"
-                            + " tag TEXT NOT NULL)");
-            proxy = new FaultProxy("127.0.0.1", postgres.getPort());
-            WebArchive war =
-                    WebXml.add(
-                            HttpScenarioSupport.memoryWar(
-                                            WAR,
-                                            ItPostgres.STORE_CONFIG + POLL_CONFIG + FAULT_CONFIG)
-                                    .addPackage(FaultsResource.class.getPackage()),
-                            "<resource-ref><res-ref-name>jdbc/business</res-ref-name>"
-                                    + "<res-type>javax.sql.DataSource</res-type>"
-                                    + "<lookup-name>jdbc/business</lookup-name></resource-ref>");
-            for (int n = 0; n < 2; n++) {
-                int port = n == 0 ? proxy.port() : postgres.getPort();
-                NODES[n] = new LibertyServer("idemkit-node-" + n, war, dataSources(port));
-                NODES[n].start(NODES[n].application(war).resolve("api/calls/probe"));
-                APPS[n] = NODES[n].application(war);
-                HTTP[n] = new HttpCalls(APPS[n]);
-            }
+        if (proxy != null) {
+            proxy.close();
         }
-
-        @Override
-        public void close() {
-            for (LibertyServer node : NODES) {
-                if (node != null) {
-                    try {
-                        node.close();
-                    } catch (Exception e) {
-                        // stopping the others anyway
-                    }
-                }
-            }
-            if (proxy != null) {
-                proxy.close();
-            }
-            if (postgres != null) {
-                try {
-                    postgres.close();
-                } catch (java.io.IOException e) {
-                    // stopped anyway
-                }
-            }
+        if (postgres != null) {
+            postgres.close();
         }
     }
 

@@ -17,10 +17,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Two nodes on one database (C4.1, C4.3, C9, C12): two Open Liberty servers, each on its own ports,
@@ -29,15 +31,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * in a server {@code <library>} that their {@code <jdbcDriver>} references, which the application
  * cannot see; the store's wake-ups still listen on each node (it reaches the driver through the
  * driver's own class loader), so a waiter on one node hears of a completion on the other. Every
- * server is on loopback. The servers are {@link TwoNodes}, shared with {@link TwoNodesFaultsIT}
- * (node 0 reaches the database through a proxy that passes every byte here).
+ * server is on loopback; the test stops them all. The servers are {@link TwoNodes}'; node 0 reaches
+ * the database through a proxy, which passes every byte except in the store fault tests nested here
+ * ({@link TwoNodesFaults}), which share the servers rather than start their own.
  */
 @EnabledIfSystemProperty(
         named = "idemkit.it.runtime",
         matches = "liberty",
         disabledReason =
                 "two Open Liberty servers of the test's own, on server-defined data sources")
-@ExtendWith(TwoNodes.class)
 class TwoNodesIT {
 
     private static final String BODY = "{\"name\": \"x\"}";
@@ -49,6 +51,20 @@ class TwoNodesIT {
     private static final HttpCalls[] HTTP = TwoNodes.HTTP;
 
     private String tag;
+
+    @BeforeAll
+    static void start() throws Exception {
+        TwoNodes.start();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        TwoNodes.stop();
+    }
+
+    /** The store faults, on these servers: node 0 through the proxy, node 1 directly. */
+    @Nested
+    class Faults extends TwoNodesFaults {}
 
     @BeforeEach
     void newTag() {

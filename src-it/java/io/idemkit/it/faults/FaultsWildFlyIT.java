@@ -40,7 +40,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * pools, heartbeat threads and listener), and A's data sources (the store's and the JTA business
  * one) reach PostgreSQL through a {@link FaultProxy}, B's directly. They share a JVM, so a fault of
  * the JVM itself is not among what this shows; Open Liberty runs the same scenarios on two servers
- * ({@code TwoNodesFaultsIT}). Both data sources set the driver's {@code loginTimeout} to 2 s: the
+ * ({@code TwoNodesIT.Faults}). Both data sources set the driver's {@code loginTimeout} to 2 s: the
  * store's network bound covers reads on an open connection, and a new connection's handshake with a
  * database that stopped answering waits as long as the driver allows, by default forever.
  *
@@ -53,7 +53,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
         named = "idemkit.it.runtime",
         matches = "wildfly",
         disabledReason =
-                "Open Liberty runs the fault scenarios on two servers (TwoNodesFaultsIT); one other"
+                "Open Liberty runs the fault scenarios on two servers (TwoNodesIT.Faults); one other"
                         + " runtime, WildFly, runs them on application-defined data sources")
 class FaultsWildFlyIT {
 

@@ -3,23 +3,16 @@ package io.idemkit.it.cluster;
 import io.idemkit.it.faults.FaultScenarios;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Store faults on two Open Liberty servers (issue 44; C4.6, C4.7, C13): {@link FaultScenarios} on
  * {@link TwoNodes}' servers, node 0 (A) reaching PostgreSQL through a {@link
  * io.idemkit.it.harness.FaultProxy} that stalls or cuts its connections, node 1 (B) reaching it
  * directly; Liberty's usual data sources (the driver in a server {@code <library>}), the real
- * driver, the real database. No server of its own: it shares {@link TwoNodesIT}'s.
+ * driver, the real database. No server of its own: it runs nested in {@link TwoNodesIT} ({@code
+ * TwoNodesIT.Faults}), on its servers.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason =
-                "two Open Liberty servers of the test's own, on server-defined data sources")
-@ExtendWith(TwoNodes.class)
-class TwoNodesFaultsIT {
+abstract class TwoNodesFaults {
 
     private FaultScenarios scenarios;
 
