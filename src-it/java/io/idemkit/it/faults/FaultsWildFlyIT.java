@@ -210,13 +210,17 @@ class FaultsWildFlyIT {
 
     /** The driver jar, deployed by WildFly's deployment scanner before the applications. */
     private static void deployDriver() {
-        try {
-            Files.copy(
-                    ItPostgres.driverJar(org.postgresql.Driver.class),
-                    DEPLOYMENTS.resolve(DRIVER),
-                    StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        // Copied only once per server: copying it again would redeploy it, and restart the data
+        // sources of the applications being deployed now.
+        if (!Files.exists(DEPLOYMENTS.resolve(DRIVER))) {
+            try {
+                Files.copy(
+                        ItPostgres.driverJar(org.postgresql.Driver.class),
+                        DEPLOYMENTS.resolve(DRIVER),
+                        StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
         Path deployed = DEPLOYMENTS.resolve(DRIVER + ".deployed");
         Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> Files.exists(deployed));
