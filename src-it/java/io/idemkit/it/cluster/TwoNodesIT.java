@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.HttpCalls.Reply;
-import io.idemkit.it.harness.ItPostgres;
 import io.idemkit.it.harness.LibertyServer;
 import io.idemkit.it.http.HttpScenarioSupport;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,10 +17,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -33,7 +31,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * in a server {@code <library>} that their {@code <jdbcDriver>} references, which the application
  * cannot see; the store's wake-ups still listen on each node (it reaches the driver through the
  * driver's own class loader), so a waiter on one node hears of a completion on the other. Every
- * server is on loopback; the test stops them all.
+ * server is on loopback; the test stops them all. The servers are {@link TwoNodes}'; node 0 reaches
+ * the database through a proxy, which passes every byte except in the store fault tests nested here
+ * ({@link TwoNodesFaults}), which share the servers rather than start their own.
  */
 @EnabledIfSystemProperty(
         named = "idemkit.it.runtime",
@@ -42,47 +42,29 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
                 "two Open Liberty servers of the test's own, on server-defined data sources")
 class TwoNodesIT {
 
-    private static final String WAR = "two-nodes";
     private static final String BODY = "{\"name\": \"x\"}";
 
-    /**
-     * The poll of a waiting duplicate pauses 10 ms, doubling up to a minute: its reads fall 10, 30,
-     * 70, …, 2550, 5110, 10230 ms after it starts waiting, far apart once it has waited a while, so
-     * that a waiter left to its poll is late by a margin the test can tell from a wake-up.
-     */
-    private static final String POLL_CONFIG = "idemkit.jdbc.poll-longest-pause=1m\n";
+    /** The shared servers ({@link TwoNodes}): node 0's data sources pass through its proxy. */
+    private static final LibertyServer[] NODES = TwoNodes.NODES;
 
-    private static EmbeddedPostgres postgres;
-    private static final LibertyServer[] NODES = new LibertyServer[2];
-    private static final URI[] APPS = new URI[2];
-    private static final HttpCalls[] HTTP = new HttpCalls[2];
+    private static final URI[] APPS = TwoNodes.APPS;
+    private static final HttpCalls[] HTTP = TwoNodes.HTTP;
 
     private String tag;
 
     @BeforeAll
     static void start() throws Exception {
-        postgres = ItPostgres.start();
-        WebArchive war = HttpScenarioSupport.memoryWar(WAR, ItPostgres.STORE_CONFIG + POLL_CONFIG);
-        String config = ItPostgres.libertyDataSources(postgres);
-        for (int n = 0; n < 2; n++) {
-            NODES[n] = new LibertyServer("idemkit-node-" + n, war, config);
-            NODES[n].start(NODES[n].application(war).resolve("api/calls/probe"));
-            APPS[n] = NODES[n].application(war);
-            HTTP[n] = new HttpCalls(APPS[n]);
-        }
+        TwoNodes.start();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        for (LibertyServer node : NODES) {
-            if (node != null) {
-                node.close();
-            }
-        }
-        if (postgres != null) {
-            postgres.close();
-        }
+        TwoNodes.stop();
     }
+
+    /** The store faults, on these servers: node 0 through the proxy, node 1 directly. */
+    @Nested
+    class Faults extends TwoNodesFaults {}
 
     @BeforeEach
     void newTag() {
@@ -186,12 +168,13 @@ class TwoNodesIT {
      * <p>The bound is one that a waiter left to its poll does not meet. The duplicate is sent to
      * the other node once the first node runs, and starts waiting within a few hundred ms of that
      * run's start; the run lasts {@value #RUN_MS} ms, so the completion falls after the waiter's
-     * read at 2550 ms and before its next at 5110 ms ({@link #POLL_CONFIG}): a waiter that only
-     * polled would read it about 1.6 s late, and under {@value #MEDIAN_LAG_BOUND_MS} ms only if its
-     * start were more than 0.9 s late or the completion's commit took 0.8 s. A woken waiter reads
-     * it at once: only the HTTP round trips stand between the two answers. The bound is on the
-     * median of {@value #ROUNDS} rounds, which a round slowed by this shared machine cannot move.
-     * The figures are printed; neither node logs that it cannot listen, nor a listener's failure.
+     * read at 2550 ms and before its next at 5110 ms ({@link TwoNodes#POLL_CONFIG}): a waiter that
+     * only polled would read it about 1.6 s late, and under {@value #MEDIAN_LAG_BOUND_MS} ms only
+     * if its start were more than 0.9 s late or the completion's commit took 0.8 s. A woken waiter
+     * reads it at once: only the HTTP round trips stand between the two answers. The bound is on
+     * the median of {@value #ROUNDS} rounds, which a round slowed by this shared machine cannot
+     * move. The figures are printed; neither node logs that it cannot listen, nor a listener's
+     * failure.
      */
     @Test
     void aWaiterOnTheOtherNode_isWokenByTheNotification_notByItsPoll() throws Exception {

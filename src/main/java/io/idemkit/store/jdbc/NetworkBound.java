@@ -3,6 +3,7 @@ package io.idemkit.store.jdbc;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,8 +24,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>The bound is set for the one call and the connection's own bound given back after it, so that
  * nothing of it stays on a connection another user of the data source takes; it costs no round trip
  * (the PostgreSQL and MariaDB drivers set their socket's read timeout). A driver or a pool that
- * refuses it ({@link java.sql.SQLFeatureNotSupportedException}, or a driver older than JDBC 4.1) is
- * said once, in one warning, and its calls run unbounded, as before.
+ * does not support it ({@link SQLFeatureNotSupportedException}, or a driver older than JDBC 4.1) is
+ * said once, in one warning, and its calls run unbounded, as before. Any other failure to set it is
+ * this connection's (one its driver closed after a read timed out, which a pool that does not know
+ * it is dead hands out again): the call fails, and the bound stays on for the calls after it.
  *
  * <p>Thread-safe; one instance per store.
  */
@@ -54,8 +57,12 @@ final class NetworkBound {
      * @param c a connection of the store's data source, open
      * @param bound the longest a read waits; zero for none (the connection keeps its own)
      * @return what gives the connection's own bound back; close it before {@code c}
+     * @throws SQLException when {@code c} cannot take the bound for another reason than not
+     *     supporting it, as a connection its driver closed (a pool that does not know yet hands it
+     *     out again): the call fails as it would on its first statement, and the bound stays on for
+     *     the next connection; it is never left unbounded
      */
-    Held on(Connection c, Duration bound) {
+    Held on(Connection c, Duration bound) throws SQLException {
         if (bound.isZero() || refused.get()) {
             return NONE;
         }
@@ -63,7 +70,9 @@ final class NetworkBound {
         try {
             before = c.getNetworkTimeout();
             c.setNetworkTimeout(IN_THE_CALLER, millis(bound));
-        } catch (SQLException | UnsupportedOperationException | AbstractMethodError e) {
+        } catch (SQLFeatureNotSupportedException
+                | UnsupportedOperationException
+                | AbstractMethodError e) {
             if (refused.compareAndSet(false, true)) {
                 LOG.log(
                         Level.WARNING,

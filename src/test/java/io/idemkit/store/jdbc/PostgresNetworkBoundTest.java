@@ -150,6 +150,35 @@ class PostgresNetworkBoundTest {
         }
     }
 
+    /**
+     * A pool that does not know a connection is dead (WildFly's, without an exception sorter) hands
+     * out again one that its driver closed after a read timed out. Setting the bound on it fails,
+     * and that failure is the connection's, not a sign that the data source refuses the bound: the
+     * call fails, and the next connection is bounded still. Before, the first such connection
+     * turned the bound off for the store's life, with a warning that the data source refused it.
+     */
+    @Test
+    void aConnectionItsDriverClosed_failsItsCall_andTheNextConnectionIsStillBounded()
+            throws Exception {
+        org.postgresql.ds.PGSimpleDataSource direct = new org.postgresql.ds.PGSimpleDataSource();
+        direct.setURL(Databases.postgresUrl());
+        direct.setUser("postgres");
+        direct.setPassword("postgres");
+        NetworkBound network = new NetworkBound();
+        try (CapturedLog log = CapturedLog.of(NetworkBound.class);
+                Connection live = direct.getConnection()) {
+            Connection dead = direct.getConnection();
+            dead.close();
+
+            assertThatThrownBy(() -> network.on(dead, BOUND)).isInstanceOf(SQLException.class);
+            try (NetworkBound.Held held = network.on(live, BOUND)) {
+                assertThat(live.getNetworkTimeout()).isEqualTo((int) BOUND.toMillis());
+            }
+            assertThat(live.getNetworkTimeout()).as("given back").isZero();
+            assertThat(log.warnings()).isEmpty();
+        }
+    }
+
     private JdbcIdempotencyStore store(Duration bound) {
         // No LISTEN connection through the proxy: the only traffic there is the store's calls.
         JdbcIdempotencyStore store = new JdbcIdempotencyStore(proxied, settings(bound));

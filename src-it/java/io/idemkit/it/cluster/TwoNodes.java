@@ -1,0 +1,130 @@
+package io.idemkit.it.cluster;
+
+import io.idemkit.it.faults.app.FaultsResource;
+import io.idemkit.it.harness.FaultProxy;
+import io.idemkit.it.harness.HttpCalls;
+import io.idemkit.it.harness.ItPostgres;
+import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.WebXml;
+import io.idemkit.it.http.HttpScenarioSupport;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.net.URI;
+import java.nio.file.Path;
+import javax.sql.DataSource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+
+/**
+ * The two Open Liberty servers of {@link TwoNodesIT}, which its own tests and its nested store
+ * fault tests ({@link TwoNodesFaults}) share: one real PostgreSQL, and two servers, each on its own
+ * ports, running the same application on the JDBC store. Their data sources are Liberty's usual
+ * set-up: the driver in a server {@code <library>} that their {@code <jdbcDriver>} references,
+ * which the application cannot see.
+ *
+ * <p>Node 0 reaches PostgreSQL through a {@link FaultProxy}, both its data sources ({@code
+ * jdbc/idemkit}, the store's, and {@code jdbc/business}, the JTA one): the proxy passes every byte
+ * until a test injects a fault, and each test that injects one restores it. Node 1 reaches
+ * PostgreSQL directly.
+ *
+ * <p>The application is the HTTP test application and the fault tests' ({@link FaultsResource}),
+ * with the JDBC store's network bound at 2 s ({@code idemkit.jdbc.network-timeout}; the system
+ * property {@code idemkit.it.faults.network-timeout} overrides it, {@code 0} to see the fault tests
+ * fail without it) and completion inside the business transaction (C13) on {@code jdbc/business}.
+ */
+final class TwoNodes {
+
+    static final String WAR = "two-nodes";
+
+    /**
+     * The poll of a waiting duplicate pauses 10 ms, doubling up to a minute: its reads fall 10, 30,
+     * 70, …, 2550, 5110, 10230 ms after it starts waiting, far apart once it has waited a while, so
+     * that a waiter left to its poll is late by a margin the test can tell from a wake-up.
+     */
+    static final String POLL_CONFIG = "idemkit.jdbc.poll-longest-pause=1m\n";
+
+    /** The network bound of the store's calls, and C13 on the JTA data source. */
+    static final String FAULT_CONFIG =
+            "idemkit.jdbc.network-timeout="
+                    + System.getProperty("idemkit.it.faults.network-timeout", "2s")
+                    + "\nidemkit.jdbc.transaction-datasource=jdbc/business\n";
+
+    static EmbeddedPostgres postgres;
+    static DataSource database;
+
+    /** Between node 0's data sources and PostgreSQL. */
+    static FaultProxy proxy;
+
+    static final LibertyServer[] NODES = new LibertyServer[2];
+    static final URI[] APPS = new URI[2];
+    static final HttpCalls[] HTTP = new HttpCalls[2];
+
+    private TwoNodes() {}
+
+    /** Starts the database, the proxy and both servers; {@link #stop} ends whatever started. */
+    static void start() throws Exception {
+        postgres = ItPostgres.start();
+        database = postgres.getPostgresDatabase();
+        ItPostgres.execute(
+                database,
+                "CREATE TABLE fault_payments (id SERIAL PRIMARY KEY, pay_key TEXT NOT NULL,"
+                        + " tag TEXT NOT NULL)");
+        proxy = new FaultProxy("127.0.0.1", postgres.getPort());
+        WebArchive war =
+                WebXml.add(
+                        HttpScenarioSupport.memoryWar(
+                                        WAR, ItPostgres.STORE_CONFIG + POLL_CONFIG + FAULT_CONFIG)
+                                .addPackage(FaultsResource.class.getPackage()),
+                        "<resource-ref><res-ref-name>jdbc/business</res-ref-name>"
+                                + "<res-type>javax.sql.DataSource</res-type>"
+                                + "<lookup-name>jdbc/business</lookup-name></resource-ref>");
+        for (int n = 0; n < 2; n++) {
+            int port = n == 0 ? proxy.port() : postgres.getPort();
+            NODES[n] = new LibertyServer("idemkit-node-" + n, war, dataSources(port));
+            NODES[n].start(NODES[n].application(war).resolve("api/calls/probe"));
+            APPS[n] = NODES[n].application(war);
+            HTTP[n] = new HttpCalls(APPS[n]);
+        }
+    }
+
+    static void stop() throws Exception {
+        for (LibertyServer node : NODES) {
+            if (node != null) {
+                node.close();
+            }
+        }
+        if (proxy != null) {
+            proxy.close();
+        }
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    /**
+     * @param port where PostgreSQL answers: its own port, or a proxy's in front of it
+     * @return the body of a {@code <server>} element: {@link ItPostgres#libertyDataSources}'s
+     *     set-up, the driver in a {@code <library>}, with both data sources on {@code port}, and
+     *     the driver's {@code loginTimeout} at 2 s: the store's network bound covers reads on an
+     *     open connection only, and a new connection's handshake with a database that stopped
+     *     answering waits for as long as the driver allows, by default forever
+     */
+    private static String dataSources(int port) {
+        Path driver = ItPostgres.driverJar(org.postgresql.Driver.class);
+        String properties =
+                "<properties.postgresql serverName=\"127.0.0.1\" portNumber=\""
+                        + port
+                        + "\" databaseName=\"postgres\" user=\"postgres\" password=\"postgres\""
+                        + " loginTimeout=\"2\"/>";
+        return "<featureManager><feature>jdbc-4.3</feature></featureManager>\n"
+                + "<library id=\"postgresql\"><file name=\""
+                + driver
+                + "\"/></library>\n"
+                + "<dataSource id=\"business\" jndiName=\"jdbc/business\">\n"
+                + "  <jdbcDriver libraryRef=\"postgresql\"/>\n  "
+                + properties
+                + "\n</dataSource>\n"
+                + "<dataSource id=\"idemkit\" jndiName=\"jdbc/idemkit\" transactional=\"false\">\n"
+                + "  <jdbcDriver libraryRef=\"postgresql\"/>\n  "
+                + properties
+                + "\n</dataSource>";
+    }
+}
