@@ -164,66 +164,6 @@ public record JdbcStoreSettings(
         }
     }
 
-    /**
-     * Settings with the owner's default lock timeout ({@value #DEFAULT_OWNER_LOCK_TIMEOUT}) and the
-     * poll's default longest pause ({@value #DEFAULT_POLL_LONGEST_PAUSE_MILLIS} ms): the canonical
-     * constructor before {@code idemkit.jdbc.owner-lock-timeout} and {@code
-     * idemkit.jdbc.poll-longest-pause} existed.
-     *
-     * @param dataSourceName the JNDI name of the data source, or {@code null}
-     * @param table the table of records, optionally schema-qualified
-     * @param createTable whether the store creates a missing table
-     * @param transactionDataSourceName the JNDI name of the business JTA data source, or {@code
-     *     null}
-     * @param purgeInterval how often the library purges expired rows, zero for never
-     * @param notifications whether PostgreSQL's {@code LISTEN}/{@code NOTIFY} wakes waiters
-     */
-    public JdbcStoreSettings(
-            String dataSourceName,
-            String table,
-            boolean createTable,
-            String transactionDataSourceName,
-            Duration purgeInterval,
-            boolean notifications) {
-        this(
-                dataSourceName,
-                table,
-                createTable,
-                transactionDataSourceName,
-                purgeInterval,
-                notifications,
-                OWNER_LOCK_TIMEOUT,
-                DEFAULT_POLL_LONGEST_PAUSE,
-                NETWORK_TIMEOUT);
-    }
-
-    /**
-     * Settings without a purge schedule, with notifications on and the owner's default lock
-     * timeout.
-     *
-     * @param dataSourceName the JNDI name of the data source, or {@code null}
-     * @param table the table of records, optionally schema-qualified
-     * @param createTable whether the store creates a missing table
-     * @param transactionDataSourceName the JNDI name of the business JTA data source, or {@code
-     *     null}
-     */
-    public JdbcStoreSettings(
-            String dataSourceName,
-            String table,
-            boolean createTable,
-            String transactionDataSourceName) {
-        this(
-                dataSourceName,
-                table,
-                createTable,
-                transactionDataSourceName,
-                Duration.ZERO,
-                true,
-                OWNER_LOCK_TIMEOUT,
-                DEFAULT_POLL_LONGEST_PAUSE,
-                NETWORK_TIMEOUT);
-    }
-
     private static String trimmed(String name) {
         return name == null ? null : name.trim();
     }
@@ -260,16 +200,7 @@ public record JdbcStoreSettings(
      * @return these settings with another data source name
      */
     public JdbcStoreSettings withDataSourceName(String name) {
-        return new JdbcStoreSettings(
-                name,
-                table,
-                createTable,
-                transactionDataSourceName,
-                purgeInterval,
-                notifications,
-                ownerLockTimeout,
-                pollLongestPause,
-                networkTimeout);
+        return toBuilder().dataSourceName(name).build();
     }
 
     /**
@@ -277,16 +208,7 @@ public record JdbcStoreSettings(
      * @return these settings with another table
      */
     public JdbcStoreSettings withTable(String newTable) {
-        return new JdbcStoreSettings(
-                dataSourceName,
-                newTable,
-                createTable,
-                transactionDataSourceName,
-                purgeInterval,
-                notifications,
-                ownerLockTimeout,
-                pollLongestPause,
-                networkTimeout);
+        return toBuilder().table(newTable).build();
     }
 
     /**
@@ -294,16 +216,7 @@ public record JdbcStoreSettings(
      * @return these settings with another create-table choice
      */
     public JdbcStoreSettings withCreateTable(boolean create) {
-        return new JdbcStoreSettings(
-                dataSourceName,
-                table,
-                create,
-                transactionDataSourceName,
-                purgeInterval,
-                notifications,
-                ownerLockTimeout,
-                pollLongestPause,
-                networkTimeout);
+        return toBuilder().createTable(create).build();
     }
 
     /**
@@ -311,16 +224,7 @@ public record JdbcStoreSettings(
      * @return these settings with another transaction data source name
      */
     public JdbcStoreSettings withTransactionDataSourceName(String name) {
-        return new JdbcStoreSettings(
-                dataSourceName,
-                table,
-                createTable,
-                name,
-                purgeInterval,
-                notifications,
-                ownerLockTimeout,
-                pollLongestPause,
-                networkTimeout);
+        return toBuilder().transactionDataSourceName(name).build();
     }
 
     /**
@@ -328,16 +232,7 @@ public record JdbcStoreSettings(
      * @return these settings with another purge interval
      */
     public JdbcStoreSettings withPurgeInterval(Duration interval) {
-        return new JdbcStoreSettings(
-                dataSourceName,
-                table,
-                createTable,
-                transactionDataSourceName,
-                interval,
-                notifications,
-                ownerLockTimeout,
-                pollLongestPause,
-                networkTimeout);
+        return toBuilder().purgeInterval(interval).build();
     }
 
     /**
@@ -345,16 +240,7 @@ public record JdbcStoreSettings(
      * @return these settings with notifications on or off
      */
     public JdbcStoreSettings withNotifications(boolean on) {
-        return new JdbcStoreSettings(
-                dataSourceName,
-                table,
-                createTable,
-                transactionDataSourceName,
-                purgeInterval,
-                on,
-                ownerLockTimeout,
-                pollLongestPause,
-                networkTimeout);
+        return toBuilder().notifications(on).build();
     }
 
     /**
@@ -362,16 +248,7 @@ public record JdbcStoreSettings(
      * @return these settings with another owner's lock timeout
      */
     public JdbcStoreSettings withOwnerLockTimeout(Duration timeout) {
-        return new JdbcStoreSettings(
-                dataSourceName,
-                table,
-                createTable,
-                transactionDataSourceName,
-                purgeInterval,
-                notifications,
-                timeout,
-                pollLongestPause,
-                networkTimeout);
+        return toBuilder().ownerLockTimeout(timeout).build();
     }
 
     /**
@@ -379,16 +256,7 @@ public record JdbcStoreSettings(
      * @return these settings with another longest pause
      */
     public JdbcStoreSettings withPollLongestPause(Duration longest) {
-        return new JdbcStoreSettings(
-                dataSourceName,
-                table,
-                createTable,
-                transactionDataSourceName,
-                purgeInterval,
-                notifications,
-                ownerLockTimeout,
-                longest,
-                networkTimeout);
+        return toBuilder().pollLongestPause(longest).build();
     }
 
     /**
@@ -397,16 +265,147 @@ public record JdbcStoreSettings(
      * @return these settings with another network timeout
      */
     public JdbcStoreSettings withNetworkTimeout(Duration timeout) {
-        return new JdbcStoreSettings(
-                dataSourceName,
-                table,
-                createTable,
-                transactionDataSourceName,
-                purgeInterval,
-                notifications,
-                ownerLockTimeout,
-                pollLongestPause,
-                timeout);
+        return toBuilder().networkTimeout(timeout).build();
+    }
+
+    /**
+     * @return a builder of settings, starting from {@link #defaults()}
+     */
+    public static Builder builder() {
+        return defaults().toBuilder();
+    }
+
+    /**
+     * @return a builder of settings, starting from these
+     */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /**
+     * Settings built one component at a time, validated by {@link #build()}: the way to make them
+     * that keeps compiling as components are added.
+     */
+    public static final class Builder {
+        private String dataSourceName;
+        private String table;
+        private boolean createTable;
+        private String transactionDataSourceName;
+        private Duration purgeInterval;
+        private boolean notifications;
+        private Duration ownerLockTimeout;
+        private Duration pollLongestPause;
+        private Duration networkTimeout;
+
+        private Builder(JdbcStoreSettings from) {
+            this.dataSourceName = from.dataSourceName;
+            this.table = from.table;
+            this.createTable = from.createTable;
+            this.transactionDataSourceName = from.transactionDataSourceName;
+            this.purgeInterval = from.purgeInterval;
+            this.notifications = from.notifications;
+            this.ownerLockTimeout = from.ownerLockTimeout;
+            this.pollLongestPause = from.pollLongestPause;
+            this.networkTimeout = from.networkTimeout;
+        }
+
+        /**
+         * @param value see {@link JdbcStoreSettings#dataSourceName()}
+         * @return this builder
+         */
+        public Builder dataSourceName(String value) {
+            this.dataSourceName = value;
+            return this;
+        }
+
+        /**
+         * @param value see {@link JdbcStoreSettings#table()}
+         * @return this builder
+         */
+        public Builder table(String value) {
+            this.table = value;
+            return this;
+        }
+
+        /**
+         * @param value see {@link JdbcStoreSettings#createTable()}
+         * @return this builder
+         */
+        public Builder createTable(boolean value) {
+            this.createTable = value;
+            return this;
+        }
+
+        /**
+         * @param value see {@link JdbcStoreSettings#transactionDataSourceName()}
+         * @return this builder
+         */
+        public Builder transactionDataSourceName(String value) {
+            this.transactionDataSourceName = value;
+            return this;
+        }
+
+        /**
+         * @param value see {@link JdbcStoreSettings#purgeInterval()}
+         * @return this builder
+         */
+        public Builder purgeInterval(Duration value) {
+            this.purgeInterval = value;
+            return this;
+        }
+
+        /**
+         * @param value see {@link JdbcStoreSettings#notifications()}
+         * @return this builder
+         */
+        public Builder notifications(boolean value) {
+            this.notifications = value;
+            return this;
+        }
+
+        /**
+         * @param value see {@link JdbcStoreSettings#ownerLockTimeout()}
+         * @return this builder
+         */
+        public Builder ownerLockTimeout(Duration value) {
+            this.ownerLockTimeout = value;
+            return this;
+        }
+
+        /**
+         * @param value see {@link JdbcStoreSettings#pollLongestPause()}
+         * @return this builder
+         */
+        public Builder pollLongestPause(Duration value) {
+            this.pollLongestPause = value;
+            return this;
+        }
+
+        /**
+         * @param value see {@link JdbcStoreSettings#networkTimeout()}
+         * @return this builder
+         */
+        public Builder networkTimeout(Duration value) {
+            this.networkTimeout = value;
+            return this;
+        }
+
+        /**
+         * @return the settings
+         * @throws IllegalArgumentException as the canonical constructor
+         */
+        public JdbcStoreSettings build() {
+            return new JdbcStoreSettings(
+                    dataSourceName,
+                    table,
+                    createTable,
+                    transactionDataSourceName,
+                    purgeInterval,
+                    notifications,
+                    ownerLockTimeout,
+                    pollLongestPause,
+                    networkTimeout);
+        }
     }
 
     /**

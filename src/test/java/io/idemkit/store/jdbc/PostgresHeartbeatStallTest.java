@@ -67,8 +67,7 @@ class PostgresHeartbeatStallTest {
         // No LISTEN connection through the proxy: the only traffic there is the store's calls.
         store =
                 new JdbcIdempotencyStore(
-                        proxied,
-                        new JdbcStoreSettings(null, table, true, null, Duration.ZERO, false));
+                        proxied, new JdbcStoreSettings(table, true).withNotifications(false));
         store.start();
         other = new JdbcIdempotencyStore(direct, new JdbcStoreSettings(table, false));
         heartbeat = new LeaseHeartbeat(false);
