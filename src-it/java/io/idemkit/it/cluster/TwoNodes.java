@@ -9,7 +9,6 @@ import io.idemkit.it.harness.WebXml;
 import io.idemkit.it.http.HttpScenarioSupport;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.URI;
-import java.nio.file.Path;
 import javax.sql.DataSource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
@@ -108,23 +107,6 @@ final class TwoNodes {
      *     answering waits for as long as the driver allows, by default forever
      */
     private static String dataSources(int port) {
-        Path driver = ItPostgres.driverJar(org.postgresql.Driver.class);
-        String properties =
-                "<properties.postgresql serverName=\"127.0.0.1\" portNumber=\""
-                        + port
-                        + "\" databaseName=\"postgres\" user=\"postgres\" password=\"postgres\""
-                        + " loginTimeout=\"2\"/>";
-        return "<featureManager><feature>jdbc-4.3</feature></featureManager>\n"
-                + "<library id=\"postgresql\"><file name=\""
-                + driver
-                + "\"/></library>\n"
-                + "<dataSource id=\"business\" jndiName=\"jdbc/business\">\n"
-                + "  <jdbcDriver libraryRef=\"postgresql\"/>\n  "
-                + properties
-                + "\n</dataSource>\n"
-                + "<dataSource id=\"idemkit\" jndiName=\"jdbc/idemkit\" transactional=\"false\">\n"
-                + "  <jdbcDriver libraryRef=\"postgresql\"/>\n  "
-                + properties
-                + "\n</dataSource>";
+        return ItPostgres.libertyDataSources(port, "loginTimeout=\"2\"");
     }
 }

@@ -133,11 +133,25 @@ public final class ItPostgres {
      *     driver from the test's class path, and the two data sources on {@code postgres}
      */
     public static String libertyDataSources(EmbeddedPostgres postgres) {
+        return libertyDataSources(postgres.getPort(), "");
+    }
+
+    /**
+     * @param port where PostgreSQL answers on loopback: its own port, or a proxy's in front of it
+     * @param driverProperties more attributes of {@code <properties.postgresql>}, such as {@code
+     *     loginTimeout="2"}, or empty
+     * @return the body of a {@code <server>} element: the {@code jdbc-4.3} feature, the PostgreSQL
+     *     driver from the test's class path in a {@code <library>}, and the two data sources on
+     *     {@code port}
+     */
+    public static String libertyDataSources(int port, String driverProperties) {
         Path driver = driverJar(org.postgresql.Driver.class);
         String properties =
-                "<properties.postgresql serverName=\"localhost\" portNumber=\""
-                        + postgres.getPort()
-                        + "\" databaseName=\"postgres\" user=\"postgres\" password=\"postgres\"/>";
+                "<properties.postgresql serverName=\"127.0.0.1\" portNumber=\""
+                        + port
+                        + "\" databaseName=\"postgres\" user=\"postgres\" password=\"postgres\""
+                        + (driverProperties.isBlank() ? "" : " " + driverProperties)
+                        + "/>";
         return "<featureManager><feature>jdbc-4.3</feature></featureManager>\n"
                 + "<library id=\"postgresql\"><file name=\""
                 + driver
