@@ -119,6 +119,23 @@ abstract class ClientRestClientScenarios extends ClientItSupport {
         assertThat(runs("refused")).isEqualTo(1);
     }
 
+    /**
+     * A key the caller sets through the Rest Client's {@code @ClientHeaderParam}, computed anew for
+     * each request (C14.4, issue 45 item 6): the 503's retry would go out under a new key, a new
+     * charge to the server. It is stopped before it is sent with the library's own error, and the
+     * server ran the request once (the 503). Before, the retry's new key ran the charge again.
+     */
+    @Test
+    void aClientHeaderParamKeyMadeAnewPerRequest_isStopped_beforeTheServerRunsItAgain() {
+        String outcome = drive("rest-drive/fresh-keys/flaky").getString("outcome");
+
+        assertThat(outcome.lines())
+                .as("the failure the caller saw, and its causes")
+                .contains("io.idemkit.client.IdempotencyKeyChangedException");
+        assertThat(runs("flaky")).as("runs: the 503 only").isEqualTo(1);
+        assertThat(keys("flaky")).singleElement().isNotEqualTo("null");
+    }
+
     @Test
     void theFeatureRegisteredByConfiguration_keysTheCall_soA503IsRetried() {
         // Without the feature the attempt sent nothing keyed, and is not repeated: one 503.

@@ -42,6 +42,16 @@ public class RestDriveResource {
         return json(checkout.chargeConfigured(uri.getBaseUri(), kind, tag));
     }
 
+    /** A call whose key the Rest Client makes anew for each request; reports what it came to. */
+    @POST
+    @Path("fresh-keys/{kind}")
+    @Produces(MediaType.APPLICATION_JSON)
+    public JsonObject freshKeys(@PathParam("kind") String kind, @QueryParam("tag") String tag) {
+        return Json.createObjectBuilder()
+                .add("outcome", checkout.chargeWithFreshKeys(uri.getBaseUri(), kind, tag))
+                .build();
+    }
+
     @POST
     @Path("async-then-sync/{kind}")
     @Produces(MediaType.APPLICATION_JSON)
