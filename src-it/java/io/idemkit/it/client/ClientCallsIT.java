@@ -81,4 +81,21 @@ class ClientCallsIT extends ClientItSupport {
         assertThat(runs("once")).isEqualTo(1);
         assertThat(runs("shipments")).isEqualTo(2);
     }
+
+    /**
+     * A key the caller sets, made anew inside the retried call (C14.4, issue 45 item 6): the 503's
+     * retry would carry a new key, which the server takes for a new charge. The library stops it
+     * before it is sent, with its own error; the server ran the request once (the 503). Before, the
+     * retry went out with its new key and the charge ran a second time, to a 201.
+     */
+    @Test
+    void aCallersKeyThatChangesBetweenAttempts_isStopped_beforeTheServerRunsItAgain() {
+        String outcome = drive("drive/fresh-keys/flaky").getString("outcome");
+
+        assertThat(outcome.lines())
+                .as("the failure the caller saw, and its causes")
+                .contains("io.idemkit.client.IdempotencyKeyChangedException");
+        assertThat(runs("flaky")).as("runs: the 503 only").isEqualTo(1);
+        assertThat(keys("flaky")).singleElement().isNotEqualTo("null");
+    }
 }

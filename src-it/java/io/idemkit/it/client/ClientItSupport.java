@@ -94,7 +94,8 @@ public abstract class ClientItSupport {
 
     /**
      * @return the {@code Idempotency-Key} each run of the server's resource {@code kind} was sent
-     *     with for this test, in the order of the runs (a resource that notes them: {@code flaky})
+     *     with for this test, in the order of the runs (the resources that note them: {@code
+     *     flaky}, {@code busy}, {@code echo})
      */
     List<String> keys(String kind) {
         return http.get("api/charges/keys/" + kind + "/" + tag).text().lines().toList();

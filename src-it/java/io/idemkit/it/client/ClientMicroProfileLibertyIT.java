@@ -15,8 +15,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * The client half and the published contract on Open Liberty with its MicroProfile features, on a
  * server of the test's own so that the shared IT servers keep their feature lists: {@code
  * mpRestClient-4.0}, {@code mpFaultTolerance-4.1} and {@code mpOpenAPI-4.0} added to the IT
- * configuration. It runs {@link ClientRestClientScenarios} (C14.3, C14.4, C14.5, C14.8) and {@link
- * OpenApiScenarios} (C6.12).
+ * configuration, and {@code concurrent-3.0} for the managed executor. It runs {@link
+ * ClientRestClientScenarios} (C14.3, C14.4, C14.5, C14.8) and {@link OpenApiScenarios} (C6.12).
  */
 @EnabledIfSystemProperty(
         named = "idemkit.it.runtime",
@@ -31,6 +31,7 @@ class ClientMicroProfileLibertyIT extends ClientRestClientScenarios {
                     + "    <feature>mpRestClient-4.0</feature>\n"
                     + "    <feature>mpFaultTolerance-4.1</feature>\n"
                     + "    <feature>mpOpenAPI-4.0</feature>\n"
+                    + "    <feature>concurrent-3.0</feature>\n"
                     + "  </featureManager>";
 
     private static LibertyServer server;

@@ -10,10 +10,15 @@ import io.idemkit.it.client.restclient.RestCheckout;
 import io.idemkit.it.client.restclient.SelfUrlConfigSource;
 import io.idemkit.it.harness.HttpCalls.Reply;
 import io.idemkit.it.harness.ResponseDroppingProxy;
+import io.idemkit.it.harness.TestPorts;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
@@ -114,6 +119,23 @@ abstract class ClientRestClientScenarios extends ClientItSupport {
         assertThat(runs("refused")).isEqualTo(1);
     }
 
+    /**
+     * A key the caller sets through the Rest Client's {@code @ClientHeaderParam}, computed anew for
+     * each request (C14.4, issue 45 item 6): the 503's retry would go out under a new key, a new
+     * charge to the server. It is stopped before it is sent with the library's own error, and the
+     * server ran the request once (the 503). Before, the retry's new key ran the charge again.
+     */
+    @Test
+    void aClientHeaderParamKeyMadeAnewPerRequest_isStopped_beforeTheServerRunsItAgain() {
+        String outcome = drive("rest-drive/fresh-keys/flaky").getString("outcome");
+
+        assertThat(outcome.lines())
+                .as("the failure the caller saw, and its causes")
+                .contains("io.idemkit.client.IdempotencyKeyChangedException");
+        assertThat(runs("flaky")).as("runs: the 503 only").isEqualTo(1);
+        assertThat(keys("flaky")).singleElement().isNotEqualTo("null");
+    }
+
     @Test
     void theFeatureRegisteredByConfiguration_keysTheCall_soA503IsRetried() {
         // Without the feature the attempt sent nothing keyed, and is not repeated: one 503.
@@ -203,5 +225,35 @@ abstract class ClientRestClientScenarios extends ClientItSupport {
         assertThat(runs("once")).isEqualTo(1);
         // The answer the caller got is the stored result of the run whose answer was dropped.
         assertThat(sent.get(2).answeredWithReplay()).isTrue();
+    }
+
+    /**
+     * Twenty async operations at once on the runtime's managed executor, each sending one call that
+     * fails (nobody listens), then twenty plain calls on the same executor's threads: not one
+     * carries a key (C14.8, issue 45 item 7). The plain calls' client keys nothing outside an
+     * operation, so a key could only come from an operation a pooled thread kept; a kept named
+     * operation would hand its keys to a later run of the same name.
+     */
+    @Test
+    void failedAsyncOperationsOnTheManagedExecutor_leaveNoKeyOnItsThreads() {
+        JsonObject result = drive("rest-drive/pooled/dead/" + TestPorts.next());
+
+        assertThat(result.getInt("failedSends")).isEqualTo(20);
+        assertThat(result.getInt("keyedFailedSends"))
+                .as("failed sends that carried their operation's key to the pooled thread")
+                .isEqualTo(20);
+        Set<String> failedOn = names(result.getJsonArray("failedOn"));
+        Set<String> plainOn = names(result.getJsonArray("plainOn"));
+        assertThat(plainOn)
+                .as("threads that sent a plain call after sending a failed one (of %s)", failedOn)
+                .containsAnyElementsOf(failedOn);
+        assertThat(runs("echo")).isEqualTo(20);
+        assertThat(keys("echo")).as("the key of each plain call").hasSize(20).containsOnly("null");
+    }
+
+    private static Set<String> names(JsonArray names) {
+        return names.getValuesAs(JsonString.class).stream()
+                .map(JsonString::getString)
+                .collect(Collectors.toSet());
     }
 }

@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * duplicates 423 at once; {@code flaky} answers 503 on its first run (not stored, so a retry runs
  * it again) and notes the {@code Idempotency-Key} each run was sent with; {@code refused} answers
  * 422, which is final; {@code once} always succeeds, {@code shipments} answers 502 on its first
- * run.
+ * run. {@code echo} is a plain, unprotected resource that notes the {@code Idempotency-Key} each
+ * call came with, if any.
  */
 @Path("charges")
 @RequestScoped
@@ -68,7 +69,10 @@ public class ChargesResource {
     @POST
     @Path("busy")
     @Idempotent(waitTimeout = "0s", leaseTtl = "5s")
-    public Response busy(@HeaderParam(TAG) String tag) throws InterruptedException {
+    public Response busy(@HeaderParam(TAG) String tag, @HeaderParam("Idempotency-Key") String key)
+            throws InterruptedException {
+        KEYS.computeIfAbsent("busy/" + tag, k -> new CopyOnWriteArrayList<>())
+                .add(String.valueOf(key));
         run("busy", tag);
         Thread.sleep(1500);
         return created();
@@ -122,6 +126,16 @@ public class ChargesResource {
         return created();
     }
 
+    /** Not {@code @Idempotent}: a plain call, counted, its key (or none) noted. */
+    @POST
+    @Path("echo")
+    public Response echo(@HeaderParam(TAG) String tag, @HeaderParam("Idempotency-Key") String key) {
+        KEYS.computeIfAbsent("echo/" + tag, k -> new CopyOnWriteArrayList<>())
+                .add(String.valueOf(key));
+        run("echo", tag);
+        return Response.ok("{}", "application/json").build();
+    }
+
     @GET
     @Path("runs/{kind}/{tag}")
     public String runs(@PathParam("kind") String kind, @PathParam("tag") String tag) {
@@ -146,7 +160,8 @@ public class ChargesResource {
 
     /**
      * @return the {@code Idempotency-Key} of each run of {@code kind} for {@code tag}, one a line,
-     *     in the order of the runs ({@code null} for a run sent without one)
+     *     in the order of the runs ({@code null} for a run sent without one; the kinds that note
+     *     them: {@code flaky}, {@code busy}, {@code echo})
      */
     @GET
     @Path("keys/{kind}/{tag}")

@@ -13,6 +13,7 @@ import jakarta.ws.rs.client.ClientBuilder;
 import jakarta.ws.rs.client.Entity;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -78,6 +79,38 @@ public class Checkout {
                         });
         try (Response response = outcome.value()) {
             return new Result(response.getStatus(), outcome.attempts(), outcome.replayed(), "");
+        }
+    }
+
+    /**
+     * The caller's own key, made inside the retried call as a new UUID: every attempt's key is new
+     * (C14.4, issue 45 item 6).
+     *
+     * @return the failure the caller saw, its causes' class names from the outside in, or the
+     *     status when the call ended in an answer
+     */
+    @IdempotentOperation
+    public String chargeWithFreshKeys(URI base, String path, String tag) {
+        try {
+            RetryOutcome<Response> outcome =
+                    retry.callForOutcome(
+                            () ->
+                                    client.target(base)
+                                            .path("charges")
+                                            .path(path)
+                                            .request()
+                                            .header(ChargesResource.TAG, tag)
+                                            .header("Idempotency-Key", UUID.randomUUID().toString())
+                                            .post(Entity.json("{\"amount\":1999}")));
+            try (Response response = outcome.value()) {
+                return "status " + response.getStatus();
+            }
+        } catch (RuntimeException e) {
+            StringBuilder chain = new StringBuilder();
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                chain.append(t.getClass().getName()).append('\n');
+            }
+            return chain.toString();
         }
     }
 

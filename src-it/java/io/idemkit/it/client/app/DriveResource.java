@@ -37,6 +37,16 @@ public class DriveResource {
         return json(checkout.chargeAndShip(uri.getBaseUri(), tag));
     }
 
+    /** A call whose key the caller makes anew inside the retried call; reports what it came to. */
+    @POST
+    @Path("fresh-keys/{path}")
+    @Produces(MediaType.APPLICATION_JSON)
+    public JsonObject freshKeys(@PathParam("path") String path, @QueryParam("tag") String tag) {
+        return Json.createObjectBuilder()
+                .add("outcome", checkout.chargeWithFreshKeys(uri.getBaseUri(), path, tag))
+                .build();
+    }
+
     private static JsonObject json(Checkout.Result result) {
         return Json.createObjectBuilder()
                 .add("status", result.status())

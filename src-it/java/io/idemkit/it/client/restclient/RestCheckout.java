@@ -47,6 +47,30 @@ public class RestCheckout {
     }
 
     /**
+     * A call whose key the Rest Client's {@code @ClientHeaderParam} makes anew for each request,
+     * retried (C14.4, issue 45 item 6).
+     *
+     * @return the failure the caller saw, its causes' class names from the outside in, or the
+     *     status when the call ended in an answer
+     */
+    @IdempotentOperation
+    public String chargeWithFreshKeys(URI base, String kind, String tag) {
+        ChargesClient charges = at(base, 10);
+        try {
+            retry.call(() -> charges.chargeWithFreshKey(kind, tag, "{\"amount\":1999}"));
+            return "status 200";
+        } catch (WebApplicationException e) {
+            return "status " + e.getResponse().getStatus();
+        } catch (RuntimeException e) {
+            StringBuilder chain = new StringBuilder();
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                chain.append(t.getClass().getName()).append('\n');
+            }
+            return chain.toString();
+        }
+    }
+
+    /**
      * The same call twice in one named operation: first through a {@code CompletionStage} method,
      * which the Rest Client sends on another thread, then synchronously. Both carry the operation's
      * key (C14.8), so the server runs the charge once and replays it to the second.

@@ -23,6 +23,7 @@ public class RestDriveResource {
 
     @Inject RestCheckout checkout;
     @Inject FtCheckout ftCheckout;
+    @Inject PooledCheckout pooledCheckout;
     @Context UriInfo uri;
 
     public RestDriveResource() {}
@@ -39,6 +40,16 @@ public class RestDriveResource {
     @Produces(MediaType.APPLICATION_JSON)
     public JsonObject configured(@PathParam("kind") String kind, @QueryParam("tag") String tag) {
         return json(checkout.chargeConfigured(uri.getBaseUri(), kind, tag));
+    }
+
+    /** A call whose key the Rest Client makes anew for each request; reports what it came to. */
+    @POST
+    @Path("fresh-keys/{kind}")
+    @Produces(MediaType.APPLICATION_JSON)
+    public JsonObject freshKeys(@PathParam("kind") String kind, @QueryParam("tag") String tag) {
+        return Json.createObjectBuilder()
+                .add("outcome", checkout.chargeWithFreshKeys(uri.getBaseUri(), kind, tag))
+                .build();
     }
 
     @POST
@@ -75,6 +86,25 @@ public class RestDriveResource {
         URI base = UriBuilder.fromUri(uri.getBaseUri()).host("127.0.0.1").port(via).build();
         ftCheckout.slowToSend(base, tag).toCompletableFuture().get(30, TimeUnit.SECONDS);
         return json(new RestCheckout.Result(200, ftCheckout.attempts(tag), false));
+    }
+
+    /**
+     * {@link PooledCheckout}: failing async operations on the managed executor, their sends going
+     * to {@code deadPort} on loopback, where nobody listens; then plain calls.
+     */
+    @POST
+    @Path("pooled/dead/{port}")
+    @Produces(MediaType.APPLICATION_JSON)
+    public JsonObject pooled(@QueryParam("tag") String tag, @PathParam("port") int deadPort)
+            throws Exception {
+        URI dead = UriBuilder.fromUri(uri.getBaseUri()).host("127.0.0.1").port(deadPort).build();
+        PooledCheckout.Report report = pooledCheckout.run(uri.getBaseUri(), dead, tag);
+        return Json.createObjectBuilder()
+                .add("failedSends", report.failedSends())
+                .add("keyedFailedSends", report.keyedFailedSends())
+                .add("failedOn", Json.createArrayBuilder(report.failedOn()))
+                .add("plainOn", Json.createArrayBuilder(report.plainOn()))
+                .build();
     }
 
     private static JsonObject json(RestCheckout.Result result) {
