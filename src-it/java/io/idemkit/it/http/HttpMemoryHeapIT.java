@@ -113,9 +113,12 @@ class HttpMemoryHeapIT {
         assertThat(replayed(controlCalls, controlKeys[0]))
                 .as("the control keeps even the first")
                 .isTrue();
+        // Half, not three quarters: a fresh-clone CI saw the control at 29.6 of 40 MiB (garbage of
+        // the budgeted run collected between the two readings). Half still sets the control far
+        // above the budgeted store's bound (12 MiB), which is what makes it a control.
         assertThat(controlGrowth)
                 .as("the control retains most of what it was sent: the measurement sees a store")
-                .isGreaterThan(SENT_BYTES * 3 / 4);
+                .isGreaterThan(SENT_BYTES / 2);
         assertThat(budgetedGrowth)
                 .as("the budgeted store retains at most its budget and half of it again")
                 .isLessThan(BUDGET_BYTES * 3 / 2);
