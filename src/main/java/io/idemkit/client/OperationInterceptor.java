@@ -70,26 +70,23 @@ public class OperationInterceptor {
             InvocationContext invocation, int at, String annotation, String what) {
         Object key = invocation.getParameters()[at];
         String text = key == null ? null : key.toString();
+        String where =
+                "The "
+                        + annotation
+                        + " argument of "
+                        + invocation.getMethod().getDeclaringClass().getName()
+                        + "."
+                        + invocation.getMethod().getName();
         if (text == null || text.isBlank()) {
             throw new IdempotencyKeyMissingException(
-                    "The "
-                            + annotation
-                            + " argument of "
-                            + invocation.getMethod().getDeclaringClass().getName()
-                            + "."
-                            + invocation.getMethod().getName()
+                    where
                             + " is null or blank: pass the key of "
                             + what
                             + ", such as an order or item id");
         }
         if (!ownText(key.getClass())) {
             throw new IdempotencyKeyMissingException(
-                    "The "
-                            + annotation
-                            + " argument of "
-                            + invocation.getMethod().getDeclaringClass().getName()
-                            + "."
-                            + invocation.getMethod().getName()
+                    where
                             + " is a "
                             + key.getClass().getName()
                             + ", which has no toString() of its own: its text names the instance,"

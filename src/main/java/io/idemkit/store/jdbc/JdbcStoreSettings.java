@@ -169,8 +169,8 @@ public record JdbcStoreSettings(
     }
 
     /**
-     * Settings without a data source name, nor a purge schedule, with notifications on and the
-     * owner's default lock timeout.
+     * Settings without a data source name, nor a purge schedule, with notifications on and every
+     * timeout at its default.
      *
      * @param table the table of records, optionally schema-qualified
      * @param createTable whether the store creates a missing table
