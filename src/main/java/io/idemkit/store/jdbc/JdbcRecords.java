@@ -100,6 +100,7 @@ final class JdbcRecords {
                                     notifying
                                             ? PgCompletionListener.on(
                                                     dataSource,
+                                                    network,
                                                     channel,
                                                     completions,
                                                     listenerIdle,

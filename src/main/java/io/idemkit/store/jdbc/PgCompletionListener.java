@@ -48,6 +48,8 @@ final class PgCompletionListener implements CompletionListener, Runnable {
      */
     static final int NETWORK_MILLIS = 3000;
 
+    private static final Duration NETWORK_BOUND = Duration.ofMillis(NETWORK_MILLIS);
+
     /** Reads between two checks that the connection is alive (a silent network loss). */
     static final int CHECK_ROUNDS = 20;
 
@@ -61,6 +63,7 @@ final class PgCompletionListener implements CompletionListener, Runnable {
     static final String CLOSED = "polling (store closed)";
 
     private final DataSource dataSource;
+    private final NetworkBound network;
     private final String channel;
     private final CompletionPoll completions;
     private final long idleNanos;
@@ -77,11 +80,13 @@ final class PgCompletionListener implements CompletionListener, Runnable {
 
     private PgCompletionListener(
             DataSource dataSource,
+            NetworkBound network,
             String channel,
             CompletionPoll completions,
             Duration idle,
             PgDriverAccess driver) {
         this.dataSource = dataSource;
+        this.network = network;
         this.channel = channel;
         this.completions = completions;
         this.idleNanos = idle.toNanos();
@@ -94,6 +99,8 @@ final class PgCompletionListener implements CompletionListener, Runnable {
      * one warning that says what to change, and the listener stays {@link #UNAVAILABLE}.
      *
      * @param dataSource the store's data source, on PostgreSQL
+     * @param network the store's bound of its network calls, which the listening connection's take
+     *     with {@value #NETWORK_MILLIS} ms
      * @param channel the table's channel
      * @param completions the waits of the store instance
      * @param idle how long no waiter must have waited before the connection is given back: {@link
@@ -104,6 +111,7 @@ final class PgCompletionListener implements CompletionListener, Runnable {
      */
     static CompletionListener on(
             DataSource dataSource,
+            NetworkBound network,
             String channel,
             CompletionPoll completions,
             Duration idle,
@@ -116,7 +124,7 @@ final class PgCompletionListener implements CompletionListener, Runnable {
             unavailable(e.getMessage());
             driver = null;
         }
-        return new PgCompletionListener(dataSource, channel, completions, idle, driver);
+        return new PgCompletionListener(dataSource, network, channel, completions, idle, driver);
     }
 
     @Override
@@ -203,7 +211,7 @@ final class PgCompletionListener implements CompletionListener, Runnable {
     private void listen() throws InterruptedException {
         Connection c = null;
         Object listening = null; // the driver's PGConnection under c
-        int timeoutBefore = -1;
+        NetworkBound.Held bound = null; // c's network bound, given back with c
         long backoff = FIRST_BACKOFF_MILLIS;
         boolean giveBackNow = false;
         int sinceCheck = 0;
@@ -222,8 +230,9 @@ final class PgCompletionListener implements CompletionListener, Runnable {
                 }
                 if (idle) {
                     status = IDLE;
-                    c = giveBack(c, listening, timeoutBefore); // outside the lock: network calls
+                    c = giveBack(c, listening, bound); // outside the lock: network calls
                     listening = null;
+                    bound = null;
                     giveBackNow = false;
                     synchronized (lock) {
                         // Until a waiter arrives, also one that arrived during the UNLISTEN, or
@@ -237,7 +246,7 @@ final class PgCompletionListener implements CompletionListener, Runnable {
                 try {
                     if (c == null) {
                         c = AutoCommit.on(dataSource.getConnection());
-                        timeoutBefore = boundNetworkCalls(c);
+                        bound = network.on(c, NETWORK_BOUND);
                         listening = driver.unwrap(c);
                         try (Statement s = c.createStatement()) {
                             s.execute("LISTEN " + channel);
@@ -270,8 +279,9 @@ final class PgCompletionListener implements CompletionListener, Runnable {
                         failed(e);
                     }
                     status = DOWN;
-                    c = giveBack(c, listening, timeoutBefore);
+                    c = giveBack(c, listening, bound);
                     listening = null;
+                    bound = null;
                     synchronized (lock) {
                         if (waiters == 0) {
                             giveBackNow = true; // nothing waits: no retries until something does
@@ -283,23 +293,7 @@ final class PgCompletionListener implements CompletionListener, Runnable {
                 }
             }
         } finally {
-            giveBack(c, listening, timeoutBefore);
-        }
-    }
-
-    /**
-     * Bounds {@code c}'s network calls by {@value #NETWORK_MILLIS} ms where its data source
-     * supports it.
-     *
-     * @return the bound it had, to give back with it; {@code -1} if it has none of ours
-     */
-    private static int boundNetworkCalls(Connection c) {
-        try {
-            int before = c.getNetworkTimeout();
-            c.setNetworkTimeout(NetworkBound.IN_THE_CALLER, NETWORK_MILLIS);
-            return before;
-        } catch (SQLException | UnsupportedOperationException | AbstractMethodError e) {
-            return -1; // unbounded, but still never under the lock
+            giveBack(c, listening, bound);
         }
     }
 
@@ -339,10 +333,10 @@ final class PgCompletionListener implements CompletionListener, Runnable {
      * null} always. The {@code UNLISTEN} runs through the pool's own wrapper even when the
      * connection is known to be broken: the failure that told this thread so came through the
      * driver's connection, which the pool does not see, and the pool discards a connection only
-     * when one of its own calls fails. Each of these calls is bounded ({@link #boundNetworkCalls}),
-     * and none runs under the lock.
+     * when one of its own calls fails. Each of these calls is bounded ({@code bound}, taken with
+     * {@code c}; null if {@code c} failed before it took it), and none runs under the lock.
      */
-    private Connection giveBack(Connection c, Object listening, int timeoutBefore) {
+    private Connection giveBack(Connection c, Object listening, NetworkBound.Held bound) {
         if (c == null) {
             return null;
         }
@@ -354,12 +348,12 @@ final class PgCompletionListener implements CompletionListener, Runnable {
                 // What arrived meanwhile stays off the pooled session.
                 driver.drain(listening);
             }
-            if (timeoutBefore >= 0) {
-                c.setNetworkTimeout(NetworkBound.IN_THE_CALLER, timeoutBefore);
-            }
         } catch (SQLException | RuntimeException | LinkageError e) {
             // a broken connection: its failure went through the pool, which discards it
         } finally {
+            if (bound != null) {
+                bound.close();
+            }
             try {
                 c.close();
             } catch (SQLException | RuntimeException e) {
