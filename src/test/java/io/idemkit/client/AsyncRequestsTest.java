@@ -2,17 +2,14 @@ package io.idemkit.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import jakarta.ws.rs.client.Client;
 import jakarta.ws.rs.client.Entity;
 import jakarta.ws.rs.client.Invocation;
 import jakarta.ws.rs.core.Response;
-import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,24 +18,14 @@ import org.junit.jupiter.api.Test;
  * Client runs a {@code CompletionStage} method's request between its {@code
  * AsyncInvocationInterceptor}'s {@code applyContext} and {@code removeContext} on another thread.
  */
-class AsyncRequestsTest {
+class AsyncRequestsTest extends OverLoopback {
 
     private static final String OPERATION = "order-42/charge";
 
-    private LoopbackServer server;
-    private Client client;
     private final ExecutorService sender = Executors.newSingleThreadExecutor();
 
-    @BeforeEach
-    void start() throws Exception {
-        server = new LoopbackServer();
-        client = LoopbackServer.keyedClient();
-    }
-
     @AfterEach
-    void stop() {
-        client.close();
-        server.close();
+    void stopSender() {
         sender.shutdownNow();
     }
 
@@ -139,10 +126,6 @@ class AsyncRequestsTest {
     @Test
     void aRetriedAsyncCall_isSentAgainWithTheSameKey() throws Exception {
         server.then(LoopbackServer.status(503));
-        ClientSettings settings = ClientSettings.defaults();
-        IdempotentRetry retry =
-                new IdempotentRetry(
-                        settings, Clock.systemUTC(), d -> {}, new RetryPolicy(settings, () -> 0.5));
 
         // The retry sees the async request only through the capture: without it, the attempt sent
         // nothing through the feature that it knows of, and is not repeated (C14.5).

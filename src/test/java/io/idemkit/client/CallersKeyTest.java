@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import jakarta.ws.rs.ProcessingException;
-import jakarta.ws.rs.client.Client;
 import jakarta.ws.rs.client.Entity;
 import jakarta.ws.rs.core.Response;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,21 +16,10 @@ import org.junit.jupiter.api.Test;
  * {uuid}} header) is refused before it is sent, and the retries stop; the server, over real HTTP on
  * loopback, sees the first attempt only.
  */
-class CallersKeyTest {
-
-    private LoopbackServer server;
-    private Client client;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = new LoopbackServer();
-        client = LoopbackServer.keyedClient();
-    }
+class CallersKeyTest extends OverLoopback {
 
     @AfterEach
-    void stop() {
-        client.close();
-        server.close();
+    void noOperationLeftActive() {
         assertThat(IdempotentOperations.active()).isFalse();
     }
 

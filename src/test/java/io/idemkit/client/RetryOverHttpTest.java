@@ -11,42 +11,18 @@ import jakarta.ws.rs.client.Entity;
 import jakarta.ws.rs.client.WebTarget;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Retries over real HTTP (C14.5, C14.6): a Jersey client with the feature, the JDK's HTTP server on
  * loopback. The executor's waits are recorded, not slept.
  */
-class RetryOverHttpTest {
-
-    private LoopbackServer server;
-    private Client client;
-    private final List<Duration> waits = new ArrayList<>();
-    private final ClientSettings settings = ClientSettings.defaults();
-    private final IdempotentRetry retry =
-            new IdempotentRetry(
-                    settings, Clock.systemUTC(), waits::add, new RetryPolicy(settings, () -> 0.5));
-
-    @BeforeEach
-    void start() throws Exception {
-        server = new LoopbackServer();
-        client = LoopbackServer.keyedClient();
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        server.close();
-    }
+class RetryOverHttpTest extends OverLoopback {
 
     private WebTarget payments() {
         return client.target(server.uri("/api/payments"));

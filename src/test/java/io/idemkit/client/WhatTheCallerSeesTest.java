@@ -6,15 +6,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import io.idemkit.IdempotencyInProgressException;
 import io.idemkit.IdempotencyPayloadMismatchException;
 import jakarta.ws.rs.WebApplicationException;
-import jakarta.ws.rs.client.Client;
 import jakarta.ws.rs.client.Entity;
 import jakarta.ws.rs.core.Response;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,30 +17,10 @@ import org.junit.jupiter.api.Test;
  * answers of the same status by the problem {@code type} (C6.4); the attempts and the reason on
  * every exception and outcome; a replay never retried; {@code Stripe-Should-Retry} obeyed.
  */
-class WhatTheCallerSeesTest {
+class WhatTheCallerSeesTest extends OverLoopback {
 
     private static final String MISMATCH = "urn:idemkit:payload-mismatch";
     private static final String IN_PROGRESS = "urn:idemkit:in-progress";
-
-    private LoopbackServer server;
-    private Client client;
-    private final List<Duration> waits = new ArrayList<>();
-    private final ClientSettings settings = ClientSettings.defaults();
-    private final IdempotentRetry retry =
-            new IdempotentRetry(
-                    settings, Clock.systemUTC(), waits::add, new RetryPolicy(settings, () -> 0.5));
-
-    @BeforeEach
-    void start() throws Exception {
-        server = new LoopbackServer();
-        client = LoopbackServer.keyedClient();
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        server.close();
-    }
 
     /** A call that returns an entity, and so throws on an error status, as a Rest Client's does. */
     private String charge() {

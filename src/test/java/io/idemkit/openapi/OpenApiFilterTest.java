@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import io.idemkit.Idempotent;
 import io.idemkit.cdi.TestConfig;
-import io.idemkit.config.HttpKeyPolicy;
 import io.idemkit.spi.IdempotencyKeyExtractor;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.GET;
@@ -13,11 +12,9 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Response;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
@@ -85,25 +82,7 @@ class OpenApiFilterTest {
     }
 
     private static List<OpenApiEndpoint> endpoints() throws Exception {
-        List<OpenApiEndpoint> endpoints = new ArrayList<>();
-        for (String name : List.of("place", "refund", "byReference")) {
-            OpenApiEndpoint.of(
-                            new ResourceMethod(
-                                    Orders.class, Orders.class.getMethod(name, String.class)),
-                            new HttpKeyPolicy("Idempotency-Key", List.of()),
-                            ConfigProvider.getConfig())
-                    .ifPresent(endpoints::add);
-        }
-        return endpoints;
-    }
-
-    private static Operation post() {
-        return OASFactory.createOperation()
-                .responses(
-                        OASFactory.createAPIResponses()
-                                .addAPIResponse(
-                                        "201",
-                                        OASFactory.createAPIResponse().description("Created")));
+        return OpenApiFixtures.endpoints(Orders.class, "place", "refund", "byReference");
     }
 
     static OpenAPI document() {
@@ -111,19 +90,21 @@ class OpenApiFilterTest {
                 .paths(
                         OASFactory.createPaths()
                                 .addPathItem(
-                                        "/api/orders", OASFactory.createPathItem().POST(post()))
+                                        "/api/orders",
+                                        OASFactory.createPathItem().POST(OpenApiFixtures.post()))
                                 .addPathItem(
                                         "/api/orders/{id}",
                                         OASFactory.createPathItem()
                                                 .GET(OASFactory.createOperation()))
                                 .addPathItem(
                                         "/api/orders/{id}/refunds",
-                                        OASFactory.createPathItem().POST(post()))
+                                        OASFactory.createPathItem().POST(OpenApiFixtures.post()))
                                 .addPathItem(
                                         "/api/orders/by-reference",
-                                        OASFactory.createPathItem().POST(post()))
+                                        OASFactory.createPathItem().POST(OpenApiFixtures.post()))
                                 .addPathItem(
-                                        "/api/invoices", OASFactory.createPathItem().POST(post())));
+                                        "/api/invoices",
+                                        OASFactory.createPathItem().POST(OpenApiFixtures.post())));
     }
 
     static Operation operation(OpenAPI api, String path, PathItem.HttpMethod method) {

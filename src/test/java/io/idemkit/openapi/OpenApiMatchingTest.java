@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.Idempotent;
 import io.idemkit.cdi.TestConfig;
-import io.idemkit.config.HttpKeyPolicy;
 import io.smallrye.openapi.runtime.io.Format;
 import io.smallrye.openapi.runtime.io.OpenApiSerializer;
 import io.swagger.v3.parser.OpenAPIV3Parser;
@@ -14,10 +13,8 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Response;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
@@ -64,32 +61,14 @@ class OpenApiMatchingTest {
     }
 
     private static List<OpenApiEndpoint> endpoints(String... names) throws Exception {
-        List<OpenApiEndpoint> endpoints = new ArrayList<>();
-        for (String name : names) {
-            OpenApiEndpoint.of(
-                            new ResourceMethod(
-                                    Orders.class, Orders.class.getMethod(name, String.class)),
-                            new HttpKeyPolicy("Idempotency-Key", List.of()),
-                            ConfigProvider.getConfig())
-                    .ifPresent(endpoints::add);
-        }
-        return endpoints;
-    }
-
-    private static Operation post() {
-        return OASFactory.createOperation()
-                .responses(
-                        OASFactory.createAPIResponses()
-                                .addAPIResponse(
-                                        "201",
-                                        OASFactory.createAPIResponse().description("Created")));
+        return OpenApiFixtures.endpoints(Orders.class, names);
     }
 
     private static OpenAPI document(String... paths) {
         OpenAPI api = OASFactory.createOpenAPI().openapi("3.0.3").paths(OASFactory.createPaths());
         api.info(OASFactory.createInfo().title("t").version("1"));
         for (String path : paths) {
-            PathItem item = OASFactory.createPathItem().POST(post());
+            PathItem item = OASFactory.createPathItem().POST(OpenApiFixtures.post());
             for (String segment : OpenApiEndpoint.segments(path)) {
                 if (segment.startsWith("{")) {
                     item.addParameter(
