@@ -2,8 +2,9 @@
  * The public API of idemkit for Jakarta EE: the {@link io.idemkit.Idempotent} annotation, the
  * {@link io.idemkit.IdempotencyKey} parameter marker, the {@link
  * io.idemkit.IdempotencyScopeProvider} tenant hook, the {@link io.idemkit.IdempotencyEvent}
- * observability event and the exception hierarchy rooted at {@link
- * io.idemkit.IdempotencyException}.
+ * observability event, the names idemkit puts on the wire ({@link io.idemkit.IdempotencyWire}: its
+ * headers and problem types, which the server, the client half and the OpenAPI document share) and
+ * the exception hierarchy rooted at {@link io.idemkit.IdempotencyException}.
  *
  * <p>Everything in this package is covered by semantic versioning. So are the store SPI in {@link
  * io.idemkit.spi} and the admin bean {@link io.idemkit.admin.IdempotencyAdmin}; every other package

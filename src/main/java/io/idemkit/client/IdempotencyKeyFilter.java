@@ -1,5 +1,6 @@
 package io.idemkit.client;
 
+import io.idemkit.IdempotencyWire;
 import jakarta.ws.rs.client.ClientRequestContext;
 import jakarta.ws.rs.client.ClientRequestFilter;
 import jakarta.ws.rs.client.ClientResponseContext;
@@ -25,13 +26,13 @@ import java.util.Optional;
 final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseFilter {
 
     /** The server's expiry of a stored response (C6.8). */
-    static final String KEY_EXPIRES = "Idempotency-Key-Expires";
+    static final String KEY_EXPIRES = IdempotencyWire.KEY_EXPIRES_HEADER;
 
     /**
      * Stripe's answer to "should this be sent again?": {@code true} or {@code false} overrides the
      * status, as stripe-java reads it (C14.5).
      */
-    static final String SHOULD_RETRY = "Stripe-Should-Retry";
+    static final String SHOULD_RETRY = IdempotencyWire.STRIPE_SHOULD_RETRY_HEADER;
 
     private final ClientSettings settings;
     private final Clock clock;

@@ -1,5 +1,6 @@
 package io.idemkit.client;
 
+import io.idemkit.IdempotencyWire;
 import jakarta.ws.rs.core.Response;
 import java.util.Objects;
 import java.util.function.Function;
@@ -8,10 +9,10 @@ import java.util.function.Function;
 public final class IdempotentResponses {
 
     /** The server's replay header (C6.2). */
-    public static final String REPLAYED = "Idempotency-Replayed";
+    public static final String REPLAYED = IdempotencyWire.REPLAYED_HEADER;
 
     /** The same header as Stripe spells it, which {@code compat-mode=stripe} sends (C6.4). */
-    public static final String STRIPE_REPLAYED = "Idempotent-Replayed";
+    public static final String STRIPE_REPLAYED = IdempotencyWire.STRIPE_REPLAYED_HEADER;
 
     /**
      * The request property, a {@link Boolean}, that says whether the response was a replay: set on

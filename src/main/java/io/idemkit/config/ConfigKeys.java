@@ -1,5 +1,6 @@
 package io.idemkit.config;
 
+import io.idemkit.IdempotencyWire;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Collections;
@@ -187,7 +188,7 @@ public final class ConfigKeys {
     public static final String KEY_HEADER = PREFIX + "key-header";
 
     /** Default of {@link #KEY_HEADER}. */
-    public static final String KEY_HEADER_DEFAULT = "Idempotency-Key";
+    public static final String KEY_HEADER_DEFAULT = IdempotencyWire.KEY_HEADER;
 
     /**
      * The class of the {@code IdempotencyKeyExtractor} bean that takes every JAX-RS request's key
@@ -367,7 +368,7 @@ public final class ConfigKeys {
     public static final String CLIENT_KEY_HEADER = PREFIX + "client.key-header";
 
     /** Default of {@link #CLIENT_KEY_HEADER}. */
-    public static final String CLIENT_KEY_HEADER_DEFAULT = "Idempotency-Key";
+    public static final String CLIENT_KEY_HEADER_DEFAULT = IdempotencyWire.KEY_HEADER;
 
     /** The methods whose requests the client keys, comma-separated (C14.4). */
     public static final String CLIENT_METHODS = PREFIX + "client.methods";

@@ -5,6 +5,7 @@ import io.idemkit.IdempotencyKeyMissingException;
 import io.idemkit.IdempotencyPayloadMismatchException;
 import io.idemkit.IdempotencyScopeUnavailableException;
 import io.idemkit.IdempotencyStorageException;
+import io.idemkit.IdempotencyWire;
 import io.idemkit.config.CompatMode;
 import io.idemkit.config.HttpKeyPolicy;
 import io.idemkit.core.Admission;
@@ -63,10 +64,10 @@ final class IdempotencyFilter
      */
     static final int WRITER_PRIORITY = 100;
 
-    static final String REPLAYED = "Idempotency-Replayed";
-    static final String REPLAYED_STRIPE = "Idempotent-Replayed";
-    static final String KEY_EXPIRES = "Idempotency-Key-Expires";
-    static final String REPLAY_UNAVAILABLE = "Idempotency-Replay-Unavailable";
+    static final String REPLAYED = IdempotencyWire.REPLAYED_HEADER;
+    static final String REPLAYED_STRIPE = IdempotencyWire.STRIPE_REPLAYED_HEADER;
+    static final String KEY_EXPIRES = IdempotencyWire.KEY_EXPIRES_HEADER;
+    static final String REPLAY_UNAVAILABLE = IdempotencyWire.REPLAY_UNAVAILABLE_HEADER;
 
     /** The request property, in a servlet container a request attribute, of the exchange. */
     static final String EXCHANGE = IdempotencyFilter.class.getName() + ".exchange";

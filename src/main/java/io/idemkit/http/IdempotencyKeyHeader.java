@@ -1,6 +1,7 @@
 package io.idemkit.http;
 
 import io.idemkit.IdempotencyKeyMissingException;
+import io.idemkit.IdempotencyWire;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -31,7 +32,7 @@ import java.util.Optional;
 final class IdempotencyKeyHeader {
 
     /** The header's name; JAX-RS matches it case-insensitively. */
-    static final String NAME = "Idempotency-Key";
+    static final String NAME = IdempotencyWire.KEY_HEADER;
 
     /** The longest key, in bytes of UTF-8. */
     static final int MAX_BYTES = 255;

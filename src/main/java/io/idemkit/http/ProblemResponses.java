@@ -1,6 +1,7 @@
 package io.idemkit.http;
 
 import io.idemkit.IdempotencyInProgressException;
+import io.idemkit.IdempotencyWire;
 import io.idemkit.config.CompatMode;
 import io.idemkit.config.HttpKeyPolicy;
 import jakarta.json.Json;
@@ -29,7 +30,11 @@ public final class ProblemResponses {
     }
 
     Response missingKey(String detail) {
-        return problem(400, "urn:idemkit:missing-key", "Idempotency key missing or invalid", detail)
+        return problem(
+                        400,
+                        IdempotencyWire.MISSING_KEY,
+                        "Idempotency key missing or invalid",
+                        detail)
                 .build();
     }
 
@@ -47,7 +52,7 @@ public final class ProblemResponses {
     Response malformedQuery() {
         return problem(
                         400,
-                        "urn:idemkit:malformed-query",
+                        IdempotencyWire.MALFORMED_QUERY,
                         "Request query malformed",
                         "The request's query or path could not be read as sent (a malformed"
                                 + " percent-escape, or a character that cannot be encoded), so"
@@ -59,7 +64,7 @@ public final class ProblemResponses {
     Response incompleteBody() {
         return problem(
                         400,
-                        "urn:idemkit:incomplete-body",
+                        IdempotencyWire.INCOMPLETE_BODY,
                         "Request body incomplete",
                         "The request body could not be read whole: the connection ended, or"
                                 + " stalled, before the length its Content-Length declared."
@@ -70,7 +75,7 @@ public final class ProblemResponses {
     Response payloadMismatch() {
         return problem(
                         stripe() ? 409 : 422,
-                        "urn:idemkit:payload-mismatch",
+                        IdempotencyWire.PAYLOAD_MISMATCH,
                         "Idempotency key payload mismatch",
                         "The idempotency key was used before with a different request payload."
                                 + " Send the same payload as before, or use a new key for a new"
@@ -81,7 +86,7 @@ public final class ProblemResponses {
     Response inProgress(IdempotencyInProgressException e) {
         return problem(
                         stripe() ? 409 : 423,
-                        "urn:idemkit:in-progress",
+                        IdempotencyWire.IN_PROGRESS,
                         "Idempotency key in progress",
                         "Another request with the same idempotency key is still being processed."
                                 + " Retry after Retry-After seconds with the same key and payload.")
@@ -92,7 +97,7 @@ public final class ProblemResponses {
     Response storageError() {
         return problem(
                         503,
-                        "urn:idemkit:storage-error",
+                        IdempotencyWire.STORAGE_ERROR,
                         "Idempotency storage unavailable",
                         "The idempotency store is unavailable, so the request was refused rather"
                                 + " than run unprotected. Retry later with the same key, a bounded number of"
@@ -104,7 +109,7 @@ public final class ProblemResponses {
     Response identityUnavailable() {
         return problem(
                         500,
-                        "urn:idemkit:identity-unavailable",
+                        IdempotencyWire.IDENTITY_UNAVAILABLE,
                         "Caller identity unavailable",
                         "The server could not determine the caller's identity for this request,"
                                 + " and refused it to keep callers' idempotency keys apart. This"
@@ -119,7 +124,7 @@ public final class ProblemResponses {
     Response filterOrder() {
         return problem(
                         500,
-                        "urn:idemkit:filter-order",
+                        IdempotencyWire.FILTER_ORDER,
                         "Idempotency filter misconfigured",
                         "Request filters of this application run after the idempotency filter,"
                                 + " so a duplicate request could be answered before they check it;"
@@ -135,7 +140,7 @@ public final class ProblemResponses {
     Response resultNotStorable() {
         return problem(
                         500,
-                        "urn:idemkit:result-not-storable",
+                        IdempotencyWire.RESULT_NOT_STORABLE,
                         "Idempotent result not storable",
                         "The operation ran, but the server could not store its result for replay."
                                 + " This is a server-side fault. A retry with the same key is"

@@ -1,5 +1,7 @@
 package io.idemkit.openapi;
 
+import io.idemkit.IdempotencyWire;
+import jakarta.ws.rs.core.HttpHeaders;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -83,37 +85,43 @@ final class OpenApiDecoration {
             addProblem(
                     responses,
                     "400",
-                    "The idempotency key is missing or malformed (urn:idemkit:missing-key): send"
-                            + " a key of 1 to 255 UTF-8 bytes.",
+                    "The idempotency key is missing or malformed ("
+                            + IdempotencyWire.MISSING_KEY
+                            + "): send a key of 1 to 255 UTF-8 bytes.",
                     false);
         }
         if (stripe) {
             addProblem(
                     responses,
                     "409",
-                    "The key was used with another request (urn:idemkit:payload-mismatch), or a"
-                            + " request with it is still in progress (urn:idemkit:in-progress,"
-                            + " with Retry-After).",
+                    "The key was used with another request ("
+                            + IdempotencyWire.PAYLOAD_MISMATCH
+                            + "), or a request with it is still in progress ("
+                            + IdempotencyWire.IN_PROGRESS
+                            + ", with Retry-After).",
                     true);
         } else {
             addProblem(
                     responses,
                     "422",
-                    "The key was used with another request (urn:idemkit:payload-mismatch): use a"
-                            + " new key for a new operation.",
+                    "The key was used with another request ("
+                            + IdempotencyWire.PAYLOAD_MISMATCH
+                            + "): use a new key for a new operation.",
                     false);
             addProblem(
                     responses,
                     "423",
-                    "A request with this key is still in progress (urn:idemkit:in-progress):"
-                            + " retry with the same key after Retry-After.",
+                    "A request with this key is still in progress ("
+                            + IdempotencyWire.IN_PROGRESS
+                            + "): retry with the same key after Retry-After.",
                     true);
         }
         addProblem(
                 responses,
                 "503",
-                "The idempotency store is unavailable (urn:idemkit:storage-error): retry with"
-                        + " the same key after Retry-After.",
+                "The idempotency store is unavailable ("
+                        + IdempotencyWire.STORAGE_ERROR
+                        + "): retry with the same key after Retry-After.",
                 true);
     }
 
@@ -129,7 +137,8 @@ final class OpenApiDecoration {
     }
 
     private static void addSuccessHeaders(APIResponse response, boolean stripe) {
-        String replayed = stripe ? "Idempotent-Replayed" : "Idempotency-Replayed";
+        String replayed =
+                stripe ? IdempotencyWire.STRIPE_REPLAYED_HEADER : IdempotencyWire.REPLAYED_HEADER;
         addHeader(
                 response,
                 replayed,
@@ -137,7 +146,7 @@ final class OpenApiDecoration {
                 SchemaTypes.of(SchemaType.BOOLEAN));
         addHeader(
                 response,
-                "Idempotency-Key-Expires",
+                IdempotencyWire.KEY_EXPIRES_HEADER,
                 "Until when the same key replays this response (IMF-fixdate).",
                 SchemaTypes.of(SchemaType.STRING));
     }
@@ -174,7 +183,7 @@ final class OpenApiDecoration {
                                                                         .ref(PROBLEM_SCHEMA))));
         if (retryAfter) {
             response.addHeader(
-                    "Retry-After",
+                    HttpHeaders.RETRY_AFTER,
                     OASFactory.createHeader()
                             .description("Seconds to wait before retrying with the same key.")
                             .schema(SchemaTypes.of(SchemaType.INTEGER)));
