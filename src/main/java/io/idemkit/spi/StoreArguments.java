@@ -4,10 +4,11 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The argument checks of {@link IdempotencyStore}'s input rules, in one place. Every built-in store
- * runs them before it touches its backend, so that a refused call writes nothing; a store of your
- * own may call them too, and the store contract suite holds it to the same rules whether it does or
- * not. Each check throws {@link NullPointerException} for {@code null} and {@link
+ * The argument checks of {@link IdempotencyStore}'s input rules, in one place: a check per rule
+ * ({@code require...}) and one per operation ({@code check...}). Every built-in store runs an
+ * operation's check before it touches its backend, so that a refused call writes nothing; a store
+ * of your own may call them too, and the store contract suite holds it to the same rules whether it
+ * does or not. Each check throws {@link NullPointerException} for {@code null} and {@link
  * IllegalArgumentException} for a value out of range; messages name the argument and the rule but
  * never echo a key. Stateless and thread-safe.
  */
@@ -41,6 +42,78 @@ public final class StoreArguments {
     static final String UNUSED_KEY = "0".repeat(64);
 
     private StoreArguments() {}
+
+    /**
+     * The arguments of {@link IdempotencyStore#claim}.
+     *
+     * @throws NullPointerException if an argument is {@code null}
+     * @throws IllegalArgumentException if one is out of range
+     */
+    public static void checkClaim(
+            String key, String fingerprint, int fingerprintVersion, Duration leaseTtl) {
+        requireKey(key);
+        requireFingerprint(fingerprint);
+        requireFingerprintVersion(fingerprintVersion);
+        requireTtl(leaseTtl, "leaseTtl");
+    }
+
+    /**
+     * The arguments of {@link IdempotencyStore#complete} and {@code completeInTransaction}.
+     *
+     * @throws NullPointerException if an argument is {@code null}
+     * @throws IllegalArgumentException if one is out of range
+     */
+    public static void checkComplete(
+            String key, ClaimToken token, StoredResult result, Duration completedTtl) {
+        requireKey(key);
+        requireToken(token);
+        requireResult(result);
+        requireTtl(completedTtl, "completedTtl");
+    }
+
+    /**
+     * The arguments of {@link IdempotencyStore#release}.
+     *
+     * @throws NullPointerException if an argument is {@code null}
+     * @throws IllegalArgumentException if the key is out of range
+     */
+    public static void checkRelease(String key, ClaimToken token) {
+        requireKey(key);
+        requireToken(token);
+    }
+
+    /**
+     * The arguments of {@link IdempotencyStore#renew}.
+     *
+     * @throws NullPointerException if an argument is {@code null}
+     * @throws IllegalArgumentException if one is out of range
+     */
+    public static void checkRenew(String key, ClaimToken token, Duration leaseTtl) {
+        checkRelease(key, token);
+        requireTtl(leaseTtl, "leaseTtl");
+    }
+
+    /**
+     * The arguments of {@link IdempotencyStore#awaitCompletion}.
+     *
+     * @throws NullPointerException if an argument is {@code null}
+     * @throws IllegalArgumentException if one is out of range
+     */
+    public static void checkAwaitCompletion(String key, Duration timeout) {
+        requireKey(key);
+        requireTimeout(timeout);
+    }
+
+    /**
+     * The arguments of {@link IdempotencyStore#countAttempt}.
+     *
+     * @throws NullPointerException if an argument is {@code null}
+     * @throws IllegalArgumentException if one is out of range
+     */
+    public static void checkCountAttempt(String attemptsKey, Duration retention) {
+        requireKey(attemptsKey);
+        requireTtl(retention, "retention");
+    }
 
     /**
      * An effective key: 1 to {@value #MAX_KEY_LENGTH} characters, each printable ASCII ({@code

@@ -8,14 +8,15 @@
  *       {@link io.idemkit.store.StoreResources} (what the container has for a store), {@link
  *       io.idemkit.store.StoreDriver} (a driver the application may lack) and {@link
  *       io.idemkit.store.StoreSelection} (which store {@code idemkit.store} gives, C8);
- *   <li>{@link io.idemkit.store.OperationChecks}: the argument checks of every operation;
  *   <li>{@link io.idemkit.store.CompletionPoll}: the wait of {@code awaitCompletion} and the
  *       completion signals that end it (C4.3).
  * </ul>
  *
- * It uses only the API, the SPI, core and the configuration; the store packages use it, and it uses
- * no store. A new store is a new package beside the others, with its factory, and a line in the
- * services file: nothing in the glue changes.
+ * The argument checks of every operation are the SPI's ({@link io.idemkit.spi.StoreArguments}), so
+ * that a store of an application's own refuses what the bundled ones do. It uses only the API, the
+ * SPI, core and the configuration; the store packages use it, and it uses no store. A new store is
+ * a new package beside the others, with its factory, and a line in the services file: nothing in
+ * the glue changes.
  *
  * <p>Internal: no compatibility guaranteed.
  */

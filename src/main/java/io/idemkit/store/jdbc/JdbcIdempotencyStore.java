@@ -9,7 +9,6 @@ import io.idemkit.spi.StoreArguments;
 import io.idemkit.spi.StoreHealth;
 import io.idemkit.spi.StoredResult;
 import io.idemkit.store.CompletionPoll;
-import io.idemkit.store.OperationChecks;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -152,7 +151,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public ClaimResult claim(
             String key, String fingerprint, int fingerprintVersion, Duration leaseTtl) {
-        OperationChecks.claim(key, fingerprint, fingerprintVersion, leaseTtl);
+        StoreArguments.checkClaim(key, fingerprint, fingerprintVersion, leaseTtl);
         try {
             return records.call(
                     "claim",
@@ -184,7 +183,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean complete(
             String key, ClaimToken token, StoredResult result, Duration completedTtl) {
-        OperationChecks.complete(key, token, result, completedTtl);
+        StoreArguments.checkComplete(key, token, result, completedTtl);
         boolean stored =
                 records.ownerCall(
                         "complete",
@@ -216,7 +215,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean completeInTransaction(
             String key, ClaimToken token, StoredResult result, Duration completedTtl) {
-        OperationChecks.complete(key, token, result, completedTtl);
+        StoreArguments.checkComplete(key, token, result, completedTtl);
         if (transactional == null) {
             throw new UnsupportedOperationException(
                     "The JDBC store completes records inside a transaction only on the data source"
@@ -251,7 +250,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      */
     @Override
     public boolean release(String key, ClaimToken token) {
-        OperationChecks.release(key, token);
+        StoreArguments.checkRelease(key, token);
         boolean released = records.update("release", key, s -> s.release, true, token, null);
         return completions.signalIf(released, key);
     }
@@ -266,7 +265,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      */
     @Override
     public boolean renew(String key, ClaimToken token, Duration leaseTtl) {
-        OperationChecks.renew(key, token, leaseTtl);
+        StoreArguments.checkRenew(key, token, leaseTtl);
         int timeoutSeconds = LockWait.renewalTimeoutSeconds(leaseTtl);
         return records.call(
                 "renew",
@@ -307,7 +306,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public Optional<IdempotencyRecord> awaitCompletion(String key, Duration timeout)
             throws InterruptedException {
-        OperationChecks.awaitCompletion(key, timeout);
+        StoreArguments.checkAwaitCompletion(key, timeout);
         CompletionListener listener = listener();
         listener.waiterArrives();
         try {
@@ -390,7 +389,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      */
     @Override
     public long countAttempt(String attemptsKey, Duration retention) {
-        OperationChecks.countAttempt(attemptsKey, retention);
+        StoreArguments.checkCountAttempt(attemptsKey, retention);
         return records.call(
                 "countAttempt",
                 attemptsKey,

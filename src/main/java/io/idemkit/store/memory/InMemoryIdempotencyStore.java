@@ -10,7 +10,6 @@ import io.idemkit.spi.StoreArguments;
 import io.idemkit.spi.StoreHealth;
 import io.idemkit.spi.StoredResult;
 import io.idemkit.store.CompletionPoll;
-import io.idemkit.store.OperationChecks;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -123,7 +122,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     @Override
     public ClaimResult claim(
             String key, String fingerprint, int fingerprintVersion, Duration leaseTtl) {
-        OperationChecks.claim(key, fingerprint, fingerprintVersion, leaseTtl);
+        StoreArguments.checkClaim(key, fingerprint, fingerprintVersion, leaseTtl);
         return withRoom(
                 () -> tryClaim(key, fingerprint, fingerprintVersion, leaseTtl),
                 "the operation was refused");
@@ -222,7 +221,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean complete(
             String key, ClaimToken token, StoredResult result, Duration completedTtl) {
-        OperationChecks.complete(key, token, result, completedTtl);
+        StoreArguments.checkComplete(key, token, result, completedTtl);
         boolean done =
                 fenced(
                         key,
@@ -240,13 +239,13 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
 
     @Override
     public boolean release(String key, ClaimToken token) {
-        OperationChecks.release(key, token);
+        StoreArguments.checkRelease(key, token);
         return fenced(key, token, true, owned -> null);
     }
 
     @Override
     public boolean renew(String key, ClaimToken token, Duration leaseTtl) {
-        OperationChecks.renew(key, token, leaseTtl);
+        StoreArguments.checkRenew(key, token, leaseTtl);
         return fenced(
                 key, token, false, owned -> owned.withLeaseUntil(clock.instant().plus(leaseTtl)));
     }
@@ -289,7 +288,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     @Override
     public Optional<IdempotencyRecord> awaitCompletion(String key, Duration timeout)
             throws InterruptedException {
-        OperationChecks.awaitCompletion(key, timeout);
+        StoreArguments.checkAwaitCompletion(key, timeout);
         return completions.await(
                 key,
                 timeout,
@@ -359,7 +358,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
      */
     @Override
     public long countAttempt(String attemptsKey, Duration retention) {
-        OperationChecks.countAttempt(attemptsKey, retention);
+        StoreArguments.checkCountAttempt(attemptsKey, retention);
         return withRoom(
                 () -> tryCountAttempt(attemptsKey, retention), "the attempt was not counted");
     }

@@ -12,7 +12,6 @@ import io.idemkit.spi.StoreArguments;
 import io.idemkit.spi.StoreHealth;
 import io.idemkit.spi.StoredResult;
 import io.idemkit.store.CompletionPoll;
-import io.idemkit.store.OperationChecks;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
@@ -162,7 +161,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     @Override
     public ClaimResult claim(
             String key, String fingerprint, int fingerprintVersion, Duration leaseTtl) {
-        OperationChecks.claim(key, fingerprint, fingerprintVersion, leaseTtl);
+        StoreArguments.checkClaim(key, fingerprint, fingerprintVersion, leaseTtl);
         return call(
                 "claim", key, c -> claims.claim(c, key, fingerprint, fingerprintVersion, leaseTtl));
     }
@@ -177,7 +176,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean complete(
             String key, ClaimToken token, StoredResult result, Duration completedTtl) {
-        OperationChecks.complete(key, token, result, completedTtl);
+        StoreArguments.checkComplete(key, token, result, completedTtl);
         long size = RecordLayout.completedSizeBound(result);
         if (size > MAX_DOCUMENT_BYTES) {
             throw new IdempotencyStorageException(
@@ -213,7 +212,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     /** {@inheritDoc} One {@code deleteOne} on {@code {_id, state: CLAIMED, claim_token}}. */
     @Override
     public boolean release(String key, ClaimToken token) {
-        OperationChecks.release(key, token);
+        StoreArguments.checkRelease(key, token);
         boolean released =
                 call(
                         "release",
@@ -229,7 +228,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     /** {@inheritDoc} One {@code updateOne} on {@code {_id, state: CLAIMED, claim_token}}. */
     @Override
     public boolean renew(String key, ClaimToken token, Duration leaseTtl) {
-        OperationChecks.renew(key, token, leaseTtl);
+        StoreArguments.checkRenew(key, token, leaseTtl);
         return call(
                 "renew",
                 key,
@@ -247,7 +246,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
     @Override
     public Optional<IdempotencyRecord> awaitCompletion(String key, Duration timeout)
             throws InterruptedException {
-        OperationChecks.awaitCompletion(key, timeout);
+        StoreArguments.checkAwaitCompletion(key, timeout);
         return completions.await(key, timeout, first -> readLive(key, first));
     }
 
@@ -372,7 +371,7 @@ public final class MongoIdempotencyStore implements IdempotencyStore {
      */
     @Override
     public long countAttempt(String attemptsKey, Duration retention) {
-        OperationChecks.countAttempt(attemptsKey, retention);
+        StoreArguments.checkCountAttempt(attemptsKey, retention);
         return call(
                 "countAttempt",
                 attemptsKey,
