@@ -83,10 +83,10 @@ class ClientCallsIT extends ClientItSupport {
     }
 
     /**
-     * A key the caller sets, made anew inside the retried call (C14.4, issue 45 item 6): the 503's
-     * retry would carry a new key, which the server takes for a new charge. The library stops it
-     * before it is sent, with its own error; the server ran the request once (the 503). Before, the
-     * retry went out with its new key and the charge ran a second time, to a 201.
+     * A key the caller sets, made anew inside the retried call (C14.4): the 503's retry would carry
+     * a new key, which the server takes for a new charge. The library stops it before it is sent,
+     * with its own error; the server ran the request once (the 503). Before, the retry went out
+     * with its new key and the charge ran a second time, to a 201.
      */
     @Test
     void aCallersKeyThatChangesBetweenAttempts_isStopped_beforeTheServerRunsItAgain() {

@@ -77,8 +77,7 @@ abstract class ClientRestClientScenarios extends ClientItSupport {
 
     /**
      * The 503's {@code Retry-After: 1} is waited out, though a Rest Client's exception may have
-     * lost the header (Liberty's did: the retry came after the back-off's 100-200 ms; issue 45 item
-     * 3).
+     * lost the header (Liberty's did: the retry came after the back-off's 100-200 ms).
      */
     @Test
     void a503sRetryAfter_isWaitedOut_onTheRestClientPath() {
@@ -92,7 +91,7 @@ abstract class ClientRestClientScenarios extends ClientItSupport {
 
     /**
      * A {@code Retry-After} past {@code max-delay} (10 s) ends the retries: one attempt (Liberty's
-     * Rest Client made four in about a second, issue 45 item 3).
+     * Rest Client made four in about a second).
      */
     @Test
     void a503sRetryAfterPastMaxDelay_endsTheRetries_onTheRestClientPath() {
@@ -121,9 +120,9 @@ abstract class ClientRestClientScenarios extends ClientItSupport {
 
     /**
      * A key the caller sets through the Rest Client's {@code @ClientHeaderParam}, computed anew for
-     * each request (C14.4, issue 45 item 6): the 503's retry would go out under a new key, a new
-     * charge to the server. It is stopped before it is sent with the library's own error, and the
-     * server ran the request once (the 503). Before, the retry's new key ran the charge again.
+     * each request (C14.4): the 503's retry would go out under a new key, a new charge to the
+     * server. It is stopped before it is sent with the library's own error, and the server ran the
+     * request once (the 503). Before, the retry's new key ran the charge again.
      */
     @Test
     void aClientHeaderParamKeyMadeAnewPerRequest_isStopped_beforeTheServerRunsItAgain() {
@@ -187,9 +186,9 @@ abstract class ClientRestClientScenarios extends ClientItSupport {
 
     /**
      * The runtime's own Fault Tolerance, {@code @Asynchronous @Timeout @Retry}, attempt 1 slow to
-     * send (issue 45 item 1): the retry's charge and attempt 1's late one carry one key, and the
-     * server runs the charge once. Before, attempt 1's late charge took the next number: a new key,
-     * a second charge.
+     * send: the retry's charge and attempt 1's late one carry one key, and the server runs the
+     * charge once. Before, attempt 1's late charge took the next number: a new key, a second
+     * charge.
      */
     @Test
     void asynchronousTimeoutRetry_theLateFirstChargeAndTheRetrysCarryOneKey() {
@@ -230,9 +229,9 @@ abstract class ClientRestClientScenarios extends ClientItSupport {
     /**
      * Twenty async operations at once on the runtime's managed executor, each sending one call that
      * fails (nobody listens), then twenty plain calls on the same executor's threads: not one
-     * carries a key (C14.8, issue 45 item 7). The plain calls' client keys nothing outside an
-     * operation, so a key could only come from an operation a pooled thread kept; a kept named
-     * operation would hand its keys to a later run of the same name.
+     * carries a key (C14.8). The plain calls' client keys nothing outside an operation, so a key
+     * could only come from an operation a pooled thread kept; a kept named operation would hand its
+     * keys to a later run of the same name.
      */
     @Test
     void failedAsyncOperationsOnTheManagedExecutor_leaveNoKeyOnItsThreads() {

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * idemkit.compat-mode=stripe}, C6.4): the server answers a duplicate of a call still in progress
  * 409 with {@code Retry-After} and the problem type {@code urn:idemkit:in-progress}, where it
  * otherwise answers 423 ({@link ClientCallsIT}). The client waits that 409 out as it does a 423
- * (C14.5, issue 45 item 2). The same test application as {@link ClientCallsIT}, deployed with the
- * dialect switched on.
+ * (C14.5). The same test application as {@link ClientCallsIT}, deployed with the dialect switched
+ * on.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient

@@ -22,11 +22,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Secure by default (C6.10, issue 46): an application whose API-key filter and access log are
- * written the usual way, without {@code @Priority}, and no idemkit configuration. idemkit's request
- * filter runs after both, so a caller without the API key who sends a victim's key gets the
- * application's 401, never the victim's result nor a 422 that tells it the key exists; and the
- * access log sees a duplicate answered from the store.
+ * Secure by default (C6.10): an application whose API-key filter and access log are written the
+ * usual way, without {@code @Priority}, and no idemkit configuration. idemkit's request filter runs
+ * after both, so a caller without the API key who sends a victim's key gets the application's 401,
+ * never the victim's result nor a 422 that tells it the key exists; and the access log sees a
+ * duplicate answered from the store.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient

@@ -11,10 +11,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A key the caller sets itself (C14.4, issue 45 item 6): kept as it is, but one that changes
- * between attempts of an operation (a UUID made inside the retried call, a Rest Client's {@code
- * {uuid}} header) is refused before it is sent, and the retries stop; the server, over real HTTP on
- * loopback, sees the first attempt only.
+ * A key the caller sets itself (C14.4): kept as it is, but one that changes between attempts of an
+ * operation (a UUID made inside the retried call, a Rest Client's {@code {uuid}} header) is refused
+ * before it is sent, and the retries stop; the server, over real HTTP on loopback, sees the first
+ * attempt only.
  */
 class CallersKeyTest extends OverLoopback {
 

@@ -21,10 +21,7 @@ import javax.net.ssl.SSLHandshakeException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/**
- * The client's Low items of issue 45: mistakes said plainly, and failures classed by what they are
- * (C14.1, C14.5).
- */
+/** The client's mistakes said plainly, and failures classed by what they are (C14.1, C14.5). */
 class ClientMistakesTest {
 
     private final ScriptedServer server = new ScriptedServer();

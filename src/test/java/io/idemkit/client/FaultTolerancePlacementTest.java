@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Fault Tolerance's interceptor priority checked at deployment (C14.3; issue 45 item 5): {@code
+ * Fault Tolerance's interceptor priority checked at deployment (C14.3): {@code
  * mp.fault.tolerance.interceptor.priority} outside 1101–4099 places Fault Tolerance outside the
  * operation interceptor (each retry a new operation) or inside the attempt interceptor (numbering
  * never reset): new keys on every retry. An {@code @IdempotentOperation} with {@code @Retry} on it

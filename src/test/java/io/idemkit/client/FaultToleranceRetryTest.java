@@ -64,9 +64,9 @@ class FaultToleranceRetryTest {
     }
 
     /**
-     * {@code @Asynchronous @Timeout @Retry} over a slow send (issue 45 item 1): the timeout fires
-     * while attempt 1 has not sent its request yet, attempt 1 ignores the interrupt and sends it
-     * late, after attempt 2 sent its own.
+     * {@code @Asynchronous @Timeout @Retry} over a slow send: the timeout fires while attempt 1 has
+     * not sent its request yet, attempt 1 ignores the interrupt and sends it late, after attempt 2
+     * sent its own.
      */
     @ApplicationScoped
     public static class SlowPayments {

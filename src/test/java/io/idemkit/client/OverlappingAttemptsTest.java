@@ -13,9 +13,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Attempts that overlap (C14.3, issue 45 item 1): a retrier that starts attempt 2 while attempt 1
- * still runs, as Fault Tolerance's {@code @Timeout} does, must not give attempt 1's late request a
- * new key, or the server runs it twice. Through a real Jersey client.
+ * Attempts that overlap (C14.3): a retrier that starts attempt 2 while attempt 1 still runs, as
+ * Fault Tolerance's {@code @Timeout} does, must not give attempt 1's late request a new key, or the
+ * server runs it twice. Through a real Jersey client.
  */
 class OverlappingAttemptsTest {
 

@@ -126,7 +126,7 @@ class RetryPolicyTest {
     /**
      * An in-progress answer's Retry-After is the rest of the first call's lease (27 s with the
      * server's default 30 s lease): a retry within max-delay waits for the result on the server, so
-     * the client retries after max-delay instead of giving up (issue 45 item 4).
+     * the client retries after max-delay instead of giving up.
      */
     @Test
     void inProgressRetryAfterPastMaxDelay_isRetriedAfterMaxDelay() {
@@ -136,7 +136,7 @@ class RetryPolicyTest {
         assertThat(d.delay()).isEqualTo(settings.maxDelay());
     }
 
-    /** The IETF draft's and the Stripe dialect's in-progress answer (issue 45 item 2). */
+    /** The IETF draft's and the Stripe dialect's in-progress answer. */
     @Test
     void a409WithRetryAfter_isInProgress_andRetriedAsA423() {
         RetryDecision d = policy.decide(1, AttemptResult.status(409, "2"), NOW, FAR);
@@ -164,7 +164,7 @@ class RetryPolicyTest {
 
     /**
      * Liberty's Rest Client throws an exception whose response has lost its headers: the
-     * Retry-After the client filter saw is used (issue 45 item 3).
+     * Retry-After the client filter saw is used.
      */
     @Test
     void aThrownResponseWithoutItsHeaders_takesRetryAfterFromWhatTheFilterSaw() {

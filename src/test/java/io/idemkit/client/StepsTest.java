@@ -17,9 +17,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Named steps of an operation (C14.2; issue 45 item 8): a request named inside its operation keeps
- * its key whatever ran before it, so a resumed run that skips finished work sends each remaining
- * item with the key it had, as Stripe's per-request key does.
+ * Named steps of an operation (C14.2): a request named inside its operation keeps its key whatever
+ * ran before it, so a resumed run that skips finished work sends each remaining item with the key
+ * it had, as Stripe's per-request key does.
  */
 class StepsTest {
 

@@ -12,10 +12,10 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the caller of {@link IdempotentRetry} gets (C14.5, C14.6; issue 45 item 9), over real HTTP:
- * the server's key reuse and in-progress answers as the library's exceptions, told from other
- * answers of the same status by the problem {@code type} (C6.4); the attempts and the reason on
- * every exception and outcome; a replay never retried; {@code Stripe-Should-Retry} obeyed.
+ * What the caller of {@link IdempotentRetry} gets (C14.5, C14.6), over real HTTP: the server's key
+ * reuse and in-progress answers as the library's exceptions, told from other answers of the same
+ * status by the problem {@code type} (C6.4); the attempts and the reason on every exception and
+ * outcome; a replay never retried; {@code Stripe-Should-Retry} obeyed.
  */
 class WhatTheCallerSeesTest extends OverLoopback {
 

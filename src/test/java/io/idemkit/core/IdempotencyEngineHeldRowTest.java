@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Duplicates of a claim whose lease lapsed while its holder still completes it inside a business
- * transaction (C13), as the JDBC store answers them (issue 44 item 5): each claim waits out the
- * store's row-lock bound holding a pooled connection and answers "claimed", and each wait returns
- * at once, since the lease has lapsed. The duplicates must neither spin on the store nor take a
- * connection each: they back off, and claim again one at a time.
+ * transaction (C13), as the JDBC store answers them: each claim waits out the store's row-lock
+ * bound holding a pooled connection and answers "claimed", and each wait returns at once, since the
+ * lease has lapsed. The duplicates must neither spin on the store nor take a connection each: they
+ * back off, and claim again one at a time.
  */
 class IdempotencyEngineHeldRowTest extends IdempotencyEngineFixture {
 

@@ -214,10 +214,9 @@ class IdempotencyEngineTest extends IdempotencyEngineFixture {
     }
 
     /**
-     * A node of the other release still runs it (a rolling upgrade, issue 44 item 8): in progress
-     * with the lease it has left, so that a message is redelivered and a client retries later; not
-     * a mismatch, which would acknowledge a message unrun. Not waited for either: its result will
-     * not be replayed.
+     * A node of the other release still runs it (a rolling upgrade): in progress with the lease it
+     * has left, so that a message is redelivered and a client retries later; not a mismatch, which
+     * would acknowledge a message unrun. Not waited for either: its result will not be replayed.
      */
     @Test
     void claimOfAnotherFingerprintVersionInFlight_isInProgressWithoutWaitingOrRunning() {

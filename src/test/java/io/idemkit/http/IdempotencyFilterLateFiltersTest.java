@@ -228,8 +228,8 @@ class IdempotencyFilterLateFiltersTest extends IdempotencyFilterFixture {
     }
 
     /**
-     * By default idemkit's request filter runs last (issue 46): a filter without {@code @Priority}
-     * runs before it, sees every duplicate, and can reject it; nothing is warned of or refused.
+     * By default idemkit's request filter runs last: a filter without {@code @Priority} runs before
+     * it, sees every duplicate, and can reject it; nothing is warned of or refused.
      */
     @Test
     void byDefault_aFilterWithoutPriorityRunsBeforeIdemkits_andNothingIsRefused() {

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * A delivery that wins its claim after the lease heartbeat closed (an undeploy under way): the
  * heartbeat cannot start, so the claim is released at once rather than left to its lease, and the
  * bean does not run; the message is redelivered, and its redelivery is not kept waiting for a lease
- * (issue 44, Low, on the message surface).
+ * .
  */
 class MessageHeartbeatClosedTest extends MessageFixture {
 

@@ -84,7 +84,7 @@ public class Checkout {
 
     /**
      * The caller's own key, made inside the retried call as a new UUID: every attempt's key is new
-     * (C14.4, issue 45 item 6).
+     * (C14.4).
      *
      * @return the failure the caller saw, its causes' class names from the outside in, or the
      *     status when the call ended in an answer

@@ -31,9 +31,9 @@ public class FtCheckout {
     }
 
     /**
-     * {@code @Asynchronous @Timeout @Retry} where attempt 1 is slow before it sends (issue 45 item
-     * 1): the timeout fires, attempt 2 begins and sends its charge, and attempt 1, deaf to the
-     * timeout's interrupt as much code is, sends its charge late. Both must carry one key.
+     * {@code @Asynchronous @Timeout @Retry} where attempt 1 is slow before it sends: the timeout
+     * fires, attempt 2 begins and sends its charge, and attempt 1, deaf to the timeout's interrupt
+     * as much code is, sends its charge late. Both must carry one key.
      */
     @IdempotentOperation
     @Asynchronous

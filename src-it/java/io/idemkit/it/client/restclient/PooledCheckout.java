@@ -22,13 +22,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.microprofile.rest.client.RestClientBuilder;
 
 /**
- * Async calls on the runtime's {@code ManagedExecutorService}, the Rest Client's executor (C14.8;
- * issue 45 item 7): {@value #OPERATIONS} named operations at once, each sending one call that fails
- * (nobody listens where it goes), then {@value #OPERATIONS} plain calls, outside every operation,
- * on the same executor's threads. The plain calls go one after the other: twenty at once took
- * Liberty 5 to 8 s, its server's requests and the client's sends sharing one executor, where one
- * after the other takes well under a second there and still lands on the threads that sent the
- * failed calls.
+ * Async calls on the runtime's {@code ManagedExecutorService}, the Rest Client's executor (C14.8):
+ * {@value #OPERATIONS} named operations at once, each sending one call that fails (nobody listens
+ * where it goes), then {@value #OPERATIONS} plain calls, outside every operation, on the same
+ * executor's threads. The plain calls go one after the other: twenty at once took Liberty 5 to 8 s,
+ * its server's requests and the client's sends sharing one executor, where one after the other
+ * takes well under a second there and still lands on the threads that sent the failed calls.
  */
 @ApplicationScoped
 public class PooledCheckout {

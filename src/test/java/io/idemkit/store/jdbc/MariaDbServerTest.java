@@ -14,11 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 
 /**
- * What the JDBC store checks of a MariaDB server at start ({@link MariaDbServer}, issue 44 item 7),
- * on real servers: MariaDB 10.2 ({@link MariaDb102}, with a binary log), the release line before
- * 11.1 the tests can start, and the shared MariaDB 11.4. Each refusal is a deployment failure that
- * names the cause and the change, where the store used to start and then fail every claim with an
- * SQL error.
+ * What the JDBC store checks of a MariaDB server at start ({@link MariaDbServer}), on real servers:
+ * MariaDB 10.2 ({@link MariaDb102}, with a binary log), the release line before 11.1 the tests can
+ * start, and the shared MariaDB 11.4. Each refusal is a deployment failure that names the cause and
+ * the change, where the store used to start and then fail every claim with an SQL error.
  */
 @EnabledIf(
         value = "io.idemkit.store.jdbc.MariaDb102#available",
