@@ -18,8 +18,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * The two Open Liberty servers of {@link TwoNodesIT}, which its own tests and its nested store
- * fault tests ({@link TwoNodesFaults}) share: one real PostgreSQL, and two servers, each on its own
- * ports, running the same application on the JDBC store. Their data sources are Liberty's usual
+ * fault tests ({@link TwoNodesIT.Faults}) share: one real PostgreSQL, and two servers, each on its
+ * own ports, running the same application on the JDBC store. Their data sources are Liberty's usual
  * set-up: the driver in a server {@code <library>} that their {@code <jdbcDriver>} references,
  * which the application cannot see.
  *

@@ -2,6 +2,7 @@ package io.idemkit.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idemkit.it.faults.FaultScenarios;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.HttpCalls.Reply;
 import io.idemkit.it.harness.LibertyServer;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * driver's own class loader), so a waiter on one node hears of a completion on the other. Every
  * server is on loopback; the test stops them all. The servers are {@link TwoNodes}'; node 0 reaches
  * the database through a proxy, which passes every byte except in the store fault tests nested here
- * ({@link TwoNodesFaults}), which share the servers rather than start their own.
+ * ({@link Faults}), which share the servers rather than start their own.
  */
 @EnabledIfSystemProperty(
         named = "idemkit.it.runtime",
@@ -62,9 +63,18 @@ class TwoNodesIT {
         TwoNodes.stop();
     }
 
-    /** The store faults, on these servers: node 0 through the proxy, node 1 directly. */
+    /**
+     * Store faults on two Open Liberty servers (C4.6, C4.7, C13): {@link FaultScenarios} on these
+     * servers, node 0 (A) reaching PostgreSQL through the proxy, which stalls or cuts its
+     * connections, node 1 (B) directly.
+     */
     @Nested
-    class Faults extends TwoNodesFaults {}
+    class Faults extends FaultScenarios {
+        @Override
+        protected Nodes nodes() {
+            return new Nodes(TwoNodes.HTTP[0], TwoNodes.HTTP[1], TwoNodes.proxy, TwoNodes.database);
+        }
+    }
 
     @BeforeEach
     void newTag() {

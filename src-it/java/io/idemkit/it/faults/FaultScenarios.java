@@ -17,18 +17,20 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
- * The store faults a node must survive (issue 44, C4.6, C4.7, C13), injected by a {@link
- * FaultProxy} between node A's data sources and a real PostgreSQL, with node B on the same database
- * directly. Each runtime's class gives the nodes and runs these; every scenario restores the proxy
- * when it ends, passed or failed.
+ * The store faults a node must survive (C4.6, C4.7, C13), injected by a {@link FaultProxy} between
+ * node A's data sources and a real PostgreSQL, with node B on the same database directly. Each
+ * runtime's class extends this one and gives the nodes ({@link #nodes()}); every scenario restores
+ * the proxy when it ends, passed or failed.
  *
  * <p>Node A's application runs with {@code idemkit.jdbc.network-timeout=2s} and the default wait
  * timeout (10 s); its {@code faults/*} methods ({@code io.idemkit.it.faults.app}) hold a 6 s lease
  * (a beat of 2 s, a renewal deadline of 1.33 s) and wait 30 s.
  */
-public final class FaultScenarios {
+public abstract class FaultScenarios {
 
     /** {@code idemkit.wait-timeout}'s default, which the test application keeps. */
     public static final Duration WAIT_TIMEOUT = Duration.ofSeconds(10);
@@ -38,24 +40,35 @@ public final class FaultScenarios {
     /** How long the long operations hold: several leases of 6 s, so that a lapse would show. */
     private static final long RUN_MS = 14_000;
 
-    private final HttpCalls a;
-    private final HttpCalls b;
-    private final FaultProxy proxy;
-    private final DataSource database;
     private final String tag = UUID.randomUUID().toString();
+    private HttpCalls a;
+    private HttpCalls b;
+    private FaultProxy proxy;
+    private DataSource database;
 
     /**
+     * The two nodes and what stands between A and the database.
+     *
      * @param a node A, whose data sources (the store's and the business one) pass through {@code
      *     proxy}
      * @param b node B, on the same database directly
      * @param proxy between A and the database, passing every byte
      * @param database the database, read directly as another process would
      */
-    public FaultScenarios(HttpCalls a, HttpCalls b, FaultProxy proxy, DataSource database) {
-        this.a = a;
-        this.b = b;
-        this.proxy = proxy;
-        this.database = database;
+    public record Nodes(HttpCalls a, HttpCalls b, FaultProxy proxy, DataSource database) {}
+
+    /**
+     * @return the runtime's nodes, started
+     */
+    protected abstract Nodes nodes() throws Exception;
+
+    @BeforeEach
+    public final void takeNodes() throws Exception {
+        Nodes nodes = nodes();
+        a = nodes.a();
+        b = nodes.b();
+        proxy = nodes.proxy();
+        database = nodes.database();
     }
 
     /**
@@ -72,6 +85,7 @@ public final class FaultScenarios {
      * until its lease lapses (its owner gave up on it, so nothing renews it). So the test sends a
      * new key after the restore.
      */
+    @Test
     public void everyStoreConnectionStalled_aKeyedPostGets503WithinTheWaitTimeout_thenServesAgain()
             throws Exception {
         String stalledTag = tag + "-stalled";
@@ -129,8 +143,9 @@ public final class FaultScenarios {
      * deadline and its operation alone is told (interrupted); every other operation's lease keeps
      * being renewed, so their duplicates, waiting on B meanwhile, keep waiting, never run, and
      * replay A's results. A lease that lapsed would let B take its key over and run it: with one
-     * heartbeat thread and no deadline, as before issue 44, all three did.
+     * heartbeat thread and no deadline, as the store once had, all three did.
      */
+    @Test
     public void oneStalledConnection_costsNoOtherKeysLease_andTheirDuplicatesOnBWait()
             throws Exception {
         int keys = 3;
@@ -186,6 +201,7 @@ public final class FaultScenarios {
      * that B waited out A's lease instead of running beside it, that A was told first, and that the
      * key ends completed once. After the restore, A serves payments again without a restart.
      */
+    @Test
     public void aNodeCutMidPayment_isToldBeforeTheOtherTakesOver_andThePaymentIsWrittenOnce()
             throws Exception {
         String key = "cut-" + tag;

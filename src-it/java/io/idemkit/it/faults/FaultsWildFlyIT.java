@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import javax.sql.DataSource;
 import org.awaitility.Awaitility;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.OperateOnDeployment;
@@ -24,16 +23,14 @@ import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Store faults on WildFly (issue 44; C4.6, C4.7, C13): {@link FaultScenarios} on the shared WildFly
- * of the execution, with data sources the applications define in their {@code web.xml} (WildFly's
- * usual way for an application of its own; the driver in {@code WEB-INF/lib}), the real PostgreSQL
- * driver and a real PostgreSQL this test starts.
+ * Store faults on WildFly (C4.6, C4.7, C13): {@link FaultScenarios} on the shared WildFly of the
+ * execution, with data sources the applications define in their {@code web.xml} (WildFly's usual
+ * way for an application of its own; the driver in {@code WEB-INF/lib}), the real PostgreSQL driver
+ * and a real PostgreSQL this test starts.
  *
  * <p><b>The two nodes are two deployments of one application in one server</b>, {@code faults-a}
  * and {@code faults-b}: each has its own copy of the library (its own store instance, connection
@@ -55,7 +52,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
         disabledReason =
                 "Open Liberty runs the fault scenarios on two servers (TwoNodesIT.Faults); one other"
                         + " runtime, WildFly, runs them on application-defined data sources")
-class FaultsWildFlyIT {
+class FaultsWildFlyIT extends FaultScenarios {
 
     private static final String DRIVER = "idemkit-it-faults-postgresql.jar";
     private static final Path DEPLOYMENTS =
@@ -73,8 +70,6 @@ class FaultsWildFlyIT {
     @ArquillianResource
     @OperateOnDeployment("b")
     URL bBase;
-
-    private FaultScenarios scenarios;
 
     @Deployment(name = "a", order = 1, testable = false)
     static WebArchive nodeA() {
@@ -99,30 +94,13 @@ class FaultsWildFlyIT {
         }
     }
 
-    @BeforeEach
-    void scenarios() throws Exception {
-        DataSource direct = postgres.getPostgresDatabase();
-        scenarios =
-                new FaultScenarios(
-                        new HttpCalls(aBase.toURI()), new HttpCalls(bBase.toURI()), proxy, direct);
-    }
-
-    @Test
-    void everyStoreConnectionStalled_aKeyedPostGets503WithinTheWaitTimeout_thenServesAgain()
-            throws Exception {
-        scenarios
-                .everyStoreConnectionStalled_aKeyedPostGets503WithinTheWaitTimeout_thenServesAgain();
-    }
-
-    @Test
-    void oneStalledConnection_costsNoOtherKeysLease_andTheirDuplicatesOnBWait() throws Exception {
-        scenarios.oneStalledConnection_costsNoOtherKeysLease_andTheirDuplicatesOnBWait();
-    }
-
-    @Test
-    void aNodeCutMidPayment_isToldBeforeTheOtherTakesOver_andThePaymentIsWrittenOnce()
-            throws Exception {
-        scenarios.aNodeCutMidPayment_isToldBeforeTheOtherTakesOver_andThePaymentIsWrittenOnce();
+    @Override
+    protected Nodes nodes() throws Exception {
+        return new Nodes(
+                new HttpCalls(aBase.toURI()),
+                new HttpCalls(bBase.toURI()),
+                proxy,
+                postgres.getPostgresDatabase());
     }
 
     /** The database and the proxy in front of it, started by the first deployment's method. */
