@@ -15,12 +15,12 @@ import io.idemkit.it.harness.WildFlyServer;
 import io.idemkit.it.transaction.xa.app.XaApplication;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.InputStream;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +42,13 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * Artemis through {@code java:/JmsXA}), so the transaction manager prepares and commits both in two
  * phases. PostgreSQL refuses to prepare a transaction that ran {@code NOTIFY}, which the completion
  * once did: the transaction must commit, the message and the row with the completed record, and a
- * duplicate that waited for it must get its result without the method running again.
+ * duplicate that waited for it must get its result without the method running again, and a
+ * duplicate waiting on another node must be woken by the notification sent after the commit.
+ *
+ * <p>The other node is a second application on the same server ({@link #OTHER}): a store of its
+ * own, with its own listener, in its own class loader. Killing nodes adds nothing here (the crash
+ * and two-server tests are {@code TwoNodesIT}'s), and a second server with a broker would double
+ * the class's time.
  *
  * <p>On Liberty the data sources and the messaging resources are the server's; on WildFly the
  * application defines its data sources in its {@code web.xml} (the business one on {@code
@@ -56,11 +62,43 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 class XaCompletionIT {
 
     private static final String APP = "xa-completion";
+
+    /**
+     * A second application of the same payments on the same server and database, standing for
+     * another node: it has a store of its own (its own heartbeat, listener and in-process waiters,
+     * in its own class loader), so nothing of the first application's can wake its waiters; only
+     * PostgreSQL's notification of the first one's commit can.
+     */
+    private static final String OTHER = "xa-completion-other";
+
+    /**
+     * The other application's poll: 10 ms doubling up to a minute, so that it reads the record 2550
+     * ms and 5110 ms after it starts waiting, and a second or more late for any completion between
+     * them.
+     */
+    private static final String POLL_CONFIG = "idemkit.jdbc.poll-longest-pause=1m\n";
+
+    /** How long the first call holds its transaction open after its row and its message. */
+    private static final long HOLD_MS = 3500;
+
+    /**
+     * The bound on the time from the first call's answer to the other application's replay. The
+     * duplicate starts waiting less than {@value #LATE_START_BOUND_MS} ms after the first call is
+     * sent (asserted), so the commit falls after its poll's read at 2550 ms and before its next at
+     * 5110 ms: a waiter left to its poll would answer at least 1.6 s after the first call; a woken
+     * one answers as soon as it has read the record.
+     */
+    private static final long WAKE_LAG_BOUND_MS = 800;
+
+    /** The latest the duplicate may be sent, after the first call, for the bound to hold. */
+    private static final long LATE_START_BOUND_MS = 900;
+
     private static final String BUSINESS = "java:app/jdbc/business";
     private static EmbeddedPostgres postgres;
     private static DataSource database;
     private static OwnServer server;
     private static HttpCalls http;
+    private static HttpCalls otherHttp;
 
     @BeforeAll
     static void start() throws Exception {
@@ -79,9 +117,33 @@ class XaCompletionIT {
         }
         ItPostgres.execute(database, "CREATE TABLE xa_payments (pay_key TEXT NOT NULL)");
         boolean liberty = "liberty".equals(System.getProperty("idemkit.it.runtime", "liberty"));
+        WebArchive war = application(APP, liberty, "");
+        WebArchive other = application(OTHER, liberty, POLL_CONFIG);
+        if (liberty) {
+            server = new LibertyServer("idemkit-xa-completion", war, serverConfig());
+            ((LibertyServer) server).addApplication(other);
+        } else {
+            server = new WildFlyServer("idemkit-xa-completion", war, WildFlyServer.FULL);
+            ((WildFlyServer) server).addApplication(other);
+        }
+        server.start(server.application(war).resolve("api/xa/messages"));
+        http = new HttpCalls(server.application(war));
+        otherHttp = new HttpCalls(server.application(other));
+        Awaitility.await() // deployed beside the first, and perhaps started after it
+                .atMost(Duration.ofMinutes(1))
+                .until(() -> otherHttp.get("api/xa/messages").status() == 200);
+    }
+
+    /**
+     * @param name the application's name and context root
+     * @param liberty whether the server is Open Liberty's (its data sources are the server's)
+     * @param config more of its configuration
+     * @return the application of {@link XaPayments}, with its {@code web.xml}
+     */
+    private static WebArchive application(String name, boolean liberty, String config) {
         WebArchive war =
                 LibraryJar.addTo(
-                        ShrinkWrap.create(WebArchive.class, APP + ".war")
+                        ShrinkWrap.create(WebArchive.class, name + ".war")
                                 .addPackage(XaApplication.class.getPackage())
                                 .addAsResource(
                                         new StringAsset(
@@ -91,11 +153,11 @@ class XaCompletionIT {
                                                                 : ItPostgres.APP_STORE_CONFIG)
                                                         + "idemkit.jdbc.transaction-datasource="
                                                         + (liberty ? "jdbc/business" : BUSINESS)
-                                                        + "\n"),
+                                                        + "\n"
+                                                        + config),
                                         "META-INF/microprofile-config.properties"));
         if (liberty) {
             WebXml.add(war, references("jdbc/business", "jms/cf", "jms/paymentsQ"));
-            server = new LibertyServer("idemkit-xa-completion", war, serverConfig());
         } else {
             WebXml.add(
                     ItPostgres.withAppDataSource(war, postgres),
@@ -108,11 +170,8 @@ class XaCompletionIT {
                             + "</port-number><database-name>postgres</database-name>"
                             + "<user>postgres</user><password>postgres</password>"
                             + "<transactional>true</transactional></data-source>");
-            server = new WildFlyServer("idemkit-xa-completion", war, WildFlyServer.FULL);
         }
-        server.start(server.application(war).resolve("api/xa/messages"));
-        URI app = server.application(war);
-        http = new HttpCalls(app);
+        return war;
     }
 
     /**
@@ -178,6 +237,7 @@ class XaCompletionIT {
             throws Exception {
         String key = "xa-" + UUID.randomUUID();
         http.get("api/xa/messages"); // an empty queue to start from
+        int completedBefore = completed();
 
         CompletableFuture<Reply> first =
                 CompletableFuture.supplyAsync(
@@ -193,12 +253,68 @@ class XaCompletionIT {
         assertThat(count("SELECT COUNT(*) FROM xa_payments WHERE pay_key = ?", key))
                 .as("the business row: the method ran once")
                 .isEqualTo(1);
-        assertThat(count("SELECT COUNT(*) FROM idemkit_records WHERE state = 'COMPLETED'", null))
-                .isEqualTo(1);
+        assertThat(completed()).as("the record, completed").isEqualTo(completedBefore + 1);
         assertThat(count("SELECT COUNT(*) FROM pg_prepared_xacts", null))
                 .as("no transaction left in doubt")
                 .isZero();
         assertThat(http.get("api/xa/messages").text()).as("the message sent once").isEqualTo("1");
+    }
+
+    /**
+     * The same two-phase completion, with its duplicate waiting in {@link #OTHER}, which stands for
+     * another node: the duplicate is woken by the notification sent after the commit (C4.3, C13),
+     * within {@value #WAKE_LAG_BOUND_MS} ms of the first call's answer, where its poll alone would
+     * take at least 1.6 s, and replays without the method running again.
+     */
+    @Test
+    void completionWithAMessageSent_wakesTheDuplicateWaitingOnAnotherNode() throws Exception {
+        String key = "xa-other-" + UUID.randomUUID();
+        http.get("api/xa/messages"); // an empty queue to start from
+        int completedBefore = completed();
+
+        long sent = System.nanoTime();
+        CompletableFuture<Long> first =
+                CompletableFuture.supplyAsync(
+                        () -> {
+                            Reply reply =
+                                    http.postJson("api/xa/pay/" + key + "?hold=" + HOLD_MS, "");
+                            assertThat(reply.status()).as(reply.text()).isEqualTo(200);
+                            return System.nanoTime();
+                        });
+        Awaitility.await().pollInterval(Duration.ofMillis(20)).until(() -> claimed() == 1);
+        long duplicateSent = System.nanoTime();
+        Reply duplicate = otherHttp.postJson("api/xa/pay/" + key, "");
+        long replayedAt = System.nanoTime();
+        long answeredAt = first.get(60, TimeUnit.SECONDS);
+
+        assertThat(duplicate.status()).as(duplicate.text()).isEqualTo(200);
+        assertThat(duplicate.text()).as("the result, replayed").isEqualTo("paid " + key);
+        assertThat(count("SELECT COUNT(*) FROM xa_payments WHERE pay_key = ?", key))
+                .as("the business row: the method ran once")
+                .isEqualTo(1);
+        assertThat(completed()).as("the record, completed").isEqualTo(completedBefore + 1);
+        assertThat(count("SELECT COUNT(*) FROM pg_prepared_xacts", null))
+                .as("no transaction left in doubt")
+                .isZero();
+        assertThat(http.get("api/xa/messages").text()).as("the message sent once").isEqualTo("1");
+        long lateStart = TimeUnit.NANOSECONDS.toMillis(duplicateSent - sent);
+        long lag = TimeUnit.NANOSECONDS.toMillis(replayedAt - answeredAt);
+        System.out.println(
+                "XaCompletionIT: duplicate sent "
+                        + lateStart
+                        + " ms after the first call; replayed "
+                        + lag
+                        + " ms after its answer (negative: before it)");
+        assertThat(lateStart)
+                .as("ms from the first call to its duplicate, for the bound below to hold")
+                .isLessThan(LATE_START_BOUND_MS);
+        assertThat(lag)
+                .as("ms from the first call's answer to the replay (a poll would be 1.6 s late)")
+                .isLessThan(WAKE_LAG_BOUND_MS);
+    }
+
+    private static int completed() throws SQLException {
+        return count("SELECT COUNT(*) FROM idemkit_records WHERE state = 'COMPLETED'", null);
     }
 
     private static int claimed() throws SQLException {
