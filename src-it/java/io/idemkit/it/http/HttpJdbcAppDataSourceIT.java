@@ -6,6 +6,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.concurrent.CompletableFuture;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -41,20 +42,27 @@ class HttpJdbcAppDataSourceIT extends HttpJdbcScenarios {
     /** The server crash_recovery_lease_expiry kills, with {@link #war}. */
     private static OwnServer ownServer;
 
+    /** {@link #ownServer}, once it has started beside the other scenarios. */
+    private static CompletableFuture<ServerToKill> killable;
+
     @Deployment(testable = false)
     static WebArchive application() throws IOException {
         postgres = ItPostgres.start();
         war =
                 ItPostgres.withAppDataSource(
                         scenarioWar("http-jdbc-app", ItPostgres.APP_STORE_CONFIG), postgres);
-        // Made now, before Arquillian deploys the application (see startServerToKill).
+        // Made now, before Arquillian deploys the application (see startInBackground).
         ownServer = OwnServer.of("idemkit-http-jdbc-app", war);
+        killable = startInBackground(ownServer, war);
         return war;
     }
 
     @AfterAll
     static void stop() throws Exception {
         if (ownServer != null) {
+            if (killable != null) {
+                killable.handle((started, failed) -> null).join(); // not closed while it starts
+            }
             ownServer.close();
         }
         if (postgres != null) {
@@ -70,6 +78,6 @@ class HttpJdbcAppDataSourceIT extends HttpJdbcScenarios {
     /** The same application, on the same database, on a server this test can kill. */
     @Override
     ServerToKill serverToKill() throws Exception {
-        return startServerToKill(ownServer, war);
+        return killable.join();
     }
 }

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.concurrent.CompletableFuture;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -40,6 +41,9 @@ class HttpJdbcMariaDbIT extends HttpJdbcScenarios {
     /** The server crash_recovery_lease_expiry kills, with {@link #war}. */
     private static OwnServer ownServer;
 
+    /** {@link #ownServer}, once it has started beside the other scenarios. */
+    private static CompletableFuture<ServerToKill> killable;
+
     @Deployment(testable = false)
     static WebArchive application() throws IOException {
         mariaDb = ItMariaDb.start();
@@ -55,14 +59,18 @@ class HttpJdbcMariaDbIT extends HttpJdbcScenarios {
                                 + ItMariaDb.USER
                                 + "</user><password>unused</password>",
                         ItPostgres.driverJar(org.mariadb.jdbc.Driver.class));
-        // Made now, before Arquillian deploys the application (see startServerToKill).
+        // Made now, before Arquillian deploys the application (see startInBackground).
         ownServer = OwnServer.of("idemkit-http-jdbc-mariadb-app", war);
+        killable = startInBackground(ownServer, war);
         return war;
     }
 
     @AfterAll
     static void stop() throws Exception {
         if (ownServer != null) {
+            if (killable != null) {
+                killable.handle((started, failed) -> null).join(); // not closed while it starts
+            }
             ownServer.close();
         }
         if (mariaDb != null) {
@@ -78,6 +86,6 @@ class HttpJdbcMariaDbIT extends HttpJdbcScenarios {
     /** The same application, on the same database, on a server this test can kill. */
     @Override
     ServerToKill serverToKill() throws Exception {
-        return startServerToKill(ownServer, war);
+        return killable.join();
     }
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.HttpCalls.Reply;
 import io.idemkit.it.harness.OwnServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -16,7 +18,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,9 +28,6 @@ import org.junit.jupiter.api.Test;
  */
 abstract class HttpJdbcScenarios extends HttpScenarios {
 
-    /** The server {@link #startServerToKill} started for the test, to stop after it. */
-    private OwnServer startedForTheTest;
-
     /**
      * @return a new connection to the store's database, which the caller closes
      */
@@ -37,8 +35,8 @@ abstract class HttpJdbcScenarios extends HttpScenarios {
 
     /**
      * @return the server {@link #crash_recovery_lease_expiry} kills, running: the class's own,
-     *     where every scenario of the class runs on a server of its own, else one started for that
-     *     test alone ({@link #startServerToKill})
+     *     where every scenario of the class runs on a server of its own, else one started beside
+     *     the scenarios for that test alone ({@link #startInBackground})
      */
     abstract ServerToKill serverToKill() throws Exception;
 
@@ -177,8 +175,9 @@ abstract class HttpJdbcScenarios extends HttpScenarios {
 
     /**
      * Starts a server of the test's own, of the execution's runtime ({@link OwnServer#of}), for a
-     * class whose scenarios run on the server Arquillian manages, which a test cannot kill; it is
-     * stopped after the test.
+     * class whose scenarios run on the server Arquillian manages, which a test cannot kill. It
+     * starts in the background, beside the class's other scenarios, so that the crash test does not
+     * wait out a server's start; the class closes it when it ends.
      *
      * @param server the server, not started; made before Arquillian deploys the class's
      *     application, since WildFly records that deployment in the configuration a server of the
@@ -186,20 +185,22 @@ abstract class HttpJdbcScenarios extends HttpScenarios {
      *     resource})
      * @param war the scenarios' application on the class's store and database, the one {@code
      *     server} was made with
-     * @return the server, started
+     * @return the server, once it has started; a server that fails to start fails the future
      */
-    ServerToKill startServerToKill(OwnServer server, WebArchive war) throws Exception {
-        startedForTheTest = server;
-        ServerToKill target = new ServerToKill(server, war);
-        server.start(target.root().resolve("api/calls/probe"));
-        return target;
-    }
-
-    @AfterEach
-    void stopTheServerStartedForTheTest() throws Exception {
-        if (startedForTheTest != null) {
-            startedForTheTest.close();
-        }
+    static CompletableFuture<ServerToKill> startInBackground(OwnServer server, WebArchive war) {
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    ServerToKill target = new ServerToKill(server, war);
+                    try {
+                        server.start(target.root().resolve("api/calls/probe"));
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException(e);
+                    }
+                    return target;
+                });
     }
 
     /** From now on, the scenarios' requests ({@link #base}, {@link #http}) go to {@code target}. */
