@@ -85,9 +85,7 @@ final class TwoNodes {
             int port = n == 0 ? proxy.port() : postgres.getPort();
             LibertyServer node = new LibertyServer("idemkit-node-" + n, war, dataSources(port));
             NODES[n] = node;
-            APPS[n] = node.application(war);
-            HTTP[n] = new HttpCalls(APPS[n]);
-            URI probe = APPS[n].resolve("api/calls/probe");
+            URI probe = node.application(war).resolve("api/calls/probe");
             starts.add(
                     CompletableFuture.runAsync(
                             () -> {
@@ -99,6 +97,11 @@ final class TwoNodes {
                             }));
         }
         CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).join();
+        // Asked after the start: a server whose port was taken started on others (OwnServer).
+        for (int n = 0; n < 2; n++) {
+            APPS[n] = NODES[n].application(war);
+            HTTP[n] = new HttpCalls(APPS[n]);
+        }
     }
 
     static void stop() throws Exception {
