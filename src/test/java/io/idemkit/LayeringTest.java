@@ -42,8 +42,8 @@ class LayeringTest {
                         .definedBy("io.idemkit.core..")
                         .layer("Config")
                         .definedBy("io.idemkit.config")
-                        // What the bundled stores share (the wait of awaitCompletion, the argument
-                        // checks and signals, the StoreFactory seam the CDI glue opens them by):
+                        // What the bundled stores share (the wait of awaitCompletion and its
+                        // signals, the StoreFactory seam the CDI glue opens them by):
                         // the store packages may use it, and it uses only the API, the SPI, core
                         // and the configuration (StoreKind, ConfigValues).
                         .layer("Store base")

@@ -25,15 +25,6 @@ import java.util.Optional;
  */
 final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseFilter {
 
-    /** The server's expiry of a stored response (C6.8). */
-    static final String KEY_EXPIRES = IdempotencyWire.KEY_EXPIRES_HEADER;
-
-    /**
-     * Stripe's answer to "should this be sent again?": {@code true} or {@code false} overrides the
-     * status, as stripe-java reads it (C14.5).
-     */
-    static final String SHOULD_RETRY = IdempotencyWire.STRIPE_SHOULD_RETRY_HEADER;
-
     private final ClientSettings settings;
     private final Clock clock;
 
@@ -92,7 +83,8 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
         boolean replayed = IdempotentResponses.isReplay(response::getHeaderString);
         request.setProperty(IdempotentResponses.REPLAYED_PROPERTY, replayed);
         String retryAfter = response.getHeaderString(HttpHeaders.RETRY_AFTER);
-        Optional<Instant> expires = imfFixdate(response.getHeaderString(KEY_EXPIRES));
+        Optional<Instant> expires =
+                imfFixdate(response.getHeaderString(IdempotencyWire.KEY_EXPIRES_HEADER));
         List<Frame> frames = CapturedOperation.framesOf(request);
         if (frames.isEmpty()) {
             return;
@@ -100,7 +92,8 @@ final class IdempotencyKeyFilter implements ClientRequestFilter, ClientResponseF
         // Read here, where the whole response is seen: a Rest Client's exception may lose both
         // the headers and the body (Liberty's does).
         String problemType = ProblemBodies.peekType(response);
-        Boolean shouldRetry = shouldRetry(response.getHeaderString(SHOULD_RETRY));
+        Boolean shouldRetry =
+                shouldRetry(response.getHeaderString(IdempotencyWire.STRIPE_SHOULD_RETRY_HEADER));
         for (Frame frame : frames) {
             frame.log()
                     .received(response.getStatus(), replayed, retryAfter, problemType, shouldRetry);

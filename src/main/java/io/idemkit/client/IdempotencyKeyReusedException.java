@@ -1,6 +1,7 @@
 package io.idemkit.client;
 
 import io.idemkit.IdempotencyPayloadMismatchException;
+import io.idemkit.IdempotencyWire;
 
 /**
  * The server refused a request of an operation because its key was used before with another
@@ -43,7 +44,7 @@ public class IdempotencyKeyReusedException extends IdempotencyPayloadMismatchExc
         return "The server answered "
                 + status
                 + " "
-                + ProblemBodies.PAYLOAD_MISMATCH
+                + IdempotencyWire.PAYLOAD_MISMATCH
                 + ": the request's idempotency key was used before with another payload, and the"
                 + " request did not run again. Build the body once, outside the retried call (no"
                 + " timestamp or nonce made per attempt), and give each operation a key of its own"

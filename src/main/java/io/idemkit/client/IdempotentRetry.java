@@ -1,5 +1,6 @@
 package io.idemkit.client;
 
+import io.idemkit.IdempotencyWire;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
@@ -224,7 +225,8 @@ public final class IdempotentRetry {
         boolean seen = log.lastStatus().isPresent() && log.lastStatus().getAsInt() == status;
         String retryAfter = headers.apply(HttpHeaders.RETRY_AFTER);
         Boolean shouldRetry =
-                IdempotencyKeyFilter.shouldRetry(headers.apply(IdempotencyKeyFilter.SHOULD_RETRY));
+                IdempotencyKeyFilter.shouldRetry(
+                        headers.apply(IdempotencyWire.STRIPE_SHOULD_RETRY_HEADER));
         if (seen) {
             retryAfter = retryAfter != null ? retryAfter : log.lastRetryAfter();
             shouldRetry = shouldRetry != null ? shouldRetry : log.lastShouldRetry();

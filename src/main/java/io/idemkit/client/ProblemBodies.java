@@ -1,6 +1,5 @@
 package io.idemkit.client;
 
-import io.idemkit.IdempotencyWire;
 import jakarta.ws.rs.client.ClientResponseContext;
 import jakarta.ws.rs.core.MediaType;
 import java.io.ByteArrayInputStream;
@@ -17,12 +16,6 @@ import java.nio.charset.StandardCharsets;
  * Stateless.
  */
 final class ProblemBodies {
-
-    /** idemkit's payload mismatch: the key was used with another body (C6.4). */
-    static final String PAYLOAD_MISMATCH = IdempotencyWire.PAYLOAD_MISMATCH;
-
-    /** idemkit's in-progress answer: the first call with the key still runs (C6.4). */
-    static final String IN_PROGRESS = IdempotencyWire.IN_PROGRESS;
 
     /** A problem's {@code type} comes first or early; a longer body is not read further. */
     static final int PEEK_BYTES = 8 * 1024;

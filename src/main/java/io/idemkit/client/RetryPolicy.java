@@ -1,5 +1,6 @@
 package io.idemkit.client;
 
+import io.idemkit.IdempotencyWire;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -46,7 +47,7 @@ final class RetryPolicy {
             return RetryDecision.stop(
                     answer(result)
                             + " "
-                            + ProblemBodies.PAYLOAD_MISMATCH
+                            + IdempotencyWire.PAYLOAD_MISMATCH
                             + ": the key was used before with another payload");
         } else if (result.transientIo()) {
             cause = "an I/O failure";
@@ -103,7 +104,7 @@ final class RetryPolicy {
         return status == IN_PROGRESS
                 || (status == 409
                         && ((result.retryAfter() != null && !result.retryAfter().isBlank())
-                                || ProblemBodies.IN_PROGRESS.equals(result.problemType())));
+                                || IdempotencyWire.IN_PROGRESS.equals(result.problemType())));
     }
 
     /**
@@ -114,7 +115,7 @@ final class RetryPolicy {
      */
     static boolean keyReused(AttemptResult result) {
         return result.status().isPresent()
-                && ProblemBodies.PAYLOAD_MISMATCH.equals(result.problemType());
+                && IdempotencyWire.PAYLOAD_MISMATCH.equals(result.problemType());
     }
 
     private static String answer(AttemptResult result) {

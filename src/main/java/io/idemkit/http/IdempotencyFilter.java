@@ -64,11 +64,6 @@ final class IdempotencyFilter
      */
     static final int WRITER_PRIORITY = 100;
 
-    static final String REPLAYED = IdempotencyWire.REPLAYED_HEADER;
-    static final String REPLAYED_STRIPE = IdempotencyWire.STRIPE_REPLAYED_HEADER;
-    static final String KEY_EXPIRES = IdempotencyWire.KEY_EXPIRES_HEADER;
-    static final String REPLAY_UNAVAILABLE = IdempotencyWire.REPLAY_UNAVAILABLE_HEADER;
-
     /** The request property, in a servlet container a request attribute, of the exchange. */
     static final String EXCHANGE = IdempotencyFilter.class.getName() + ".exchange";
 
@@ -201,7 +196,7 @@ final class IdempotencyFilter
         }
         MultivaluedMap<String, Object> headers = response.getHeaders();
         if (exchange.bypass() != null) {
-            headers.putSingle(REPLAY_UNAVAILABLE, exchange.bypass());
+            headers.putSingle(IdempotencyWire.REPLAY_UNAVAILABLE_HEADER, exchange.bypass());
             return;
         }
         Execution execution = exchange.execution();
@@ -217,16 +212,19 @@ final class IdempotencyFilter
                 StoredResult result =
                         new StoredResult(status, surface.headers().select(headers), new byte[0]);
                 if (isCacheable(status)) {
-                    expiry(surface).ifPresent(e -> headers.putSingle(KEY_EXPIRES, e));
+                    expiry(surface)
+                            .ifPresent(
+                                    e -> headers.putSingle(IdempotencyWire.KEY_EXPIRES_HEADER, e));
                 }
                 execution.finish(result);
             } else if (isStreaming(response)) {
-                headers.putSingle(REPLAY_UNAVAILABLE, "streaming");
+                headers.putSingle(IdempotencyWire.REPLAY_UNAVAILABLE_HEADER, "streaming");
                 execution.release();
             } else if (!isCacheable(status)) {
                 execution.release();
             } else {
-                expiry(surface).ifPresent(e -> headers.putSingle(KEY_EXPIRES, e));
+                expiry(surface)
+                        .ifPresent(e -> headers.putSingle(IdempotencyWire.KEY_EXPIRES_HEADER, e));
                 exchange.awaitBody(status);
             }
         } catch (RuntimeException e) {
@@ -259,8 +257,9 @@ final class IdempotencyFilter
                         wire,
                         surface.config().maxBodyBytes(),
                         () -> {
-                            headers.remove(KEY_EXPIRES);
-                            headers.putSingle(REPLAY_UNAVAILABLE, "size-exceeded");
+                            headers.remove(IdempotencyWire.KEY_EXPIRES_HEADER);
+                            headers.putSingle(
+                                    IdempotencyWire.REPLAY_UNAVAILABLE_HEADER, "size-exceeded");
                             execution.release();
                         });
         context.setOutputStream(capture);
@@ -404,10 +403,12 @@ final class IdempotencyFilter
         }
         return response.header(
                         surface.config().compatMode() == CompatMode.STRIPE
-                                ? REPLAYED_STRIPE
-                                : REPLAYED,
+                                ? IdempotencyWire.STRIPE_REPLAYED_HEADER
+                                : IdempotencyWire.REPLAYED_HEADER,
                         "true")
-                .header(KEY_EXPIRES, HttpSurface.imfFixdate(replay.expiresAt()))
+                .header(
+                        IdempotencyWire.KEY_EXPIRES_HEADER,
+                        HttpSurface.imfFixdate(replay.expiresAt()))
                 .build();
     }
 

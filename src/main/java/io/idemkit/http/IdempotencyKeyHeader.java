@@ -31,9 +31,6 @@ import java.util.Optional;
  */
 final class IdempotencyKeyHeader {
 
-    /** The header's name; JAX-RS matches it case-insensitively. */
-    static final String NAME = IdempotencyWire.KEY_HEADER;
-
     /** The longest key, in bytes of UTF-8. */
     static final int MAX_BYTES = 255;
 
@@ -215,7 +212,7 @@ final class IdempotencyKeyHeader {
     private static IdempotencyKeyMissingException refused(String why) {
         return new IdempotencyKeyMissingException(
                 "The "
-                        + NAME
+                        + IdempotencyWire.KEY_HEADER
                         + " header "
                         + why
                         + ". Send one key of 1 to "
