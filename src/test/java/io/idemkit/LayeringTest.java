@@ -45,7 +45,7 @@ class LayeringTest {
                         // What the bundled stores share (the wait of awaitCompletion and its
                         // signals, the StoreFactory seam the CDI glue opens them by):
                         // the store packages may use it, and it uses only the API, the SPI, core
-                        // and the configuration (StoreKind, ConfigValues).
+                        // and the configuration (ConfigKeys, ConfigValues).
                         .layer("Store base")
                         .definedBy("io.idemkit.store")
                         // The per-method policy: merging and its deployment checks, no CDI. It

@@ -9,6 +9,7 @@ import io.idemkit.core.ScopeResolver;
 import io.idemkit.method.MethodHashing;
 import io.idemkit.method.MethodPlans;
 import io.idemkit.spi.IdempotencyStore;
+import io.idemkit.store.memory.MemoryKeys;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.UUID;
@@ -110,9 +111,9 @@ public class InterceptorBenchmark {
     public void boot() throws NoSuchMethodException {
         deployment.set(ConfigKeys.STORE, "memory");
         deployment.set(ConfigKeys.SCOPE_MODE, "single-tenant");
-        deployment.set(ConfigKeys.MEMORY_MAX_SIZE, Integer.toString(STORE_CAPACITY));
+        deployment.set(MemoryKeys.MAX_SIZE, Integer.toString(STORE_CAPACITY));
         // No byte budget either: an eviction would take the replay keys, the oldest results.
-        deployment.set(ConfigKeys.MEMORY_MAX_BYTES, Long.toString(Long.MAX_VALUE));
+        deployment.set(MemoryKeys.MAX_BYTES, Long.toString(Long.MAX_VALUE));
         deployment.set("mp.config.profile", "test");
         WeldContainer weld = deployment.start(ChargeService.class);
         service = weld.select(ChargeService.class).get();

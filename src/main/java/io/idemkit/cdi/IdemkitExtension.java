@@ -215,12 +215,18 @@ public class IdemkitExtension implements Extension {
                     AfterDeploymentValidation event,
             BeanManager beans) {
         // The store's keys first, so that the one exception lists their problems with the rest.
-        ConfigValues values = new ConfigValues(ConfigProvider.getConfig());
+        ConfigValues values =
+                new ConfigValues(
+                        ConfigProvider.getConfig(),
+                        storeFactories.stream()
+                                .flatMap(f -> f.keys().stream())
+                                .collect(Collectors.toUnmodifiableSet()));
         ClassLoader library = IdemkitExtension.class.getClassLoader();
         List<StoreFactory> usable =
                 storeFactories.stream()
                         .filter(f -> f.driver().map(d -> d.present(library)).orElse(true))
                         .toList();
+        StoreSelection.checkName(values, storeFactories);
         usable.forEach(f -> f.read(values));
         IdemkitConfig read;
         try {

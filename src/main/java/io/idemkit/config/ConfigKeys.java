@@ -8,9 +8,11 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Every configuration key of the library, with its default. Keys are read through MicroProfile
- * Config, so they can be set in {@code microprofile-config.properties}, as Liberty {@code
- * server.xml} variables, or as environment variables ({@code IDEMKIT_LEASE_TTL}).
+ * The engine's and the surfaces' configuration keys, with their defaults. A bundled store declares
+ * its own keys in its wing ({@code store.jdbc.JdbcKeys}) and hands them to the unknown-key check
+ * through its factory. Keys are read through MicroProfile Config, so they can be set in {@code
+ * microprofile-config.properties}, as Liberty {@code server.xml} variables, or as environment
+ * variables ({@code IDEMKIT_LEASE_TTL}).
  */
 public final class ConfigKeys {
 
@@ -18,8 +20,9 @@ public final class ConfigKeys {
     public static final String PREFIX = "idemkit.";
 
     /**
-     * Which store: {@code auto} (MongoDB when a URI or client is there, else memory), {@code
-     * mongo}, {@code memory}, {@code jdbc} (only when chosen: {@code auto} never picks it).
+     * Which store: {@code auto}, or the name a bundled store declares ({@code memory}, {@code
+     * mongo}, {@code jdbc}); {@code auto} takes the first store its configuration asks for (MongoDB
+     * on a URI or a client bean), else memory.
      */
     public static final String STORE = PREFIX + "store";
 
@@ -152,30 +155,6 @@ public final class ConfigKeys {
     public static final String HTTP_FILTERS_AFTER_IDEMKIT_DEFAULT = "";
 
     /**
-     * The most entries the in-memory store holds; past it, completed records are evicted, and a new
-     * key is refused only when claims in progress fill the store (contract C10.1 to C10.3).
-     */
-    public static final String MEMORY_MAX_SIZE = PREFIX + "memory.max-size";
-
-    /** Default of {@link #MEMORY_MAX_SIZE}. */
-    public static final String MEMORY_MAX_SIZE_DEFAULT = "10000";
-
-    /**
-     * The most bytes the in-memory store's entries may take, estimated from their keys, bodies and
-     * headers; the same eviction as {@link #MEMORY_MAX_SIZE} keeps it (contract C10.1, C10.2).
-     */
-    public static final String MEMORY_MAX_BYTES = PREFIX + "memory.max-bytes";
-
-    /** Default of {@link #MEMORY_MAX_BYTES}: 64 MiB. */
-    public static final String MEMORY_MAX_BYTES_DEFAULT = "67108864";
-
-    /** How often the in-memory store purges expired records (a duration). */
-    public static final String MEMORY_SWEEP_INTERVAL = PREFIX + "memory.sweep-interval";
-
-    /** Default of {@link #MEMORY_SWEEP_INTERVAL}. */
-    public static final String MEMORY_SWEEP_INTERVAL_DEFAULT = "60s";
-
-    /**
      * Where a method in a JTA transaction completes its record: {@code after-commit}, or {@code
      * in-transaction} with the business writes (C13; the JDBC store only).
      */
@@ -258,99 +237,6 @@ public final class ConfigKeys {
 
     /** Default of {@link #MESSAGE_TRANSACTION_TIMEOUT}: unset, the server's own is read. */
     public static final String MESSAGE_TRANSACTION_TIMEOUT_DEFAULT = "";
-
-    /** The MongoDB connection string; unset means no MongoDB unless a client bean exists. */
-    public static final String MONGO_URI = PREFIX + "mongo.uri";
-
-    /** The MongoDB database. */
-    public static final String MONGO_DATABASE = PREFIX + "mongo.database";
-
-    /** Default of {@link #MONGO_DATABASE}. */
-    public static final String MONGO_DATABASE_DEFAULT = "idemkit";
-
-    /** The MongoDB collection. */
-    public static final String MONGO_COLLECTION = PREFIX + "mongo.collection";
-
-    /** Default of {@link #MONGO_COLLECTION}. */
-    public static final String MONGO_COLLECTION_DEFAULT = "idemkit_records";
-
-    /** The bound on each MongoDB operation (a duration). */
-    public static final String MONGO_TIMEOUT = PREFIX + "mongo.timeout";
-
-    /** Default of {@link #MONGO_TIMEOUT}. */
-    public static final String MONGO_TIMEOUT_DEFAULT = "5s";
-
-    /**
-     * The MongoDB write concern: {@code majority}, {@code acknowledged} or a number; unset keeps
-     * the URI's.
-     */
-    public static final String MONGO_WRITE_CONCERN = PREFIX + "mongo.write-concern";
-
-    /** How long an expired record stays before the TTL index may delete it (a duration). */
-    public static final String MONGO_LEASE_GRACE = PREFIX + "mongo.lease-grace";
-
-    /** Default of {@link #MONGO_LEASE_GRACE}. */
-    public static final String MONGO_LEASE_GRACE_DEFAULT = "60s";
-
-    /**
-     * The JNDI name of the JDBC store's data source, not enlisted in JTA transactions; unset, the
-     * application's one {@code DataSource} bean.
-     */
-    public static final String JDBC_DATASOURCE = PREFIX + "jdbc.datasource";
-
-    /**
-     * The JNDI name of the application's JTA data source on the JDBC store's database, for {@code
-     * completion=in-transaction} (C13); unset, no method can complete inside its transaction.
-     */
-    public static final String JDBC_TRANSACTION_DATASOURCE = PREFIX + "jdbc.transaction-datasource";
-
-    /** The JDBC store's table, optionally schema-qualified. */
-    public static final String JDBC_TABLE = PREFIX + "jdbc.table";
-
-    /** Default of {@link #JDBC_TABLE}. */
-    public static final String JDBC_TABLE_DEFAULT = "idemkit_records";
-
-    /** Whether the JDBC store creates a missing table at deployment, for development. */
-    public static final String JDBC_CREATE_TABLE = PREFIX + "jdbc.create-table";
-
-    /** Default of {@link #JDBC_CREATE_TABLE}. */
-    public static final String JDBC_CREATE_TABLE_DEFAULT = "false";
-
-    /** How often the JDBC store purges expired rows on its own (a duration; zero for never). */
-    public static final String JDBC_PURGE_INTERVAL = PREFIX + "jdbc.purge-interval";
-
-    /** Default of {@link #JDBC_PURGE_INTERVAL}: off. */
-    public static final String JDBC_PURGE_INTERVAL_DEFAULT = "0s";
-
-    /**
-     * Whether the JDBC store on PostgreSQL wakes the waiters of other instances with {@code
-     * LISTEN}/{@code NOTIFY} (C4.3, C12); MariaDB and H2 always poll.
-     */
-    public static final String JDBC_NOTIFICATIONS = PREFIX + "jdbc.notifications";
-
-    /** Default of {@link #JDBC_NOTIFICATIONS}. */
-    public static final String JDBC_NOTIFICATIONS_DEFAULT = "true";
-
-    /** How long the JDBC store's completion, release and renewal wait for a lock (a duration). */
-    public static final String JDBC_OWNER_LOCK_TIMEOUT = PREFIX + "jdbc.owner-lock-timeout";
-
-    /** Default of {@link #JDBC_OWNER_LOCK_TIMEOUT}. */
-    public static final String JDBC_OWNER_LOCK_TIMEOUT_DEFAULT = "5s";
-
-    /**
-     * The longest one JDBC store call waits for its database to answer on a read (a duration; 0
-     * leaves the driver's own socket timeout alone).
-     */
-    public static final String JDBC_NETWORK_TIMEOUT = PREFIX + "jdbc.network-timeout";
-
-    /** Default of {@link #JDBC_NETWORK_TIMEOUT}. */
-    public static final String JDBC_NETWORK_TIMEOUT_DEFAULT = "5s";
-
-    /** The longest pause of a JDBC store waiter's poll, doubling from 10 ms (C4.3; ≥ 1 ms). */
-    public static final String JDBC_POLL_LONGEST_PAUSE = PREFIX + "jdbc.poll-longest-pause";
-
-    /** Default of {@link #JDBC_POLL_LONGEST_PAUSE}. */
-    public static final String JDBC_POLL_LONGEST_PAUSE_DEFAULT = "500ms";
 
     /** Whether the admin HTTP API is served ({@code true} or {@code false}); off by default. */
     public static final String ADMIN_ENABLED = PREFIX + "admin.enabled";
@@ -440,8 +326,17 @@ public final class ConfigKeys {
      * @return every key above (not the defaults, not the prefix), sorted
      */
     public static Set<String> all() {
+        return declaredBy(ConfigKeys.class);
+    }
+
+    /**
+     * @param holder a class whose public static {@code String} fields are keys and their defaults
+     *     (named {@code *_DEFAULT}), as this one and each store's {@code *Keys}
+     * @return the keys it declares (not the defaults, not {@link #PREFIX}), sorted
+     */
+    public static Set<String> declaredBy(Class<?> holder) {
         Set<String> keys = new TreeSet<>();
-        for (Field field : ConfigKeys.class.getFields()) {
+        for (Field field : holder.getFields()) {
             if (Modifier.isStatic(field.getModifiers())
                     && field.getType() == String.class
                     && !field.getName().endsWith("_DEFAULT")

@@ -41,7 +41,6 @@ public final class ConfigReader {
     static final int MAX_STORABLE_BODY_BYTES = 15 * 1024 * 1024;
 
     private static final System.Logger LOG = System.getLogger(ConfigReader.class.getName());
-    private static final Set<String> KNOWN_KEYS = ConfigKeys.all();
 
     private final Config config;
     private final ConfigValues values;
@@ -72,8 +71,12 @@ public final class ConfigReader {
 
     private IdemkitConfig read() {
         warnAboutUnknownKeys();
-        StoreKind store =
-                values.enumValue(ConfigKeys.STORE, ConfigKeys.STORE_DEFAULT, StoreKind.class);
+        // Which names exist is the stores' to say (StoreSelection); here, only a name.
+        String store =
+                values.value(
+                        ConfigKeys.STORE,
+                        ConfigKeys.STORE_DEFAULT,
+                        text -> text.strip().toLowerCase(Locale.ROOT));
         Duration leaseTtl = values.ttl(ConfigKeys.LEASE_TTL, ConfigKeys.LEASE_TTL_DEFAULT);
         Duration completedTtl =
                 values.ttl(ConfigKeys.COMPLETED_TTL, ConfigKeys.COMPLETED_TTL_DEFAULT);
@@ -122,37 +125,11 @@ public final class ConfigReader {
                 values.bool(ConfigKeys.HEARTBEAT_INTERRUPT, ConfigKeys.HEARTBEAT_INTERRUPT_DEFAULT);
         boolean httpHeartbeat =
                 values.bool(ConfigKeys.HTTP_HEARTBEAT, ConfigKeys.HTTP_HEARTBEAT_DEFAULT);
-        int memoryMaxSize =
-                values.wholeNumber(
-                        ConfigKeys.MEMORY_MAX_SIZE,
-                        ConfigKeys.MEMORY_MAX_SIZE_DEFAULT,
-                        Integer.MAX_VALUE);
-        long memoryMaxBytes =
-                values.wholeNumber(
-                        ConfigKeys.MEMORY_MAX_BYTES,
-                        ConfigKeys.MEMORY_MAX_BYTES_DEFAULT,
-                        Long.MAX_VALUE);
-        if (memoryMaxBytes != 0 && maxBody != 0 && memoryMaxBytes < maxBody) {
-            // A result the budget cannot hold would be evicted as soon as it is stored (C10.2).
-            values.problem(
-                    "Invalid "
-                            + ConfigKeys.MEMORY_MAX_BYTES
-                            + "="
-                            + memoryMaxBytes
-                            + ": must be at least "
-                            + ConfigKeys.MAX_BODY_BYTES
-                            + " ("
-                            + maxBody
-                            + "), or a result of that size could not be kept");
-        }
         int maxWaitersPerKey =
                 values.wholeNumber(
                         ConfigKeys.MAX_WAITERS_PER_KEY,
                         ConfigKeys.MAX_WAITERS_PER_KEY_DEFAULT,
                         Integer.MAX_VALUE);
-        Duration sweep =
-                values.positive(
-                        ConfigKeys.MEMORY_SWEEP_INTERVAL, ConfigKeys.MEMORY_SWEEP_INTERVAL_DEFAULT);
         String keyProperty =
                 values.value(
                         ConfigKeys.MESSAGE_KEY_PROPERTY,
@@ -250,9 +227,6 @@ public final class ConfigReader {
                 interrupt,
                 httpHeartbeat,
                 maxWaitersPerKey,
-                memoryMaxSize,
-                memoryMaxBytes,
-                sweep,
                 new MessagePolicy(keyProperty, maxAttempts, fingerprintBody),
                 transactionTimeout,
                 derivedKeys,
@@ -298,7 +272,7 @@ public final class ConfigReader {
         Set<String> unknown = new TreeSet<>();
         for (String name : config.getPropertyNames()) {
             if (name.startsWith(ConfigKeys.PREFIX)
-                    && !KNOWN_KEYS.contains(name)
+                    && !values.knownKeys().contains(name)
                     && !isReadUnderAKnownKey(name)) {
                 unknown.add(name);
             }
@@ -322,7 +296,7 @@ public final class ConfigReader {
      */
     private boolean isReadUnderAKnownKey(String name) {
         String environmentName = environmentName(name);
-        for (String key : KNOWN_KEYS) {
+        for (String key : values.knownKeys()) {
             if (environmentName(key).equals(environmentName)) {
                 ConfigValue odd = config.getConfigValue(name);
                 ConfigValue known = config.getConfigValue(key);

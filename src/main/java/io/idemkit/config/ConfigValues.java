@@ -2,12 +2,14 @@ package io.idemkit.config;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.eclipse.microprofile.config.Config;
@@ -23,13 +25,35 @@ import org.eclipse.microprofile.config.Config;
 public final class ConfigValues {
 
     private final Config config;
+    private final Set<String> knownKeys;
     private final List<String> problems = new ArrayList<>();
 
     /**
+     * A reading that knows the keys of {@link ConfigKeys} only.
+     *
      * @param config the application's MicroProfile Config
      */
     public ConfigValues(Config config) {
+        this(config, Set.of());
+    }
+
+    /**
+     * @param config the application's MicroProfile Config
+     * @param wingKeys the keys the wings declare beyond {@link ConfigKeys} (a store's {@code
+     *     idemkit.jdbc.*}), which the unknown-key check must know
+     */
+    public ConfigValues(Config config, Set<String> wingKeys) {
         this.config = Objects.requireNonNull(config, "config");
+        Set<String> known = new TreeSet<>(ConfigKeys.all());
+        known.addAll(wingKeys);
+        this.knownKeys = Collections.unmodifiableSet(known);
+    }
+
+    /**
+     * @return every key the library reads: {@link ConfigKeys}' and the wings'
+     */
+    public Set<String> knownKeys() {
+        return knownKeys;
     }
 
     /**

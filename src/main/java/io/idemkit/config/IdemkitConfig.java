@@ -11,7 +11,7 @@ import java.util.Set;
  * The whole validated {@code idemkit.*} configuration of an application. Read once at deployment by
  * {@link ConfigReader}; immutable afterwards.
  *
- * @param store which store to use
+ * @param store {@code idemkit.store}: {@code auto} or a store's name, in lower case
  * @param defaults the operation policy for methods that override nothing
  * @param compatMode the HTTP dialect
  * @param scopeMode what to do without a scope source
@@ -24,9 +24,6 @@ import java.util.Set;
  * @param heartbeatInterrupt whether a lost lease interrupts the operation's thread
  * @param httpHeartbeat whether the HTTP surface renews long requests' leases
  * @param maxWaitersPerKey the most threads that may wait on one key for an in-flight call at once
- * @param memoryMaxSize the in-memory store's capacity, in entries
- * @param memoryMaxBytes the in-memory store's byte budget
- * @param memorySweepInterval how often the in-memory store purges expired records
  * @param messageDefaults how message-driven beans treat their messages, unless a bean overrides it
  * @param messageTransactionTimeout the JTA transaction timeout of message-driven beans, for their
  *     lease rule, when it is configured; empty to read the server's
@@ -37,7 +34,7 @@ import java.util.Set;
  *     to run after idemkit's, and to neither authenticate nor authorize (C6.10)
  */
 public record IdemkitConfig(
-        StoreKind store,
+        String store,
         OperationPolicy defaults,
         CompatMode compatMode,
         ScopeMode scopeMode,
@@ -50,9 +47,6 @@ public record IdemkitConfig(
         boolean heartbeatInterrupt,
         boolean httpHeartbeat,
         int maxWaitersPerKey,
-        int memoryMaxSize,
-        long memoryMaxBytes,
-        Duration memorySweepInterval,
         MessagePolicy messageDefaults,
         Optional<Duration> messageTransactionTimeout,
         DerivedKeyMode derivedKeys,
@@ -68,7 +62,6 @@ public record IdemkitConfig(
         Objects.requireNonNull(scopeSource, "scopeSource");
         headersStored = Set.copyOf(headersStored);
         headersNeverStored = Set.copyOf(headersNeverStored);
-        Objects.requireNonNull(memorySweepInterval, "memorySweepInterval");
         Objects.requireNonNull(messageDefaults, "messageDefaults");
         Objects.requireNonNull(messageTransactionTimeout, "messageTransactionTimeout");
         Objects.requireNonNull(derivedKeys, "derivedKeys");

@@ -2,7 +2,6 @@ package io.idemkit.store;
 
 import io.idemkit.config.ConfigValues;
 import io.idemkit.config.IdemkitConfig;
-import io.idemkit.config.StoreKind;
 import io.idemkit.spi.IdempotencyStore;
 import java.util.List;
 import java.util.Optional;
@@ -15,6 +14,10 @@ import java.util.Set;
  * stores exist. Each wing lists its factory in {@code
  * META-INF/services/io.idemkit.store.StoreFactory}; the glue makes one instance a deployment.
  *
+ * <p>A wing brings everything of its own: its name ({@link #name}), its keys ({@link #keys}, which
+ * the unknown-key check learns from here), their reading and checks, and its driver. A new store is
+ * a new package and a line in the service file; nothing outside the package changes.
+ *
  * <p>A factory is loaded whether or not its store's driver is on the application's class path, so
  * its class names no type of that driver: the glue asks {@link #driver()} first, and calls {@link
  * #read}, {@link #pickedByAuto} and everything after only when the driver is there (C8). The calls
@@ -26,9 +29,24 @@ import java.util.Set;
 public interface StoreFactory {
 
     /**
-     * @return the value of {@code idemkit.store} that names this store
+     * @return the value of {@code idemkit.store} that names this store: lower case, unique among
+     *     the bundled stores, never {@code auto}
      */
-    StoreKind kind();
+    String name();
+
+    /**
+     * Answered without the driver, before any reading.
+     *
+     * @return every key of the store's own ({@code idemkit.jdbc.*}), so that the unknown-key check
+     *     knows them whichever store is chosen
+     */
+    Set<String> keys();
+
+    /**
+     * @return how an application asks for this store, for the warning that {@code auto} fell back
+     *     to the in-memory store ("set idemkit.mongo.uri"); empty for the in-memory store itself
+     */
+    Optional<String> howToChoose();
 
     /**
      * @return the driver the store needs beyond the library jar and the JDK, or empty when it needs

@@ -2,7 +2,6 @@ package io.idemkit.store;
 
 import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.ConfigValues;
-import io.idemkit.config.StoreKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -32,8 +31,36 @@ public record StoreSelection(
         warnings = List.copyOf(warnings);
     }
 
+    /** The value of {@code idemkit.store} that lets the configuration choose. */
+    public static final String AUTO = "auto";
+
+    /** The name of the store {@code auto} falls back to. */
+    public static final String MEMORY = "memory";
+
     /**
-     * @param kind {@code idemkit.store}
+     * Checks that {@code idemkit.store} names a bundled store, recording a problem in {@code
+     * values} otherwise, so that the deployment lists it with the configuration's other problems.
+     *
+     * @param values the application's configuration
+     * @param factories every bundled store
+     */
+    public static void checkName(ConfigValues values, List<StoreFactory> factories) {
+        List<String> names = new ArrayList<>(List.of(AUTO));
+        factories.forEach(f -> names.add(f.name()));
+        values.value(
+                ConfigKeys.STORE,
+                ConfigKeys.STORE_DEFAULT,
+                text -> {
+                    if (!names.contains(text.strip().toLowerCase(Locale.ROOT))) {
+                        throw new IllegalArgumentException(
+                                "must be one of " + String.join(", ", names));
+                    }
+                    return text;
+                });
+    }
+
+    /**
+     * @param name {@code idemkit.store}, in lower case, {@link #AUTO} or a store's name
      * @param factories every bundled store, in the order {@code auto} considers them
      * @param usable whether a factory's driver is there (and its {@link StoreFactory#read} done)
      * @param values the application's configuration
@@ -41,22 +68,17 @@ public record StoreSelection(
      * @return the choice
      */
     public static StoreSelection choose(
-            StoreKind kind,
+            String name,
             List<StoreFactory> factories,
             Predicate<StoreFactory> usable,
             ConfigValues values,
             StoreResources resources) {
-        if (kind != StoreKind.AUTO) {
-            StoreFactory named = of(kind, factories);
+        if (!AUTO.equals(name)) {
+            StoreFactory named = named(name, factories);
             Optional<String> problem =
                     usable.test(named)
                             ? named.unavailable(resources)
-                            : Optional.of(
-                                    missing(
-                                            named,
-                                            ConfigKeys.STORE
-                                                    + "="
-                                                    + kind.name().toLowerCase(Locale.ROOT)));
+                            : Optional.of(missing(named, ConfigKeys.STORE + "=" + name));
             return new StoreSelection(named, true, problem, List.of());
         }
         List<String> warnings = new ArrayList<>();
@@ -71,7 +93,7 @@ public record StoreSelection(
                                             factory,
                                             ConfigKeys.STORE
                                                     + "=auto picks the "
-                                                    + factory.kind().name().toLowerCase(Locale.ROOT)
+                                                    + factory.name()
                                                     + " store by its configuration")),
                             List.of());
                 }
@@ -82,18 +104,36 @@ public record StoreSelection(
             }
             factory.passedOver(resources).ifPresent(warnings::add);
         }
-        return new StoreSelection(
-                of(StoreKind.MEMORY, factories), false, Optional.empty(), warnings);
+        warnings.add(fallback(factories, usable));
+        return new StoreSelection(named(MEMORY, factories), false, Optional.empty(), warnings);
+    }
+
+    /**
+     * The warning that {@code auto} chose the in-memory store, naming how to choose the stores
+     * whose drivers are there.
+     */
+    private static String fallback(List<StoreFactory> factories, Predicate<StoreFactory> usable) {
+        List<String> ways =
+                factories.stream().filter(usable).flatMap(f -> f.howToChoose().stream()).toList();
+        return "idemkit uses the IN-MEMORY store because "
+                + ConfigKeys.STORE
+                + "=auto found no other store configured: records live in this JVM only, so"
+                + " duplicates that reach another instance, or arrive after a restart, run again."
+                + (ways.isEmpty()
+                        ? ""
+                        : " For production, choose a shared store: "
+                                + String.join("; or ", ways)
+                                + ".");
     }
 
     private static String missing(StoreFactory factory, String why) {
         return factory.driver().orElseThrow().missing(why);
     }
 
-    private static StoreFactory of(StoreKind kind, List<StoreFactory> factories) {
+    private static StoreFactory named(String name, List<StoreFactory> factories) {
         return factories.stream()
-                .filter(f -> f.kind() == kind)
+                .filter(f -> f.name().equals(name))
                 .findFirst()
-                .orElseThrow(() -> new IllegalStateException("no bundled store for " + kind));
+                .orElseThrow(() -> new IllegalStateException("no bundled store named " + name));
     }
 }

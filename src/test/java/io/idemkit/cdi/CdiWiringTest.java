@@ -86,7 +86,10 @@ class CdiWiringTest {
         IdempotencyStore store = weld.select(IdempotencyStore.class).get();
         assertThat(store.name()).isEqualTo("memory");
         assertThat(logText())
-                .contains("WARNING idemkit uses the IN-MEMORY store because idemkit.mongo.uri")
+                .contains(
+                        "WARNING idemkit uses the IN-MEMORY store because idemkit.store=auto found"
+                                + " no other store configured")
+                .contains("set idemkit.mongo.uri")
                 .contains("WARNING idemkit runs SINGLE-TENANT");
     }
 

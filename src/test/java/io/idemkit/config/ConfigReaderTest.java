@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
 import io.idemkit.spi.StoredResult;
+import io.idemkit.store.memory.MemoryStoreSettings;
+import io.idemkit.store.mongo.MongoKeys;
 import io.idemkit.store.mongo.MongoSettingsReader;
 import io.idemkit.store.mongo.MongoStoreSettings;
 import io.smallrye.config.EnvConfigSource;
@@ -43,10 +45,11 @@ class ConfigReaderTest {
                 .isCacheable(new StoredResult(status, List.of(), new byte[0]));
     }
 
-    /** Reads as the extension does: the MongoDB store's keys first, in the same reading. */
+    /** Reads as the extension does: the stores' keys first, in the same reading. */
     private static IdemkitConfig read(Map<String, String> properties) {
         ConfigValues values = new ConfigValues(config(properties));
         MongoSettingsReader.read(values);
+        MemoryStoreSettings.read(values);
         return ConfigReader.read(values);
     }
 
@@ -61,7 +64,7 @@ class ConfigReaderTest {
     void noKeys_giveTheDocumentedDefaults() {
         IdemkitConfig c = read(Map.of());
 
-        assertThat(c.store()).isEqualTo(StoreKind.AUTO);
+        assertThat(c.store()).isEqualTo("auto");
         assertThat(c.defaults().leaseTtl()).isEqualTo(Duration.ofSeconds(30));
         assertThat(c.defaults().completedTtl()).isEqualTo(Duration.ofHours(24));
         assertThat(c.defaults().waitTimeout()).isEqualTo(Duration.ofSeconds(10));
@@ -92,9 +95,6 @@ class ConfigReaderTest {
                 .contains("connection", "transfer-encoding", "upgrade");
         assertThat(c.heartbeatInterrupt()).isTrue();
         assertThat(c.maxWaitersPerKey()).isEqualTo(64);
-        assertThat(c.memoryMaxSize()).isEqualTo(10_000);
-        assertThat(c.memoryMaxBytes()).isEqualTo(64L * 1024 * 1024);
-        assertThat(c.memorySweepInterval()).isEqualTo(Duration.ofSeconds(60));
         assertThat(c.messageDefaults()).isEqualTo(new MessagePolicy("IdempotencyKey", 3, false));
         assertThat(c.messageTransactionTimeout()).as("unset: the server's is read").isEmpty();
         assertThat(c.httpFiltersAfterIdemkit()).isEmpty();
@@ -122,10 +122,9 @@ class ConfigReaderTest {
                                 Map.entry("idemkit.cacheable-status", "2xx, 409"),
                                 Map.entry("idemkit.headers.stored", "Location, X-Request-Id"),
                                 Map.entry("idemkit.headers.never-stored", "Set-Cookie"),
-                                Map.entry("idemkit.heartbeat.interrupt", "false"),
-                                Map.entry("idemkit.memory.max-size", "5")));
+                                Map.entry("idemkit.heartbeat.interrupt", "false")));
 
-        assertThat(c.store()).isEqualTo(StoreKind.MEMORY);
+        assertThat(c.store()).isEqualTo("memory");
         assertThat(c.compatMode()).isEqualTo(CompatMode.STRIPE);
         assertThat(c.scopeMode()).isEqualTo(ScopeMode.SINGLE_TENANT);
         assertThat(c.scopeSource()).isEqualTo(ScopeSource.PRINCIPAL);
@@ -143,20 +142,18 @@ class ConfigReaderTest {
                         "proxy-authenticate",
                         "proxy-authorization");
         assertThat(c.heartbeatInterrupt()).isFalse();
-        assertThat(c.memoryMaxSize()).isEqualTo(5);
     }
 
     @Test
     void mongoDefaultsOfTheKeys_agreeWithTheStoresOwnDefaults() {
         MongoStoreSettings defaults = MongoStoreSettings.defaults();
 
-        assertThat(DurationFormat.parse(ConfigKeys.MONGO_TIMEOUT_DEFAULT))
-                .isEqualTo(defaults.timeout());
-        assertThat(DurationFormat.parse(ConfigKeys.MONGO_LEASE_GRACE_DEFAULT))
+        assertThat(DurationFormat.parse(MongoKeys.TIMEOUT_DEFAULT)).isEqualTo(defaults.timeout());
+        assertThat(DurationFormat.parse(MongoKeys.LEASE_GRACE_DEFAULT))
                 .isEqualTo(defaults.leaseGrace());
         assertThat(mongo(Map.of())).isEqualTo(defaults);
-        assertThat(defaults.database()).isEqualTo(ConfigKeys.MONGO_DATABASE_DEFAULT);
-        assertThat(defaults.collection()).isEqualTo(ConfigKeys.MONGO_COLLECTION_DEFAULT);
+        assertThat(defaults.database()).isEqualTo(MongoKeys.DATABASE_DEFAULT);
+        assertThat(defaults.collection()).isEqualTo(MongoKeys.COLLECTION_DEFAULT);
     }
 
     @Test
@@ -191,32 +188,6 @@ class ConfigReaderTest {
                                                 "Invalid idemkit.mongo.lease-grace=0s: must be at"
                                                         + " least 5s: the TTL monitor deletes a"
                                                         + " record on the shard primary's clock"));
-    }
-
-    /** A result the budget cannot hold would be evicted as soon as it is stored (C10.1). */
-    @Test
-    void memoryByteBudgetBelowTheLargestStoredBody_failsTheDeployment() {
-        assertThatThrownBy(
-                        () ->
-                                read(
-                                        Map.of(
-                                                "idemkit.max-body-bytes", "2048",
-                                                "idemkit.memory.max-bytes", "2047")))
-                .isInstanceOfSatisfying(
-                        InvalidConfigurationException.class,
-                        e ->
-                                assertThat(e.problems())
-                                        .containsExactly(
-                                                "Invalid idemkit.memory.max-bytes=2047: must be at"
-                                                        + " least idemkit.max-body-bytes (2048), or"
-                                                        + " a result of that size could not be"
-                                                        + " kept"));
-        assertThat(
-                        read(Map.of(
-                                        "idemkit.max-body-bytes", "2048",
-                                        "idemkit.memory.max-bytes", "2048"))
-                                .memoryMaxBytes())
-                .isEqualTo(2048);
     }
 
     /** The acknowledged late request filters are class names (C6.10). */

@@ -9,8 +9,13 @@ import io.idemkit.core.CompletionMode;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
 import io.idemkit.spi.StoredResult;
+import io.idemkit.store.StoreFactory;
+import io.idemkit.store.jdbc.JdbcKeys;
 import io.idemkit.store.jdbc.JdbcSettingsReader;
 import io.idemkit.store.jdbc.JdbcStoreSettings;
+import io.idemkit.store.memory.MemoryKeys;
+import io.idemkit.store.memory.MemoryStoreSettings;
+import io.idemkit.store.mongo.MongoKeys;
 import io.idemkit.store.mongo.MongoSettingsReader;
 import io.idemkit.store.mongo.MongoStoreSettings;
 import io.smallrye.config.PropertiesConfigSource;
@@ -19,21 +24,26 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every key in {@link ConfigKeys} is read by some reader (C8): each one, set alone to a value other
- * than its default, changes what the readers return. The table below must name every key, so that a
- * new key cannot be added without a test that it is read.
+ * Every key in {@link ConfigKeys}, and every key a bundled store declares, is read by some reader
+ * (C8): each one, set alone to a value other than its default, changes what the readers return. The
+ * table below must name every key, so that a new key cannot be added without a test that it is
+ * read.
  */
 class EveryConfigKeyTest {
 
     /** What every reader returns for one configuration. */
     private record Readings(
             IdemkitConfig engine,
+            MemoryStoreSettings memory,
             MongoStoreSettings mongo,
             JdbcStoreSettings jdbc,
             AdminSettings admin,
@@ -47,7 +57,7 @@ class EveryConfigKeyTest {
             Map.ofEntries(
                     Map.entry(
                             ConfigKeys.STORE,
-                            new KeyCase("memory", r -> r.engine().store(), StoreKind.MEMORY)),
+                            new KeyCase("memory", r -> r.engine().store(), "memory")),
                     Map.entry(
                             ConfigKeys.LEASE_TTL,
                             new KeyCase(
@@ -142,21 +152,14 @@ class EveryConfigKeyTest {
                     Map.entry(
                             ConfigKeys.MAX_WAITERS_PER_KEY,
                             new KeyCase("8", r -> r.engine().maxWaitersPerKey(), 8)),
+                    Map.entry(MemoryKeys.MAX_SIZE, new KeyCase("5", r -> r.memory().maxSize(), 5)),
                     Map.entry(
-                            ConfigKeys.MEMORY_MAX_SIZE,
-                            new KeyCase("5", r -> r.engine().memoryMaxSize(), 5)),
+                            MemoryKeys.MAX_BYTES,
+                            new KeyCase("4294967296", r -> r.memory().maxBytes(), 4_294_967_296L)),
                     Map.entry(
-                            ConfigKeys.MEMORY_MAX_BYTES,
+                            MemoryKeys.SWEEP_INTERVAL,
                             new KeyCase(
-                                    "4294967296",
-                                    r -> r.engine().memoryMaxBytes(),
-                                    4_294_967_296L)),
-                    Map.entry(
-                            ConfigKeys.MEMORY_SWEEP_INTERVAL,
-                            new KeyCase(
-                                    "5m",
-                                    r -> r.engine().memorySweepInterval(),
-                                    Duration.ofMinutes(5))),
+                                    "5m", r -> r.memory().sweepInterval(), Duration.ofMinutes(5))),
                     Map.entry(
                             ConfigKeys.COMPLETION,
                             new KeyCase(
@@ -215,68 +218,68 @@ class EveryConfigKeyTest {
                                     r -> r.engine().messageTransactionTimeout(),
                                     Optional.of(Duration.ofMinutes(5)))),
                     Map.entry(
-                            ConfigKeys.MONGO_URI,
+                            MongoKeys.URI,
                             new KeyCase(
                                     "mongodb://db:27017",
                                     r -> r.mongo().uri(),
                                     "mongodb://db:27017")),
                     Map.entry(
-                            ConfigKeys.MONGO_DATABASE,
+                            MongoKeys.DATABASE,
                             new KeyCase("shop", r -> r.mongo().database(), "shop")),
                     Map.entry(
-                            ConfigKeys.MONGO_COLLECTION,
+                            MongoKeys.COLLECTION,
                             new KeyCase("keys", r -> r.mongo().collection(), "keys")),
                     Map.entry(
-                            ConfigKeys.MONGO_TIMEOUT,
+                            MongoKeys.TIMEOUT,
                             new KeyCase("2s", r -> r.mongo().timeout(), Duration.ofSeconds(2))),
                     Map.entry(
-                            ConfigKeys.MONGO_WRITE_CONCERN,
+                            MongoKeys.WRITE_CONCERN,
                             new KeyCase(
                                     "Majority",
                                     r -> r.mongo().driverWriteConcern().orElseThrow(),
                                     com.mongodb.WriteConcern.MAJORITY)),
                     Map.entry(
-                            ConfigKeys.MONGO_LEASE_GRACE,
+                            MongoKeys.LEASE_GRACE,
                             new KeyCase("5m", r -> r.mongo().leaseGrace(), Duration.ofMinutes(5))),
                     Map.entry(
-                            ConfigKeys.JDBC_DATASOURCE,
+                            JdbcKeys.DATASOURCE,
                             new KeyCase(
                                     "java:app/jdbc/shop",
                                     r -> r.jdbc().dataSourceName(),
                                     "java:app/jdbc/shop")),
                     Map.entry(
-                            ConfigKeys.JDBC_TABLE,
+                            JdbcKeys.TABLE,
                             new KeyCase("shop.idem", r -> r.jdbc().table(), "shop.idem")),
                     Map.entry(
-                            ConfigKeys.JDBC_TRANSACTION_DATASOURCE,
+                            JdbcKeys.TRANSACTION_DATASOURCE,
                             new KeyCase(
                                     "jdbc/shop",
                                     r -> r.jdbc().transactionDataSourceName(),
                                     "jdbc/shop")),
                     Map.entry(
-                            ConfigKeys.JDBC_CREATE_TABLE,
+                            JdbcKeys.CREATE_TABLE,
                             new KeyCase("true", r -> r.jdbc().createTable(), true)),
                     Map.entry(
-                            ConfigKeys.JDBC_PURGE_INTERVAL,
+                            JdbcKeys.PURGE_INTERVAL,
                             new KeyCase(
                                     "5m", r -> r.jdbc().purgeInterval(), Duration.ofMinutes(5))),
                     Map.entry(
-                            ConfigKeys.JDBC_NOTIFICATIONS,
+                            JdbcKeys.NOTIFICATIONS,
                             new KeyCase("false", r -> r.jdbc().notifications(), false)),
                     Map.entry(
-                            ConfigKeys.JDBC_OWNER_LOCK_TIMEOUT,
+                            JdbcKeys.OWNER_LOCK_TIMEOUT,
                             new KeyCase(
                                     "20s",
                                     r -> r.jdbc().ownerLockTimeout(),
                                     Duration.ofSeconds(20))),
                     Map.entry(
-                            ConfigKeys.JDBC_POLL_LONGEST_PAUSE,
+                            JdbcKeys.POLL_LONGEST_PAUSE,
                             new KeyCase(
                                     "30s",
                                     r -> r.jdbc().pollLongestPause(),
                                     Duration.ofSeconds(30))),
                     Map.entry(
-                            ConfigKeys.JDBC_NETWORK_TIMEOUT,
+                            JdbcKeys.NETWORK_TIMEOUT,
                             new KeyCase(
                                     "12s", r -> r.jdbc().networkTimeout(), Duration.ofSeconds(12))),
                     Map.entry(
@@ -321,12 +324,14 @@ class EveryConfigKeyTest {
                         .withSources(new PropertiesConfigSource(properties, "test", 500))
                         .build();
         ConfigValues values = new ConfigValues(config);
+        MemoryStoreSettings memory = MemoryStoreSettings.read(values);
         MongoStoreSettings mongo = MongoSettingsReader.read(values);
         JdbcStoreSettings jdbc = JdbcSettingsReader.read(values);
         IdemkitConfig engine = ConfigReader.read(values);
         ClientSettings client = ClientSettingsReader.read(values);
         return new Readings(
                 engine,
+                memory,
                 mongo,
                 jdbc,
                 AdminSettings.read(config),
@@ -335,8 +340,27 @@ class EveryConfigKeyTest {
     }
 
     @Test
-    void theTable_namesEveryKeyOfConfigKeys() {
-        assertThat(CASES.keySet()).containsExactlyInAnyOrderElementsOf(ConfigKeys.all());
+    void theTable_namesEveryKeyOfConfigKeysAndOfEveryBundledStore() {
+        Set<String> every = new TreeSet<>(ConfigKeys.all());
+        ServiceLoader.load(StoreFactory.class).forEach(f -> every.addAll(f.keys()));
+
+        assertThat(CASES.keySet()).containsExactlyInAnyOrderElementsOf(every);
+    }
+
+    /** A store's keys are its wing's: each factory declares those of its own holder. */
+    @Test
+    void eachBundledStore_declaresTheKeysOfItsOwnWing() {
+        Map<String, Set<String>> byStore = new TreeMap<>();
+        ServiceLoader.load(StoreFactory.class).forEach(f -> byStore.put(f.name(), f.keys()));
+
+        assertThat(byStore)
+                .containsOnly(
+                        Map.entry("memory", MemoryKeys.all()),
+                        Map.entry("mongo", MongoKeys.all()),
+                        Map.entry("jdbc", JdbcKeys.all()));
+        byStore.forEach(
+                (name, keys) ->
+                        assertThat(keys).allMatch(k -> k.startsWith("idemkit." + name + ".")));
     }
 
     @Test

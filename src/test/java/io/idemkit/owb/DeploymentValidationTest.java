@@ -75,6 +75,7 @@ class DeploymentValidationTest {
         deployment.set("idemkit.lease-ttl", "-5s");
         deployment.set("idemkit.on-storage-error", "fail-sometimes");
         deployment.set("idemkit.cacheable-status", "2xx,700");
+        deployment.set("idemkit.store", "redis");
 
         assertThatThrownBy(deployment::start).isInstanceOf(DeploymentException.class);
         assertThat(deployment.deploymentErrors())
@@ -82,7 +83,10 @@ class DeploymentValidationTest {
                 .contains(
                         "Invalid idemkit.on-storage-error=fail-sometimes: must be one of"
                                 + " fail-closed, fail-open")
-                .contains("Invalid idemkit.cacheable-status=2xx,700");
+                .contains("Invalid idemkit.cacheable-status=2xx,700")
+                // The names are the bundled stores' own (StoreFactory#name), in the service
+                // file's order.
+                .contains("Invalid idemkit.store=redis: must be one of auto, mongo, memory, jdbc");
     }
 
     @Test
@@ -182,13 +186,13 @@ class DeploymentValidationTest {
 
     @Test
     void anotherExtensionUsingTheStoreDuringAfterDeploymentValidation_getsTheConfiguredStore() {
-        deployment.set("idemkit.store", "memory").set("idemkit.memory.max-size", "7");
+        deployment.set("idemkit.store", "memory").set("idemkit.max-waiters-per-key", "7");
         EarlyUser early = new EarlyUser();
 
         deployment.with(early).start();
 
         assertThat(early.problems).isEmpty();
-        assertThat(early.maxSize).isEqualTo(7);
+        assertThat(early.maxWaiters).isEqualTo(7);
         assertThat(early.storeName).isEqualTo("memory");
     }
 
@@ -199,13 +203,13 @@ class DeploymentValidationTest {
      */
     public static class EarlyUser implements Extension {
         final List<String> problems = new ArrayList<>();
-        int maxSize;
+        int maxWaiters;
         String storeName;
 
         void use(@Observes AfterDeploymentValidation event, BeanManager beans) {
             try {
                 Instance<Object> instance = beans.createInstance();
-                maxSize = instance.select(IdemkitConfig.class).get().memoryMaxSize();
+                maxWaiters = instance.select(IdemkitConfig.class).get().maxWaitersPerKey();
                 storeName = instance.select(IdempotencyStore.class).get().name();
             } catch (RuntimeException e) {
                 problems.add(e.getClass().getName() + ": " + e.getMessage());

@@ -3,7 +3,6 @@ package io.idemkit.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.config.ConfigValues;
-import io.idemkit.config.StoreKind;
 import io.idemkit.store.jdbc.JdbcStoreFactory;
 import io.idemkit.store.memory.MemoryStoreFactory;
 import io.idemkit.store.mongo.MongoStoreFactory;
@@ -11,8 +10,6 @@ import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
@@ -24,16 +21,16 @@ import org.junit.jupiter.api.Test;
  */
 class StoreChoiceWithoutDriverTest {
 
-    private static final Predicate<StoreFactory> NO_MONGO_DRIVER = f -> f.kind() != StoreKind.MONGO;
+    private static final Predicate<StoreFactory> NO_MONGO_DRIVER = f -> !f.name().equals("mongo");
 
     private final List<StoreFactory> factories =
             List.of(new MongoStoreFactory(), new MemoryStoreFactory(), new JdbcStoreFactory());
 
     @Test
     void mongoNamed_withoutItsDriver_isAProblemNamingTheArtifact() {
-        StoreSelection selection = choose(StoreKind.MONGO, Map.of());
+        StoreSelection selection = choose("mongo", Map.of());
 
-        assertThat(selection.factory().kind()).isEqualTo(StoreKind.MONGO);
+        assertThat(selection.factory().name()).isEqualTo("mongo");
         assertThat(selection.problem())
                 .hasValueSatisfying(
                         p ->
@@ -46,7 +43,7 @@ class StoreChoiceWithoutDriverTest {
     @Test
     void autoWithAMongoUri_withoutTheDriver_isAProblem_notAFallbackToMemory() {
         StoreSelection selection =
-                choose(StoreKind.AUTO, Map.of("idemkit.mongo.uri", "mongodb://127.0.0.1:9/"));
+                choose("auto", Map.of("idemkit.mongo.uri", "mongodb://127.0.0.1:9/"));
 
         assertThat(selection.problem())
                 .hasValueSatisfying(p -> assertThat(p).contains("org.mongodb:mongodb-driver-sync"));
@@ -54,19 +51,29 @@ class StoreChoiceWithoutDriverTest {
 
     @Test
     void autoWithoutAMongoUri_withoutTheDriver_isTheMemoryStore() {
-        StoreSelection selection = choose(StoreKind.AUTO, Map.of());
+        StoreSelection selection = choose("auto", Map.of());
 
-        assertThat(selection.factory().kind()).isEqualTo(StoreKind.MEMORY);
+        assertThat(selection.factory().name()).isEqualTo("memory");
         assertThat(selection.problem()).isEmpty();
-        assertThat(selection.warnings()).isEmpty();
+        assertThat(selection.warnings())
+                .singleElement()
+                .satisfies(
+                        w ->
+                                assertThat(w)
+                                        .startsWith(
+                                                "idemkit uses the IN-MEMORY store because"
+                                                        + " idemkit.store=auto found no other store")
+                                        .contains("set idemkit.store=jdbc")
+                                        .as("no way that needs the absent driver")
+                                        .doesNotContain("mongo"));
     }
 
     @Test
     void jdbcAndMemoryNamed_withoutTheMongoDriver_areChosenWithoutAProblem() {
-        assertThat(choose(StoreKind.JDBC, Map.of()).factory().kind()).isEqualTo(StoreKind.JDBC);
-        assertThat(choose(StoreKind.JDBC, Map.of()).problem()).isEmpty();
-        assertThat(choose(StoreKind.MEMORY, Map.of()).factory().kind()).isEqualTo(StoreKind.MEMORY);
-        assertThat(choose(StoreKind.MEMORY, Map.of()).problem()).isEmpty();
+        assertThat(choose("jdbc", Map.of()).factory().name()).isEqualTo("jdbc");
+        assertThat(choose("jdbc", Map.of()).problem()).isEmpty();
+        assertThat(choose("memory", Map.of()).factory().name()).isEqualTo("memory");
+        assertThat(choose("memory", Map.of()).problem()).isEmpty();
     }
 
     @Test
@@ -80,47 +87,14 @@ class StoreChoiceWithoutDriverTest {
                 .isFalse();
     }
 
-    private StoreSelection choose(StoreKind kind, Map<String, String> keys) {
+    private StoreSelection choose(String name, Map<String, String> keys) {
         ConfigValues values =
                 new ConfigValues(
                         new SmallRyeConfigBuilder()
                                 .withSources(new PropertiesConfigSource(keys, "test", 500))
                                 .build());
         factories.stream().filter(NO_MONGO_DRIVER).forEach(f -> f.read(values));
-        return StoreSelection.choose(kind, factories, NO_MONGO_DRIVER, values, new NoBeans());
-    }
-
-    /** A container without beans of the stores' types and without a managed scheduler. */
-    private static final class NoBeans implements StoreResources {
-
-        @Override
-        public Count count(String typeName) {
-            return Count.NONE;
-        }
-
-        @Override
-        public Object reference(String typeName) {
-            throw new IllegalStateException("no " + typeName);
-        }
-
-        @Override
-        public Count resolvable(Class<?> type) {
-            return Count.NONE;
-        }
-
-        @Override
-        public <T> T resolve(Class<T> type) {
-            throw new IllegalStateException("no " + type);
-        }
-
-        @Override
-        public Optional<ScheduledExecutorService> managedScheduler() {
-            return Optional.empty();
-        }
-
-        @Override
-        public String managedSchedulerName() {
-            return "none";
-        }
+        return StoreSelection.choose(
+                name, factories, NO_MONGO_DRIVER, values, new NoStoreResources());
     }
 }

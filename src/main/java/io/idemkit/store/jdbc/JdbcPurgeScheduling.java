@@ -1,6 +1,5 @@
 package io.idemkit.store.jdbc;
 
-import io.idemkit.config.ConfigKeys;
 import io.idemkit.spi.IdempotencyStore;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -43,7 +42,7 @@ final class JdbcPurgeScheduling {
                         "idemkit purges the JDBC store's expired rows every "
                                 + interval
                                 + " ("
-                                + ConfigKeys.JDBC_PURGE_INTERVAL
+                                + JdbcKeys.PURGE_INTERVAL
                                 + ") on "
                                 + managedName);
                 return Optional.of(schedule);
@@ -63,7 +62,7 @@ final class JdbcPurgeScheduling {
                 "idemkit purges the JDBC store's expired rows every "
                         + interval
                         + " ("
-                        + ConfigKeys.JDBC_PURGE_INTERVAL
+                        + JdbcKeys.PURGE_INTERVAL
                         + ") on a daemon thread of its own");
         return Optional.of(schedule);
     }

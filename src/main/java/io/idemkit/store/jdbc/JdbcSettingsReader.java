@@ -1,6 +1,5 @@
 package io.idemkit.store.jdbc;
 
-import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.ConfigValues;
 import java.time.Duration;
 
@@ -20,17 +19,17 @@ public final class JdbcSettingsReader {
     public static JdbcStoreSettings read(ConfigValues values) {
         JdbcStoreSettings settings =
                 new JdbcStoreSettings(
-                        ConfigKeys.JDBC_TABLE_DEFAULT,
-                        Boolean.parseBoolean(ConfigKeys.JDBC_CREATE_TABLE_DEFAULT));
-        String name = values.text(ConfigKeys.JDBC_DATASOURCE).orElse(null);
+                        JdbcKeys.TABLE_DEFAULT,
+                        Boolean.parseBoolean(JdbcKeys.CREATE_TABLE_DEFAULT));
+        String name = values.text(JdbcKeys.DATASOURCE).orElse(null);
         if (name != null) {
             settings = values.apply(settings, name, JdbcStoreSettings::withDataSourceName);
         }
-        String table = values.text(ConfigKeys.JDBC_TABLE).orElse(null);
+        String table = values.text(JdbcKeys.TABLE).orElse(null);
         if (table != null) {
             settings = values.apply(settings, table, JdbcStoreSettings::withTable);
         }
-        String transactional = values.text(ConfigKeys.JDBC_TRANSACTION_DATASOURCE).orElse(null);
+        String transactional = values.text(JdbcKeys.TRANSACTION_DATASOURCE).orElse(null);
         if (transactional != null) {
             settings =
                     values.apply(
@@ -39,37 +38,28 @@ public final class JdbcSettingsReader {
                             JdbcStoreSettings::withTransactionDataSourceName);
         }
         Duration purge =
-                values.notNegative(
-                        ConfigKeys.JDBC_PURGE_INTERVAL, ConfigKeys.JDBC_PURGE_INTERVAL_DEFAULT);
+                values.notNegative(JdbcKeys.PURGE_INTERVAL, JdbcKeys.PURGE_INTERVAL_DEFAULT);
         if (purge != null) {
             settings = values.apply(settings, purge, JdbcStoreSettings::withPurgeInterval);
         }
         Duration ownerLock =
-                values.positive(
-                        ConfigKeys.JDBC_OWNER_LOCK_TIMEOUT,
-                        ConfigKeys.JDBC_OWNER_LOCK_TIMEOUT_DEFAULT);
+                values.positive(JdbcKeys.OWNER_LOCK_TIMEOUT, JdbcKeys.OWNER_LOCK_TIMEOUT_DEFAULT);
         if (ownerLock != null) {
             settings = values.apply(settings, ownerLock, JdbcStoreSettings::withOwnerLockTimeout);
         }
         Duration pollPause =
-                values.positive(
-                        ConfigKeys.JDBC_POLL_LONGEST_PAUSE,
-                        ConfigKeys.JDBC_POLL_LONGEST_PAUSE_DEFAULT);
+                values.positive(JdbcKeys.POLL_LONGEST_PAUSE, JdbcKeys.POLL_LONGEST_PAUSE_DEFAULT);
         if (pollPause != null) {
             settings = values.apply(settings, pollPause, JdbcStoreSettings::withPollLongestPause);
         }
         Duration network =
-                values.notNegative(
-                        ConfigKeys.JDBC_NETWORK_TIMEOUT, ConfigKeys.JDBC_NETWORK_TIMEOUT_DEFAULT);
+                values.notNegative(JdbcKeys.NETWORK_TIMEOUT, JdbcKeys.NETWORK_TIMEOUT_DEFAULT);
         if (network != null) {
             settings = values.apply(settings, network, JdbcStoreSettings::withNetworkTimeout);
         }
         return settings.withCreateTable(
-                        values.bool(
-                                ConfigKeys.JDBC_CREATE_TABLE, ConfigKeys.JDBC_CREATE_TABLE_DEFAULT))
+                        values.bool(JdbcKeys.CREATE_TABLE, JdbcKeys.CREATE_TABLE_DEFAULT))
                 .withNotifications(
-                        values.bool(
-                                ConfigKeys.JDBC_NOTIFICATIONS,
-                                ConfigKeys.JDBC_NOTIFICATIONS_DEFAULT));
+                        values.bool(JdbcKeys.NOTIFICATIONS, JdbcKeys.NOTIFICATIONS_DEFAULT));
     }
 }

@@ -3,7 +3,6 @@ package io.idemkit.store.jdbc;
 import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.ConfigValues;
 import io.idemkit.config.IdemkitConfig;
-import io.idemkit.config.StoreKind;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.store.StoreDriver;
 import io.idemkit.store.StoreFactory;
@@ -11,6 +10,7 @@ import io.idemkit.store.StoreResources;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The JDBC store's wing ({@code idemkit.store=jdbc}, never chosen by {@code auto}: an application's
@@ -34,8 +34,23 @@ public final class JdbcStoreFactory implements StoreFactory {
     public JdbcStoreFactory() {}
 
     @Override
-    public StoreKind kind() {
-        return StoreKind.JDBC;
+    public String name() {
+        return "jdbc";
+    }
+
+    @Override
+    public Set<String> keys() {
+        return JdbcKeys.all();
+    }
+
+    @Override
+    public Optional<String> howToChoose() {
+        return Optional.of(
+                "set "
+                        + ConfigKeys.STORE
+                        + "=jdbc (on "
+                        + JdbcKeys.DATASOURCE
+                        + ", or the application's one DataSource bean)");
     }
 
     @Override
@@ -53,7 +68,7 @@ public final class JdbcStoreFactory implements StoreFactory {
         return settings.transactionDataSourceName() != null
                 ? Optional.empty()
                 : Optional.of(
-                        ConfigKeys.JDBC_TRANSACTION_DATASOURCE
+                        JdbcKeys.TRANSACTION_DATASOURCE
                                 + " is not set: name the JTA data source of the business writes,"
                                 + " on the JDBC store's database");
     }

@@ -1,7 +1,6 @@
 package io.idemkit.store.jdbc;
 
 import io.idemkit.IdempotencyStorageException;
-import io.idemkit.config.ConfigKeys;
 import io.idemkit.store.StoreResources;
 import java.lang.System.Logger.Level;
 import java.util.Optional;
@@ -32,7 +31,7 @@ final class JdbcStoreOpening {
         try {
             dataSource =
                     settings.dataSourceName() != null
-                            ? lookUpOrDefer(ConfigKeys.JDBC_DATASOURCE, settings.dataSourceName())
+                            ? lookUpOrDefer(JdbcKeys.DATASOURCE, settings.dataSourceName())
                             : bean(resources);
         } catch (IllegalStateException e) {
             return new Opened(null, e.getMessage());
@@ -42,7 +41,7 @@ final class JdbcStoreOpening {
             try {
                 transactional =
                         lookUp(
-                                ConfigKeys.JDBC_TRANSACTION_DATASOURCE,
+                                JdbcKeys.TRANSACTION_DATASOURCE,
                                 settings.transactionDataSourceName());
             } catch (IllegalStateException e) {
                 return new Opened(null, e.getMessage());
@@ -142,13 +141,13 @@ final class JdbcStoreOpening {
         if (found == StoreResources.Count.SEVERAL) {
             throw new IllegalStateException(
                     "idemkit.store=jdbc, but there are several DataSource beans: set "
-                            + ConfigKeys.JDBC_DATASOURCE
+                            + JdbcKeys.DATASOURCE
                             + " to a JNDI name to choose.");
         }
         if (found == StoreResources.Count.NONE) {
             throw new IllegalStateException(
                     "idemkit.store=jdbc needs "
-                            + ConfigKeys.JDBC_DATASOURCE
+                            + JdbcKeys.DATASOURCE
                             + " (a JNDI name) or a DataSource bean; none is there.");
         }
         return resources.resolve(DataSource.class);

@@ -1,6 +1,5 @@
 package io.idemkit.store.jdbc;
 
-import io.idemkit.config.ConfigKeys;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -35,7 +34,7 @@ final class SameDatabase {
             LOG.log(
                     Level.WARNING,
                     "idemkit could not check that "
-                            + ConfigKeys.JDBC_TRANSACTION_DATASOURCE
+                            + JdbcKeys.TRANSACTION_DATASOURCE
                             + " reaches the JDBC store's database: "
                             + e.getMessage());
             return Optional.empty();
@@ -44,7 +43,7 @@ final class SameDatabase {
             return Optional.empty();
         }
         return Optional.of(
-                ConfigKeys.JDBC_TRANSACTION_DATASOURCE
+                JdbcKeys.TRANSACTION_DATASOURCE
                         + " reaches "
                         + businessSide
                         + ", and the JDBC store's data source "

@@ -1,6 +1,5 @@
 package io.idemkit.store.mongo;
 
-import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.ConfigValues;
 import io.idemkit.config.DurationFormat;
 import java.time.Duration;
@@ -23,34 +22,25 @@ public final class MongoSettingsReader {
         MongoStoreSettings settings =
                 new MongoStoreSettings(
                         null,
-                        ConfigKeys.MONGO_DATABASE_DEFAULT,
-                        ConfigKeys.MONGO_COLLECTION_DEFAULT,
-                        DurationFormat.parse(ConfigKeys.MONGO_TIMEOUT_DEFAULT),
+                        MongoKeys.DATABASE_DEFAULT,
+                        MongoKeys.COLLECTION_DEFAULT,
+                        DurationFormat.parse(MongoKeys.TIMEOUT_DEFAULT),
                         null,
-                        DurationFormat.parse(ConfigKeys.MONGO_LEASE_GRACE_DEFAULT));
-        settings = text(values, settings, ConfigKeys.MONGO_URI, MongoStoreSettings::withUri);
-        settings =
-                text(values, settings, ConfigKeys.MONGO_DATABASE, MongoStoreSettings::withDatabase);
-        settings =
-                text(
-                        values,
-                        settings,
-                        ConfigKeys.MONGO_COLLECTION,
-                        MongoStoreSettings::withCollection);
+                        DurationFormat.parse(MongoKeys.LEASE_GRACE_DEFAULT));
+        settings = text(values, settings, MongoKeys.URI, MongoStoreSettings::withUri);
+        settings = text(values, settings, MongoKeys.DATABASE, MongoStoreSettings::withDatabase);
+        settings = text(values, settings, MongoKeys.COLLECTION, MongoStoreSettings::withCollection);
         settings =
                 text(
                         values,
                         settings,
-                        ConfigKeys.MONGO_WRITE_CONCERN,
+                        MongoKeys.WRITE_CONCERN,
                         MongoStoreSettings::withWriteConcern);
-        Duration timeout =
-                values.positive(ConfigKeys.MONGO_TIMEOUT, ConfigKeys.MONGO_TIMEOUT_DEFAULT);
+        Duration timeout = values.positive(MongoKeys.TIMEOUT, MongoKeys.TIMEOUT_DEFAULT);
         if (timeout != null) {
             settings = values.apply(settings, timeout, MongoStoreSettings::withTimeout);
         }
-        Duration grace =
-                values.notNegative(
-                        ConfigKeys.MONGO_LEASE_GRACE, ConfigKeys.MONGO_LEASE_GRACE_DEFAULT);
+        Duration grace = values.notNegative(MongoKeys.LEASE_GRACE, MongoKeys.LEASE_GRACE_DEFAULT);
         if (grace != null) {
             settings = values.apply(settings, grace, MongoStoreSettings::withLeaseGrace);
         }

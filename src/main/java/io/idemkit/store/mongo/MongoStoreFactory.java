@@ -1,9 +1,7 @@
 package io.idemkit.store.mongo;
 
-import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.ConfigValues;
 import io.idemkit.config.IdemkitConfig;
-import io.idemkit.config.StoreKind;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.store.StoreDriver;
 import io.idemkit.store.StoreFactory;
@@ -39,8 +37,19 @@ public final class MongoStoreFactory implements StoreFactory {
     public MongoStoreFactory() {}
 
     @Override
-    public StoreKind kind() {
-        return StoreKind.MONGO;
+    public String name() {
+        return "mongo";
+    }
+
+    @Override
+    public Set<String> keys() {
+        return MongoKeys.all();
+    }
+
+    @Override
+    public Optional<String> howToChoose() {
+        return Optional.of(
+                "set " + MongoKeys.URI + " (or give the application one MongoClient bean)");
     }
 
     @Override
@@ -55,7 +64,7 @@ public final class MongoStoreFactory implements StoreFactory {
 
     @Override
     public boolean askedForByConfiguration(ConfigValues values) {
-        return values.text(ConfigKeys.MONGO_URI).isPresent();
+        return values.text(MongoKeys.URI).isPresent();
     }
 
     @Override
@@ -76,7 +85,7 @@ public final class MongoStoreFactory implements StoreFactory {
                 ? Optional.of(
                         "idemkit found several MongoClient or MongoDatabase beans and cannot"
                                 + " tell which to use; set "
-                                + ConfigKeys.MONGO_URI
+                                + MongoKeys.URI
                                 + " to choose.")
                 : Optional.empty();
     }
@@ -90,10 +99,10 @@ public final class MongoStoreFactory implements StoreFactory {
                 several(resources)
                         ? "idemkit.store=mongo, but there are several MongoClient or MongoDatabase"
                                 + " beans and no "
-                                + ConfigKeys.MONGO_URI
+                                + MongoKeys.URI
                                 + ": set it to choose."
                         : "idemkit.store=mongo needs "
-                                + ConfigKeys.MONGO_URI
+                                + MongoKeys.URI
                                 + ", or a MongoClient or MongoDatabase bean; none is there.");
     }
 

@@ -2,7 +2,6 @@ package io.idemkit.store.mongo;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoDatabase;
-import io.idemkit.config.ConfigKeys;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.store.StoreResources;
 import io.idemkit.store.StoreResources.Count;
@@ -23,7 +22,7 @@ final class MongoStoreOpening {
 
     static IdempotencyStore open(MongoStoreSettings settings, StoreResources resources) {
         if (settings.uri() != null) {
-            LOG.log(Level.INFO, "idemkit uses the MongoDB store on " + ConfigKeys.MONGO_URI);
+            LOG.log(Level.INFO, "idemkit uses the MongoDB store on " + MongoKeys.URI);
             return new MongoIdempotencyStore(settings, Clock.systemUTC());
         }
         if (resources.count(MongoStoreFactory.DATABASE) == Count.ONE) {
