@@ -4,11 +4,11 @@ import io.idemkit.IdempotencyIgnored;
 import io.idemkit.IdempotencyKey;
 import io.idemkit.IdempotencyScopeProvider;
 import io.idemkit.Idempotent;
-import io.idemkit.admin.http.AdminSettings;
 import io.idemkit.client.IdempotentOperation;
 import io.idemkit.client.OperationKey;
 import io.idemkit.client.StepKey;
 import io.idemkit.config.ConfigReader;
+import io.idemkit.config.ConfigSection;
 import io.idemkit.config.ConfigValues;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.InvalidConfigurationException;
@@ -60,6 +60,7 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
@@ -87,7 +88,13 @@ public class IdemkitExtension implements Extension {
     /**
      * Every bundled store's wing, one instance for this deployment, in the order auto tries them.
      */
-    private final List<StoreFactory> storeFactories = loadStoreFactories();
+    private final List<StoreFactory> storeFactories = load(StoreFactory.class);
+
+    /**
+     * The wings' own configuration beyond the stores' (the admin API's keys), read in the same
+     * reading.
+     */
+    private final List<ConfigSection> configSections = load(ConfigSection.class);
 
     /** What the container has for the stores: the application's beans of the types they name. */
     private final ContainerResources storeResources =
@@ -218,9 +225,10 @@ public class IdemkitExtension implements Extension {
         ConfigValues values =
                 new ConfigValues(
                         ConfigProvider.getConfig(),
-                        storeFactories.stream()
-                                .flatMap(f -> f.keys().stream())
+                        Stream.concat(configSections.stream(), storeFactories.stream())
+                                .flatMap(section -> section.keys().stream())
                                 .collect(Collectors.toUnmodifiableSet()));
+        configSections.forEach(section -> section.read(values));
         ClassLoader library = IdemkitExtension.class.getClassLoader();
         List<StoreFactory> usable =
                 storeFactories.stream()
@@ -370,10 +378,10 @@ public class IdemkitExtension implements Extension {
         return storeResources;
     }
 
-    private static List<StoreFactory> loadStoreFactories() {
-        List<StoreFactory> found = new ArrayList<>();
-        ServiceLoader.load(StoreFactory.class, IdemkitExtension.class.getClassLoader())
-                .forEach(found::add);
+    /** One instance of each wing the library's service files list, for this deployment. */
+    private static <T> List<T> load(Class<T> seam) {
+        List<T> found = new ArrayList<>();
+        ServiceLoader.load(seam, IdemkitExtension.class.getClassLoader()).forEach(found::add);
         return List.copyOf(found);
     }
 
@@ -437,12 +445,6 @@ public class IdemkitExtension implements Extension {
         ftPlacement
                 .check(ConfigProvider.getConfig())
                 .ifPresent(p -> event.addDeploymentProblem(new DeploymentException(p)));
-    }
-
-    /** Validates {@code idemkit.admin.*} at deployment, like every other key. */
-    void validateAdmin(@Observes AfterDeploymentValidation event) {
-        AdminSettings.problems(ConfigProvider.getConfig())
-                .forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
     }
 
     /** Lets the JDK's record support forget the application's classes (C15.1). */

@@ -238,15 +238,6 @@ public final class ConfigKeys {
     /** Default of {@link #MESSAGE_TRANSACTION_TIMEOUT}: unset, the server's own is read. */
     public static final String MESSAGE_TRANSACTION_TIMEOUT_DEFAULT = "";
 
-    /** Whether the admin HTTP API is served ({@code true} or {@code false}); off by default. */
-    public static final String ADMIN_ENABLED = PREFIX + "admin.enabled";
-
-    /** Default of {@link #ADMIN_ENABLED}. */
-    public static final String ADMIN_ENABLED_DEFAULT = "false";
-
-    /** The role a caller of the admin HTTP API must be in; unset means the API refuses everyone. */
-    public static final String ADMIN_ROLE = PREFIX + "admin.role";
-
     /**
      * The request header in which the client sends a request's key (C14.4); the server's {@link
      * #KEY_HEADER} by default.

@@ -1,5 +1,6 @@
 package io.idemkit.store;
 
+import io.idemkit.config.ConfigSection;
 import io.idemkit.config.ConfigValues;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.spi.IdempotencyStore;
@@ -26,7 +27,7 @@ import java.util.Set;
  *
  * <p>Internal: no compatibility guaranteed.
  */
-public interface StoreFactory {
+public interface StoreFactory extends ConfigSection {
 
     /**
      * @return the value of {@code idemkit.store} that names this store: lower case, unique among
@@ -35,11 +36,11 @@ public interface StoreFactory {
     String name();
 
     /**
-     * Answered without the driver, before any reading.
+     * {@inheritDoc}
      *
-     * @return every key of the store's own ({@code idemkit.jdbc.*}), so that the unknown-key check
-     *     knows them whichever store is chosen
+     * <p>Every key of the store's own ({@code idemkit.jdbc.*}), known whichever store is chosen.
      */
+    @Override
     Set<String> keys();
 
     /**
@@ -76,11 +77,11 @@ public interface StoreFactory {
     }
 
     /**
-     * Reads and checks the store's own keys; a broken one is recorded in {@code values}. Called at
-     * every deployment where the driver is there, whichever store is chosen.
+     * {@inheritDoc}
      *
-     * @param values the reading of the application's configuration
+     * <p>Called at every deployment where the driver is there, whichever store is chosen.
      */
+    @Override
     void read(ConfigValues values);
 
     /**

@@ -2,6 +2,7 @@ package io.idemkit.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idemkit.admin.http.AdminKeys;
 import io.idemkit.admin.http.AdminSettings;
 import io.idemkit.client.ClientSettings;
 import io.idemkit.client.ClientSettingsReader;
@@ -283,10 +284,9 @@ class EveryConfigKeyTest {
                             new KeyCase(
                                     "12s", r -> r.jdbc().networkTimeout(), Duration.ofSeconds(12))),
                     Map.entry(
-                            ConfigKeys.ADMIN_ENABLED,
-                            new KeyCase("true", r -> r.admin().enabled(), true)),
+                            AdminKeys.ENABLED, new KeyCase("true", r -> r.admin().enabled(), true)),
                     Map.entry(
-                            ConfigKeys.ADMIN_ROLE,
+                            AdminKeys.ROLE,
                             new KeyCase("ops", r -> r.admin().requiredRole().orElseThrow(), "ops")),
                     Map.entry(
                             ConfigKeys.CLIENT_KEY_HEADER,
@@ -340,9 +340,10 @@ class EveryConfigKeyTest {
     }
 
     @Test
-    void theTable_namesEveryKeyOfConfigKeysAndOfEveryBundledStore() {
+    void theTable_namesEveryKeyOfConfigKeysAndOfEveryWing() {
         Set<String> every = new TreeSet<>(ConfigKeys.all());
         ServiceLoader.load(StoreFactory.class).forEach(f -> every.addAll(f.keys()));
+        ServiceLoader.load(ConfigSection.class).forEach(section -> every.addAll(section.keys()));
 
         assertThat(CASES.keySet()).containsExactlyInAnyOrderElementsOf(every);
     }

@@ -1,7 +1,6 @@
 package io.idemkit.admin.http;
 
 import io.idemkit.admin.IdempotencyAdmin;
-import io.idemkit.config.ConfigKeys;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.Priorities;
@@ -46,11 +45,11 @@ public final class AdminFeature implements Feature {
         if (settings.requiredRole().isEmpty()) {
             LOG.log(
                     Level.WARNING,
-                    ConfigKeys.ADMIN_ENABLED
+                    AdminKeys.ENABLED
                             + "=true, but "
-                            + ConfigKeys.ADMIN_ROLE
+                            + AdminKeys.ROLE
                             + " is not set: the idemkit admin API refuses every call (403). Set "
-                            + ConfigKeys.ADMIN_ROLE
+                            + AdminKeys.ROLE
                             + " to the role of your operators.");
         } else {
             LOG.log(

@@ -1,9 +1,6 @@
 package io.idemkit.admin.http;
 
-import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.ConfigValues;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import org.eclipse.microprofile.config.Config;
 
@@ -24,38 +21,29 @@ public record AdminSettings(boolean enabled, String role) {
     }
 
     /**
-     * @param config the application's configuration, already validated by {@link #problems}
+     * @param config the application's configuration, already validated at deployment ({@link
+     *     AdminSection})
      * @return the admin settings
+     * @throws io.idemkit.config.InvalidConfigurationException when a key is broken
      */
     public static AdminSettings read(Config config) {
-        List<String> problems = new ArrayList<>();
-        AdminSettings settings = read(config, problems);
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException(String.join("; ", problems));
-        }
+        ConfigValues values = new ConfigValues(config);
+        AdminSettings settings = read(values);
+        values.throwIfBroken();
         return settings;
     }
 
     /**
-     * @param config the application's configuration
-     * @return every broken rule, in the house format; empty when the keys are valid
+     * @param values the reading of the application's configuration; a broken key is recorded there
+     * @return the settings, off in place of a broken switch and without a broken role
      */
-    public static List<String> problems(Config config) {
-        List<String> problems = new ArrayList<>();
-        read(config, problems);
-        return problems;
-    }
-
-    private static AdminSettings read(Config config, List<String> problems) {
-        ConfigValues values = new ConfigValues(config);
-        boolean enabled = values.bool(ConfigKeys.ADMIN_ENABLED, ConfigKeys.ADMIN_ENABLED_DEFAULT);
-        problems.addAll(values.problems());
-        Optional<String> role =
-                config.getOptionalValue(ConfigKeys.ADMIN_ROLE, String.class).map(String::strip);
+    public static AdminSettings read(ConfigValues values) {
+        boolean enabled = values.bool(AdminKeys.ENABLED, AdminKeys.ENABLED_DEFAULT);
+        Optional<String> role = values.text(AdminKeys.ROLE);
         if (role.isPresent() && !role.get().matches("[^\\s,]+")) {
-            problems.add(
+            values.problem(
                     "Invalid "
-                            + ConfigKeys.ADMIN_ROLE
+                            + AdminKeys.ROLE
                             + "="
                             + role.get()
                             + ": must be one role name, without spaces or commas");
