@@ -7,7 +7,9 @@
  * the exception hierarchy rooted at {@link io.idemkit.IdempotencyException}.
  *
  * <p>Everything in this package is covered by semantic versioning. So are the store SPI in {@link
- * io.idemkit.spi} and the admin bean {@link io.idemkit.admin.IdempotencyAdmin}; every other package
- * and class is internal. This package imports nothing else of the library.
+ * io.idemkit.spi}, the names a REST application writes in {@link io.idemkit.rest}, the calling
+ * side's public types in {@link io.idemkit.client} and the admin bean {@link
+ * io.idemkit.admin.IdempotencyAdmin}; every other package and class is internal
+ * (docs/public-api.md). This package imports nothing else of the library.
  */
 package io.idemkit;

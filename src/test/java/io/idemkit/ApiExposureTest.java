@@ -86,7 +86,7 @@ class ApiExposureTest {
         }
         String pkg = top.getPackageName();
         return switch (pkg) {
-            case "io.idemkit", "io.idemkit.spi" -> true;
+            case "io.idemkit", "io.idemkit.spi", "io.idemkit.rest" -> true;
             case "io.idemkit.admin" -> top.getSimpleName().equals("IdempotencyAdmin");
             case "io.idemkit.client" -> !CLIENT_INTERNALS.contains(top.getName());
             default -> false;

@@ -83,6 +83,10 @@ class LayeringTest {
                         .definedBy("io.idemkit.admin..")
                         .layer("CDI glue")
                         .definedBy("io.idemkit.cdi..")
+                        // What a REST application names (getClasses(), mp.openapi.filter): public
+                        // classes that hand their work to the surfaces below.
+                        .layer("REST entry points")
+                        .definedBy("io.idemkit.rest..")
                         .whereLayer("API")
                         .mayNotAccessAnyLayer()
                         .whereLayer("SPI")
@@ -128,6 +132,10 @@ class LayeringTest {
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "Policy")
                         .whereLayer("Admin")
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "HTTP surface")
+                        .whereLayer("REST entry points")
+                        .mayOnlyAccessLayers("HTTP surface", "Admin", "OpenAPI")
+                        .whereLayer("REST entry points")
+                        .mayNotBeAccessedByAnyLayer()
                         .whereLayer("CDI glue")
                         .mayOnlyAccessLayers(
                                 "API",

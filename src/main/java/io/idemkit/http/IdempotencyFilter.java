@@ -44,7 +44,7 @@ import java.util.function.Supplier;
  * answers a duplicate itself (replay, 422, 423, 503); the response filter and the interceptor store
  * what the client receives, or release the claim.
  *
- * <p>Registered by {@link IdempotencyFeature} for annotated methods only, so endpoints without the
+ * <p>Registered by {@link FilterBinding} for annotated methods only, so endpoints without the
  * annotation pay nothing. Thread-safe: one instance serves every request of its method, and the
  * per-request state travels as a request property.
  */

@@ -54,7 +54,7 @@ class DocsSnippetsTest {
                     "io.idemkit.client.*",
                     "io.idemkit.admin.*",
                     "io.idemkit.admin.IdempotencyAdmin.*",
-                    "io.idemkit.openapi.IdempotencyOpenApiFilter",
+                    "io.idemkit.rest.IdempotencyOpenApiFilter",
                     "io.idemkit.docs.SnippetWorld.*",
                     "jakarta.annotation.*",
                     "jakarta.ejb.*",

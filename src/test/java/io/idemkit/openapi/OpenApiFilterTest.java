@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import io.idemkit.Idempotent;
 import io.idemkit.cdi.TestConfig;
+import io.idemkit.rest.IdempotencyOpenApiFilter;
 import io.idemkit.spi.IdempotencyKeyExtractor;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.GET;

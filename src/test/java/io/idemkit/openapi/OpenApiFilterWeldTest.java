@@ -3,6 +3,7 @@ package io.idemkit.openapi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.cdi.TestDeployment;
+import io.idemkit.rest.IdempotencyOpenApiFilter;
 import io.idemkit.testsupport.RunningCdi;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.PathItem;

@@ -1,6 +1,6 @@
 package io.idemkit.it.openapi.app;
 
-import io.idemkit.openapi.IdempotencyOpenApiFilter;
+import io.idemkit.rest.IdempotencyOpenApiFilter;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.OpenAPI;

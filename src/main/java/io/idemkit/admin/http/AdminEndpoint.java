@@ -54,8 +54,8 @@ import java.util.function.Supplier;
  * responses are never cached. A delete, and a read that returns a stored body, are logged at INFO
  * with the caller's name and the effective key, never the body.
  *
- * <p>A pre-matching filter, registered only by {@link AdminFeature}; requests outside the prefix
- * pass through untouched. Thread-safe.
+ * <p>A pre-matching filter, registered only by {@link AdminRegistration}; requests outside the
+ * prefix pass through untouched. Thread-safe.
  */
 @PreMatching
 final class AdminEndpoint implements ContainerRequestFilter {

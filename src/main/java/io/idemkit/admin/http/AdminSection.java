@@ -6,7 +6,7 @@ import java.util.Set;
 
 /**
  * The admin API's keys ({@code idemkit.admin.*}), checked in the deployment's one reading; {@link
- * AdminFeature} reads them again when JAX-RS configures it. Listed in {@code
+ * AdminRegistration} reads them again when JAX-RS configures it. Listed in {@code
  * META-INF/services/io.idemkit.config.ConfigSection}.
  */
 public final class AdminSection implements ConfigSection {

@@ -8,14 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.microprofile.config.ConfigProvider;
-import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 
 /**
- * Describes idemkit's HTTP surface in the application's OpenAPI document (C6.12), when the
- * application names it: {@code mp.openapi.filter=io.idemkit.openapi.IdempotencyOpenApiFilter} (an
- * application with a filter of its own calls {@code new
- * IdempotencyOpenApiFilter().filterOpenAPI(openApi)} from it). Each operation of an
+ * Describes idemkit's HTTP surface in the application's OpenAPI document (C6.12): the work of the
+ * public filter {@code io.idemkit.rest.IdempotencyOpenApiFilter}, which the application names in
+ * {@code mp.openapi.filter} or calls from a filter of its own. Each operation of an
  * {@code @Idempotent} resource method gets its key header parameter, the problem responses the HTTP
  * surface may answer (400, 422 and 423, or 409 in the Stripe dialect, and 503) and the replay and
  * expiry headers of its successes, where the document does not describe them already.
@@ -24,23 +22,23 @@ import org.eclipse.microprofile.openapi.models.OpenAPI;
  * the document before CDI has started) it logs one WARNING and leaves the document as it is.
  * Thread-safe.
  */
-public class IdempotencyOpenApiFilter implements OASFilter {
+public final class OpenApiFiltering {
 
-    private static final System.Logger LOG =
-            System.getLogger(IdempotencyOpenApiFilter.class.getName());
+    private static final System.Logger LOG = System.getLogger(OpenApiFiltering.class.getName());
     private static final AtomicBoolean WARNED = new AtomicBoolean();
 
-    /** For the runtime, which creates it by reflection. */
-    public IdempotencyOpenApiFilter() {}
+    private OpenApiFiltering() {}
 
-    @Override
-    public void filterOpenAPI(OpenAPI openApi) {
+    /**
+     * @param openApi the document, described in place
+     */
+    public static void filter(OpenAPI openApi) {
         // The runtime may call this on a thread of its own (Payara Micro: the request for
         // /openapi), whose context class loader is not the application's; CDI.current() and
         // MicroProfile Config find the application by it.
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
-        thread.setContextClassLoader(IdempotencyOpenApiFilter.class.getClassLoader());
+        thread.setContextClassLoader(OpenApiFiltering.class.getClassLoader());
         try {
             describe(openApi);
         } finally {

@@ -11,7 +11,6 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.RuntimeType;
-import jakarta.ws.rs.core.Feature;
 import jakarta.ws.rs.core.FeatureContext;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
@@ -23,26 +22,12 @@ import java.util.function.Supplier;
  * resource calls, to the problem+json answers of the HTTP surface for the same situations (C7.5,
  * C6.4), so that they never reach the client as a 500 with a stack trace. The body is that of
  * {@link ProblemResponses}: it says what the client should do and never echoes the exception's
- * message, the key or a payload.
- *
- * <p>Found like {@link IdempotencyFeature}: JAX-RS 3.1 loads a {@code Feature} through the service
- * loader ({@code META-INF/services/jakarta.ws.rs.core.Feature}), whether the application relies on
- * scanning or lists its classes in {@code Application.getClasses()}. An application that turns
- * service loading off ({@code jakarta.ws.rs.loadServices=false}) registers this class itself. The
- * class carries a {@code @Priority} of its own because RESTEasy's service loader (Open Liberty's
- * {@code restfulWS-3.1}) keeps one feature per priority: without it, this feature and {@code
- * AdminFeature}, both at the default priority, would be one, and the mappers were never registered.
- *
- * <p>The application's own mappers win: JAX-RS picks the mapper of the nearest exception type, then
- * the highest priority (the lowest number) among mappers of that type. Ours have {@link #PRIORITY},
- * below an application mapper's default ({@link Priorities#USER}), so an application mapper of one
- * of these exception types replaces ours. An application mapper of {@code Exception}, {@code
- * RuntimeException} or {@code IdempotencyException} does not: ours are of a nearer type. That is
- * deliberate, since a catch-all mapper is usually written for unexpected failures and would turn a
- * 423 with {@code Retry-After} back into a 500; to take these over, map their exact types.
+ * message, the key or a payload. The work of the public feature {@code
+ * io.idemkit.rest.IdempotencyExceptionMappers}, which says why the mappers have {@link #PRIORITY}.
  */
-@Priority(IdempotencyExceptionMappers.PRIORITY)
-public final class IdempotencyExceptionMappers implements Feature {
+public final class ProblemMappers {
+
+    private ProblemMappers() {}
 
     /**
      * The priority of every mapper: {@code Priorities.USER + 1000}, so that an application mapper
@@ -51,8 +36,11 @@ public final class IdempotencyExceptionMappers implements Feature {
      */
     public static final int PRIORITY = Priorities.USER + 1000;
 
-    @Override
-    public boolean configure(FeatureContext context) {
+    /**
+     * @param context where the mappers are registered
+     * @return whether they were: on a server, not on a JAX-RS client
+     */
+    public static boolean configure(FeatureContext context) {
         // The service loader also offers features to JAX-RS clients, which have no use for these.
         if (context.getConfiguration().getRuntimeType() != RuntimeType.SERVER) {
             return false;

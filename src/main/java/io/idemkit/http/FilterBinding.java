@@ -7,10 +7,8 @@ import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseFilter;
-import jakarta.ws.rs.container.DynamicFeature;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.Configuration;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.FeatureContext;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.ext.WriterInterceptor;
@@ -26,24 +24,15 @@ import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Binds the idempotency filter pair to every resource method that carries {@link Idempotent}, on
- * the method or its class, and to no other: endpoints without the annotation pay nothing.
- *
- * <p>Found by JAX-RS 3.1's service-loader discovery of dynamic features ({@code
- * META-INF/services/jakarta.ws.rs.container.DynamicFeature}), which works whether the application
- * relies on scanning or lists its classes in {@code Application.getClasses()}. An application that
- * turns service loading off ({@code jakarta.ws.rs.loadServices=false}) registers this class itself.
+ * the method or its class, and to no other: endpoints without the annotation pay nothing. The work
+ * of the public dynamic feature {@code io.idemkit.rest.IdempotencyFeature}, which the runtime finds
+ * and injects, and which hands its calls here. One instance per feature instance.
  */
-public final class IdempotencyFeature implements DynamicFeature {
+public final class FilterBinding {
 
-    private static final System.Logger LOG = System.getLogger(IdempotencyFeature.class.getName());
+    private static final System.Logger LOG = System.getLogger(FilterBinding.class.getName());
 
     private final Supplier<HttpSurface> surface = new LazySurface();
-
-    /**
-     * The application's configuration, where the runtime injects it: Jersey lists the application's
-     * providers only here, not in a dynamic feature's {@code FeatureContext}.
-     */
-    @Context private Configuration application;
 
     /** Found on the first annotated method: the providers are all registered by then (C6.10). */
     private volatile LateRequestFilters lateFilters;
@@ -57,8 +46,15 @@ public final class IdempotencyFeature implements DynamicFeature {
      */
     private volatile Integer requestPriority;
 
-    @Override
-    public void configure(ResourceInfo resource, FeatureContext context) {
+    /**
+     * @param resource the resource method the runtime offers
+     * @param context where its providers are registered
+     * @param application the application's configuration, where the runtime injected it into the
+     *     feature: Jersey lists the application's providers only there, not in a dynamic feature's
+     *     {@code FeatureContext}; {@code null} elsewhere
+     */
+    public void configure(
+            ResourceInfo resource, FeatureContext context, Configuration application) {
         Class<?> type = resource.getResourceClass();
         Method method = resource.getResourceMethod();
         if (type == null || method == null) {
@@ -80,7 +76,7 @@ public final class IdempotencyFeature implements DynamicFeature {
             return;
         }
         int priority = requestPriority(type);
-        LateRequestFilters late = lateFilters(type, context, priority);
+        LateRequestFilters late = lateFilters(type, context, application, priority);
         context.register(
                 new IdempotencyFilter(endpoint, surface, late),
                 Map.of(
@@ -122,7 +118,10 @@ public final class IdempotencyFeature implements DynamicFeature {
     }
 
     private LateRequestFilters lateFilters(
-            Class<?> resourceClass, FeatureContext context, int priority) {
+            Class<?> resourceClass,
+            FeatureContext context,
+            Configuration application,
+            int priority) {
         LateRequestFilters late = lateFilters;
         if (late == null) {
             synchronized (this) {

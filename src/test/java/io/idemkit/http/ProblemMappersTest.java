@@ -31,7 +31,7 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /** The exception mappers of the method surface called from JAX-RS (C7.5, C6.4). */
-class IdempotencyExceptionMappersTest {
+class ProblemMappersTest {
 
     private static final Supplier<ProblemResponses> STANDARD =
             () -> new ProblemResponses(CompatMode.NONE);
@@ -43,7 +43,7 @@ class IdempotencyExceptionMappersTest {
     @Test
     void inProgress_answers423WithRetryAfterRoundedUp() {
         Response r =
-                new IdempotencyExceptionMappers.InProgress(STANDARD)
+                new ProblemMappers.InProgress(STANDARD)
                         .toResponse(new IdempotencyInProgressException(Duration.ofMillis(1500)));
 
         assertProblem(r, 423, "urn:idemkit:in-progress");
@@ -54,7 +54,7 @@ class IdempotencyExceptionMappersTest {
     @Test
     void inProgressWithNoLeaseLeft_stillSaysRetryAfterOneSecond() {
         Response r =
-                new IdempotencyExceptionMappers.InProgress(STANDARD)
+                new ProblemMappers.InProgress(STANDARD)
                         .toResponse(new IdempotencyInProgressException(Duration.ZERO));
 
         assertThat(r.getHeaderString(HttpHeaders.RETRY_AFTER)).isEqualTo("1");
@@ -63,7 +63,7 @@ class IdempotencyExceptionMappersTest {
     @Test
     void inProgressInStripeDialect_answers409WithRetryAfter() {
         Response r =
-                new IdempotencyExceptionMappers.InProgress(STRIPE)
+                new ProblemMappers.InProgress(STRIPE)
                         .toResponse(new IdempotencyInProgressException(Duration.ofSeconds(7)));
 
         assertProblem(r, 409, "urn:idemkit:in-progress");
@@ -73,7 +73,7 @@ class IdempotencyExceptionMappersTest {
     @Test
     void payloadMismatch_answers422AndSaysUseANewKey() {
         Response r =
-                new IdempotencyExceptionMappers.PayloadMismatch(STANDARD)
+                new ProblemMappers.PayloadMismatch(STANDARD)
                         .toResponse(new IdempotencyPayloadMismatchException());
 
         assertProblem(r, 422, "urn:idemkit:payload-mismatch");
@@ -84,7 +84,7 @@ class IdempotencyExceptionMappersTest {
     @Test
     void payloadMismatchInStripeDialect_answers409() {
         Response r =
-                new IdempotencyExceptionMappers.PayloadMismatch(STRIPE)
+                new ProblemMappers.PayloadMismatch(STRIPE)
                         .toResponse(new IdempotencyPayloadMismatchException());
 
         assertProblem(r, 409, "urn:idemkit:payload-mismatch");
@@ -94,7 +94,7 @@ class IdempotencyExceptionMappersTest {
     void storageFailure_answers503WithRetryAfterInBothDialects() {
         for (Supplier<ProblemResponses> dialect : List.of(STANDARD, STRIPE)) {
             Response r =
-                    new IdempotencyExceptionMappers.Storage(dialect)
+                    new ProblemMappers.Storage(dialect)
                             .toResponse(
                                     new IdempotencyStorageException(
                                             "mongo at 10.0.0.7:27017 refused: " + SECRET));
@@ -108,19 +108,19 @@ class IdempotencyExceptionMappersTest {
     @Test
     void keyMissing_answers400WithoutTheMethodName() {
         Response r =
-                new IdempotencyExceptionMappers.KeyMissing(STRIPE)
+                new ProblemMappers.KeyMissing(STRIPE)
                         .toResponse(
                                 new IdempotencyKeyMissingException(
                                         "com.acme.Payments.pay(String) got a null key " + SECRET));
 
         assertProblem(r, 400, "urn:idemkit:missing-key");
-        assertThat(detail(r)).isEqualTo(IdempotencyExceptionMappers.KeyMissing.DETAIL);
+        assertThat(detail(r)).isEqualTo(ProblemMappers.KeyMissing.DETAIL);
     }
 
     @Test
     void resultNotStorable_answers500ProblemThatSaysTheOperationRan() {
         Response r =
-                new IdempotencyExceptionMappers.ResultNotStorable(STANDARD)
+                new ProblemMappers.ResultNotStorable(STANDARD)
                         .toResponse(
                                 new IdempotencyResultNotStorableException(
                                         "no JSON-B for com.acme.Secret " + SECRET,
@@ -134,7 +134,7 @@ class IdempotencyExceptionMappersTest {
     @Test
     void scopeUnavailable_answers500IdentityUnavailable() {
         Response r =
-                new IdempotencyExceptionMappers.ScopeUnavailable(STRIPE)
+                new ProblemMappers.ScopeUnavailable(STRIPE)
                         .toResponse(new IdempotencyScopeUnavailableException("no principal"));
 
         assertProblem(r, 500, "urn:idemkit:identity-unavailable");
@@ -142,11 +142,11 @@ class IdempotencyExceptionMappersTest {
 
     @Test
     void everyMapper_mapsItsExactTypeAtAPriorityTheApplicationDefaultBeats() {
-        assertThat(IdempotencyExceptionMappers.PRIORITY).isGreaterThan(Priorities.USER);
+        assertThat(ProblemMappers.PRIORITY).isGreaterThan(Priorities.USER);
         Map<Object, Integer> registered = configure(RuntimeType.SERVER);
 
-        assertThat(registered.values()).containsOnly(IdempotencyExceptionMappers.PRIORITY);
-        assertThat(registered.keySet().stream().map(IdempotencyExceptionMappersTest::mappedType))
+        assertThat(registered.values()).containsOnly(ProblemMappers.PRIORITY);
+        assertThat(registered.keySet().stream().map(ProblemMappersTest::mappedType))
                 .containsExactlyInAnyOrder(
                         IdempotencyInProgressException.class,
                         IdempotencyPayloadMismatchException.class,
@@ -156,7 +156,7 @@ class IdempotencyExceptionMappersTest {
                         IdempotencyScopeUnavailableException.class);
         for (Object mapper : registered.keySet()) {
             assertThat(mapper.getClass().getAnnotation(Priority.class).value())
-                    .isEqualTo(IdempotencyExceptionMappers.PRIORITY);
+                    .isEqualTo(ProblemMappers.PRIORITY);
             assertThat(mappedType(mapper)).isNotEqualTo(IdempotencyException.class);
         }
     }
@@ -206,7 +206,7 @@ class IdempotencyExceptionMappersTest {
                                     }
                                     throw new UnsupportedOperationException(method.getName());
                                 });
-        boolean enabled = new IdempotencyExceptionMappers().configure(context);
+        boolean enabled = new io.idemkit.rest.IdempotencyExceptionMappers().configure(context);
         assertThat(enabled).isEqualTo(runtime == RuntimeType.SERVER);
         return registered;
     }
