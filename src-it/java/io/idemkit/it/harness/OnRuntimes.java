@@ -10,7 +10,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The runtimes an IT class or test method runs on ({@link ItRuntime#current()}); on any other it is
  * reported as skipped, with a reason that names the runtime it was skipped on, the runtimes it runs
- * on, and {@link #because()}: never silently left out.
+ * on, and {@link #because()}: never silently left out. Like JUnit's own conditions it is not
+ * inherited: a subclass names its own runtimes.
  */
 @Target({ElementType.TYPE, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)

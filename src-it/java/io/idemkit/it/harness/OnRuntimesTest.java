@@ -24,7 +24,9 @@ class OnRuntimesTest {
     static final class OnLiberty {}
 
     @OnRuntimes(value = WILDFLY, because = "only WildFly's")
-    static final class OnWildFly {}
+    static class OnWildFly {}
+
+    static final class ExtendsOnWildFly extends OnWildFly {}
 
     @OnRuntimes(value = PAYARA, because = "only Payara's")
     static final class OnPayara {}
@@ -101,7 +103,9 @@ class OnRuntimesTest {
         assertThatThrownBy(() -> ItRuntime.of("tomee"))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage(
-                        "Invalid idemkit.it.runtime=tomee: must be one of liberty, wildfly, payara");
+                        "Invalid "
+                                + ItRuntime.PROPERTY
+                                + "=tomee: must be one of liberty, wildfly, payara");
         assertThatThrownBy(() -> ItRuntime.of("WildFly")).isInstanceOf(IllegalStateException.class);
     }
 
@@ -115,6 +119,12 @@ class OnRuntimesTest {
                 .contains(
                         "not on Payara Micro, runs on Open Liberty, WildFly only: no broker on"
                                 + " Payara Micro");
+    }
+
+    @Test
+    void aSubclass_doesNotInheritItsSuperclassesRuntimes() {
+        assertThat(enabled(OnWildFly.class, LIBERTY)).isFalse();
+        assertThat(enabled(ExtendsOnWildFly.class, LIBERTY)).isTrue();
     }
 
     @Test
