@@ -1,6 +1,9 @@
 package io.idemkit.it.client;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
+
 import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.openapi.OpenApiScenarios;
 import io.idemkit.it.openapi.app.ApplicationOpenApiFilter;
 import java.net.URI;
@@ -9,7 +12,6 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The client half and the published contract on Open Liberty with its MicroProfile features, on a
@@ -18,10 +20,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * configuration, and {@code concurrent-3.0} for the managed executor. It runs {@link
  * ClientRestClientScenarios} (C14.3, C14.4, C14.5, C14.8) and {@link OpenApiScenarios} (C6.12).
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason =
+@OnRuntimes(
+        value = LIBERTY,
+        because =
                 "an Open Liberty server of the test's own; WildFly and Payara Micro run the"
                         + " scenarios in ClientRestClientIT")
 class ClientMicroProfileLibertyIT extends ClientRestClientScenarios {

@@ -1,10 +1,13 @@
 package io.idemkit.it.client;
 
+import static io.idemkit.it.harness.ItRuntime.PAYARA;
+import static io.idemkit.it.harness.ItRuntime.WILDFLY;
+
+import io.idemkit.it.harness.OnRuntimes;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -13,10 +16,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-@DisabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason =
+@OnRuntimes(
+        value = {WILDFLY, PAYARA},
+        because =
                 "the Open Liberty IT servers have no mpRestClient feature (their feature lists are"
                         + " shared by every IT): ClientMicroProfileLibertyIT runs these scenarios"
                         + " on a Liberty server of its own that has it")

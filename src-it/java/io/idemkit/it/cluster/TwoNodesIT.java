@@ -1,11 +1,13 @@
 package io.idemkit.it.cluster;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.faults.FaultScenarios;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.HttpCalls.Reply;
 import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.http.HttpScenarioSupport;
 import java.net.URI;
 import java.time.Duration;
@@ -23,7 +25,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Two nodes on one database (C4.1, C4.3, C9, C12): two Open Liberty servers, each on its own ports,
@@ -36,11 +37,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * the database through a proxy, which passes every byte except in the store fault tests nested here
  * ({@link Faults}), which share the servers rather than start their own.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason =
-                "two Open Liberty servers of the test's own, on server-defined data sources")
+@OnRuntimes(
+        value = LIBERTY,
+        because = "two Open Liberty servers of the test's own, on server-defined data sources")
 class TwoNodesIT {
 
     private static final String BODY = "{\"name\": \"x\"}";

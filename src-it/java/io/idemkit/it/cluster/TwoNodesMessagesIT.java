@@ -1,10 +1,12 @@
 package io.idemkit.it.cluster;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.ItPostgres;
 import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.harness.TestPorts;
 import io.idemkit.it.message.MessageScenarios;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -16,7 +18,6 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * One queue consumed by two nodes (C11.1, C11.2, C4.1, C4.3, C12): two Open Liberty servers run the
@@ -37,10 +38,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * <p>Every server is on loopback and on ports of its own, the engine's included; the test stops
  * them all, the client node first, even when it fails.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason =
+@OnRuntimes(
+        value = LIBERTY,
+        because =
                 "two Open Liberty servers of the test's own, one the other's remote messaging"
                         + " engine")
 class TwoNodesMessagesIT {

@@ -1,16 +1,17 @@
 package io.idemkit.it.deployment;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.HttpCalls.Reply;
 import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.http.HttpScenarios;
 import java.net.URI;
 import java.util.UUID;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The HTTP surface on an Open Liberty whose application cannot see the Servlet API: {@code
@@ -21,10 +22,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * rather than the servlet request's end; an asynchronous one keeps its key for the lease. A server
  * of its own, like {@link io.idemkit.it.http.HttpCrashAndRestartIT}.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason =
+@OnRuntimes(
+        value = LIBERTY,
+        because =
                 "needs an Open Liberty whose features hide the Servlet API from applications;"
                         + " every other runtime (Payara Micro, WildFly) shows it to a WAR")
 class HttpWithoutServletApiIT {

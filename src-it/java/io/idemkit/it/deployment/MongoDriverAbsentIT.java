@@ -1,10 +1,12 @@
 package io.idemkit.it.deployment;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.harness.DatabaseOnLiberty;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.ItPostgres;
+import io.idemkit.it.harness.OnRuntimes;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.URI;
 import java.nio.file.Path;
@@ -15,7 +17,6 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * An application that ships the library jar alone, without the MongoDB driver in {@code
@@ -26,10 +27,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * reaches a real PostgreSQL that the test starts; a refused application fails with {@code
  * CWWKZ0002E} in the server's log and answers 404, while the others run on.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason =
+@OnRuntimes(
+        value = LIBERTY,
+        because =
                 "the server-defined data source and the log of a refused deployment read here are"
                         + " Open Liberty's")
 class MongoDriverAbsentIT {

@@ -1,9 +1,11 @@
 package io.idemkit.it.deployment;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.HttpCalls.Reply;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.http.HttpScenarios;
 import java.net.URI;
 import java.net.URL;
@@ -14,7 +16,6 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -24,10 +25,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason =
+@OnRuntimes(
+        value = LIBERTY,
+        because =
                 "needs a server without MicroProfile Health and Telemetry; Payara Micro and"
                         + " WildFly's standalone-microprofile.xml always have them")
 class OptionalFeaturesAbsentIT {

@@ -1,8 +1,11 @@
 package io.idemkit.it.deployment;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
+
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.ItPostgres;
 import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.OnRuntimes;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.time.Duration;
 import java.util.List;
@@ -11,7 +14,6 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * {@link UndeployLeavesNothingIT}'s JDBC store case on Open Liberty, whose application data sources
@@ -23,10 +25,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * collected (C12, C15.1). The application does not see the driver's classes, so the store polls and
  * no PostgreSQL listener runs here (the other runtimes' case has one).
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason =
+@OnRuntimes(
+        value = LIBERTY,
+        because =
                 "the server-defined data source is Open Liberty's; UndeployLeavesNothingIT runs"
                         + " this case on the other runtimes' shared server")
 class UndeployJdbcLibertyIT {

@@ -1,9 +1,12 @@
 package io.idemkit.it.faults;
 
+import static io.idemkit.it.harness.ItRuntime.WILDFLY;
+
 import io.idemkit.it.faults.app.FaultsResource;
 import io.idemkit.it.harness.FaultProxy;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.ItPostgres;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.harness.WebXml;
 import io.idemkit.it.http.HttpScenarioSupport;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -23,7 +26,6 @@ import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -46,10 +48,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "wildfly",
-        disabledReason =
+@OnRuntimes(
+        value = WILDFLY,
+        because =
                 "Open Liberty runs the fault scenarios on two servers (TwoNodesIT.Faults); one other"
                         + " runtime, WildFly, runs them on application-defined data sources")
 class FaultsWildFlyIT extends FaultScenarios {

@@ -15,7 +15,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * A server of a test's own, beside the one Arquillian manages, in the runtime of the failsafe
- * execution ({@code idemkit.it.runtime}), for the tests that must really stop or kill a server.
+ * execution ({@link ItRuntime#current()}), for the tests that must really stop or kill a server.
  */
 public interface OwnServer extends AutoCloseable {
 
@@ -25,14 +25,7 @@ public interface OwnServer extends AutoCloseable {
      * @return a server of the execution's runtime, on ports of {@link TestPorts}, not started
      */
     static OwnServer of(String name, WebArchive war) throws IOException {
-        String runtime = System.getProperty("idemkit.it.runtime", "liberty");
-        return switch (runtime) {
-            case "liberty" -> new LibertyServer(name, war);
-            case "wildfly" -> new WildFlyServer(name, war);
-            case "payara" -> new PayaraServer(name, war);
-            default ->
-                    throw new IllegalStateException("no server of its own on runtime " + runtime);
-        };
+        return ItRuntime.current().ownServer(name, war);
     }
 
     /**

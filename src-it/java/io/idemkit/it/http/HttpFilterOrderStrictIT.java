@@ -1,10 +1,12 @@
 package io.idemkit.it.http;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.HttpCalls.Reply;
 import io.idemkit.it.harness.LibraryJar;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.http.filterorder.ApiKeyFilter;
 import io.idemkit.it.http.filterorder.FilterOrderApplication;
 import java.io.IOException;
@@ -20,7 +22,6 @@ import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -31,10 +32,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * sends a victim's key gets neither the victim's result nor a 422 that tells it the key exists.
  * {@link HttpFilterOrderIT} is the default placement.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason =
+@OnRuntimes(
+        value = LIBERTY,
+        because =
                 "the placement before 0.1.0, opt-in, is the same code on every runtime"
                         + " (LateRequestFilters, unit-tested with each runtime's way of listing"
                         + " providers); the default placement, HttpFilterOrderIT, runs on all"

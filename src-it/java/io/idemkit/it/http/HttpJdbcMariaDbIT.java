@@ -1,7 +1,10 @@
 package io.idemkit.it.http;
 
+import static io.idemkit.it.harness.ItRuntime.WILDFLY;
+
 import io.idemkit.it.harness.ItMariaDb;
 import io.idemkit.it.harness.ItPostgres;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.harness.OwnServer;
 import java.io.IOException;
 import java.sql.Connection;
@@ -13,7 +16,6 @@ import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -24,10 +26,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-@DisabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty|payara",
-        disabledReason =
+@OnRuntimes(
+        value = WILDFLY,
+        because =
                 "Open Liberty runs these scenarios on its server-defined data source"
                         + " (HttpJdbcMariaDbLibertyIT); on Payara Micro they would show nothing"
                         + " of the runtime that HttpJdbcAppDataSourceIT does not (a data source"

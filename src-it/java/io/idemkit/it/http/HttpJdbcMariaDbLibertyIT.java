@@ -1,7 +1,10 @@
 package io.idemkit.it.http;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
+
 import io.idemkit.it.harness.ItMariaDb;
 import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.harness.SharedLiberty;
 import java.io.IOException;
 import java.net.URI;
@@ -12,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The HTTP scenarios on MariaDB, on the Open Liberty server the JDBC tests share ({@link
@@ -20,10 +22,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * enlisted in JTA) uses MariaDB's driver as a server library. The crash test kills a server of its
  * own, with the same data sources, the same features and the same application.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason = "the server-defined data sources of this test are Open Liberty's")
+@OnRuntimes(
+        value = LIBERTY,
+        because = "the server-defined data sources of this test are Open Liberty's")
 class HttpJdbcMariaDbLibertyIT extends HttpJdbcScenarios {
 
     private static final WebArchive WAR =

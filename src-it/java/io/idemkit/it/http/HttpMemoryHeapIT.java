@@ -1,10 +1,13 @@
 package io.idemkit.it.http;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
+import static io.idemkit.it.harness.ItRuntime.WILDFLY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.HttpCalls.Reply;
 import io.idemkit.it.harness.LibraryJar;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.http.heap.HeapApplication;
 import java.net.URL;
 import java.util.UUID;
@@ -17,7 +20,6 @@ import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -31,10 +33,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-@DisabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "payara",
-        disabledReason =
+@OnRuntimes(
+        value = {LIBERTY, WILDFLY},
+        because =
                 "Payara Micro runs one application per JVM (its Arquillian container starts a JVM"
                         + " for each deployment), so the control cannot share the budgeted"
                         + " application's heap")

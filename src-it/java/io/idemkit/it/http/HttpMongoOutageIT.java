@@ -1,11 +1,13 @@
 package io.idemkit.it.http;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import de.bwaldvogel.mongo.MongoServer;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.HttpCalls.Reply;
 import io.idemkit.it.harness.ItMongo;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.harness.TestPorts;
 import java.net.URL;
 import java.util.UUID;
@@ -17,7 +19,6 @@ import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -27,10 +28,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason =
+@OnRuntimes(
+        value = LIBERTY,
+        because =
                 "two deployments on Open Liberty servers of its own (LibertyServer); Arquillian's Payara Micro adapter starts one server per deployment, all on the one IT port")
 class HttpMongoOutageIT {
 

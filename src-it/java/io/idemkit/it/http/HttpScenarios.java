@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.core.hash.Fingerprint;
 import io.idemkit.it.harness.HttpCalls.Reply;
+import io.idemkit.it.harness.ItRuntime;
+import io.idemkit.it.harness.OnRuntimes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
 /**
  * Every HTTP scenario, over real HTTP against the filter pair, on each runtime of the suite
@@ -59,10 +60,9 @@ public abstract class HttpScenarios extends HttpConformanceScenarios {
     }
 
     @Test
-    @DisabledIfSystemProperty(
-            named = "idemkit.it.runtime",
-            matches = "payara",
-            disabledReason =
+    @OnRuntimes(
+            value = {ItRuntime.LIBERTY, ItRuntime.WILDFLY},
+            because =
                     "Payara Micro's HTTP listener (Grizzly) answers an empty 400 to any header byte"
                             + " above 0x7F before the application sees the request, so a UTF-8"
                             + " key cannot reach idemkit there")
@@ -432,13 +432,13 @@ public abstract class HttpScenarios extends HttpConformanceScenarios {
 
     /**
      * Sends {@code retry}, right after a request whose 500 released its claim at the request's end
-     * (C6.7): at once, except on WildFly, a known gap: Undertow completes the 500 before {@code
-     * requestDestroyed}, where idemkit releases the claim, so a retry sent at once can meet the
-     * claim for that instant (423). There the retry is sent again while it meets it, for 5 s at
-     * most: a claim never released would answer 423 for its whole 30 s lease.
+     * (C6.7): at once, except where the request ends only after its 500 was sent ({@link
+     * ItRuntime#endsRequestAfterSendingResponse()}, WildFly: a known gap), so a retry sent at once
+     * can meet the claim for that instant (423). There the retry is sent again while it meets it,
+     * for 5 s at most: a claim never released would answer 423 for its whole 30 s lease.
      */
     static Reply againOnceTheRequestEnded(java.util.function.Supplier<Reply> retry) {
-        if (!"wildfly".equals(System.getProperty("idemkit.it.runtime"))) {
+        if (!ItRuntime.current().endsRequestAfterSendingResponse()) {
             return retry.get();
         }
         return Awaitility.await()

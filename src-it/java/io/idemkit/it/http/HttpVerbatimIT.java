@@ -1,8 +1,10 @@
 package io.idemkit.it.http;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.harness.HttpCalls.Reply;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.http.gzip.GzipCoding;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -17,7 +19,6 @@ import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -28,10 +29,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason = "run on Open Liberty; the filter pair is the same on every runtime")
+@OnRuntimes(
+        value = LIBERTY,
+        because = "run on Open Liberty; the filter pair is the same on every runtime")
 class HttpVerbatimIT extends HttpScenarioSupport {
 
     @Deployment(testable = false)

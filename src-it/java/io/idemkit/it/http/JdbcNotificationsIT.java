@@ -1,13 +1,16 @@
 package io.idemkit.it.http;
 
+import static io.idemkit.it.harness.ItRuntime.PAYARA;
+import static io.idemkit.it.harness.ItRuntime.WILDFLY;
+
 import io.idemkit.it.harness.ItPostgres;
+import io.idemkit.it.harness.OnRuntimes;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -16,10 +19,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-@DisabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason =
+@OnRuntimes(
+        value = {WILDFLY, PAYARA},
+        because =
                 "Open Liberty runs these scenarios on its server-defined data source"
                         + " (JdbcNotificationsLibertyIT)")
 class JdbcNotificationsIT extends JdbcNotificationsScenarios {

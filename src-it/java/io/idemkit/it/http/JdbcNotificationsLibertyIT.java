@@ -1,12 +1,14 @@
 package io.idemkit.it.http;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
+
 import io.idemkit.it.harness.ItPostgres;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.harness.SharedLiberty;
 import java.net.URI;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The wake-ups on PostgreSQL in Open Liberty's pool, on a server-defined data source whose driver
@@ -16,10 +18,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * share ({@link SharedLiberty}); the class loader setting is this application's alone. Liberty's
  * usual set-up, where the application cannot see the library, is {@code TwoNodesIT}'s.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason = "the server-defined data sources of this test are Open Liberty's")
+@OnRuntimes(
+        value = LIBERTY,
+        because = "the server-defined data sources of this test are Open Liberty's")
 class JdbcNotificationsLibertyIT extends JdbcNotificationsScenarios {
 
     private static final WebArchive WAR = memoryWar("jdbc-notifications", ItPostgres.STORE_CONFIG);

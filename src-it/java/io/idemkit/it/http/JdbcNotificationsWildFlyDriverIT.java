@@ -1,8 +1,10 @@
 package io.idemkit.it.http;
 
+import static io.idemkit.it.harness.ItRuntime.WILDFLY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.harness.ItPostgres;
+import io.idemkit.it.harness.OnRuntimes;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,7 +19,6 @@ import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -30,10 +31,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "wildfly",
-        disabledReason = "a driver deployed on its own, which WildFly's data sources name")
+@OnRuntimes(
+        value = WILDFLY,
+        because = "a driver deployed on its own, which WildFly's data sources name")
 class JdbcNotificationsWildFlyDriverIT extends JdbcNotificationsScenarios {
 
     private static final String DRIVER = "idemkit-it-postgresql.jar";

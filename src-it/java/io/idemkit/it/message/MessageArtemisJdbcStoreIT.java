@@ -1,9 +1,11 @@
 package io.idemkit.it.message;
 
+import static io.idemkit.it.harness.ItRuntime.WILDFLY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.harness.ArtemisBindings;
 import io.idemkit.it.harness.ItPostgres;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.harness.OwnServer;
 import io.idemkit.it.harness.WildFlyServer;
 import io.idemkit.spi.IdempotencyStore;
@@ -14,7 +16,6 @@ import java.net.URI;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The queue vectors with the JDBC store (C11, C12) on a real PostgreSQL that this test starts
@@ -24,10 +25,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * Artemis broker (in-VM). {@code queue-crash-recovery} kills WildFly, broker included, mid-run: the
  * persistent message comes back from Artemis' journal after the restart.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "wildfly",
-        disabledReason = "the broker of these tests is WildFly's embedded ActiveMQ Artemis")
+@OnRuntimes(
+        value = WILDFLY,
+        because = "the broker of these tests is WildFly's embedded ActiveMQ Artemis")
 class MessageArtemisJdbcStoreIT extends MessageScenarios {
 
     private static final String APP = "message-artemis-jdbc";

@@ -1,9 +1,11 @@
 package io.idemkit.it.message;
 
+import static io.idemkit.it.harness.ItRuntime.WILDFLY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.harness.ArtemisBindings;
 import io.idemkit.it.harness.HttpCalls;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.harness.OwnServer;
 import io.idemkit.it.harness.WildFlyServer;
 import java.net.URI;
@@ -13,7 +15,6 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The queue vectors with the in-memory store on WildFly's full profile, whose message-driven beans
@@ -23,10 +24,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * timeout (C11.4), and Artemis' own delivery limit, below a {@code max-attempts} that would need
  * more deliveries, moves a failing message to {@code DLQ} with no exhausted event (C11.3).
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "wildfly",
-        disabledReason = "the broker of these tests is WildFly's embedded ActiveMQ Artemis")
+@OnRuntimes(
+        value = WILDFLY,
+        because = "the broker of these tests is WildFly's embedded ActiveMQ Artemis")
 class MessageArtemisMemoryStoreIT extends MessageScenarios {
 
     private static final String APP = "message-artemis-memory";

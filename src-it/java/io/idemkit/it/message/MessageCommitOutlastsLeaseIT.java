@@ -1,9 +1,11 @@
 package io.idemkit.it.message;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.OnRuntimes;
 import java.time.Duration;
 import java.util.UUID;
 import org.awaitility.Awaitility;
@@ -11,7 +13,6 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * A message-driven bean whose transaction commits slower than its lease (C11.2, C4.7): the record
@@ -26,10 +27,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *
  * <p>The in-memory store: a MongoDB store would refuse so short a lease at deployment (C9).
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason = "the messaging server of these tests is Open Liberty's embedded one")
+@OnRuntimes(
+        value = LIBERTY,
+        because = "the messaging server of these tests is Open Liberty's embedded one")
 class MessageCommitOutlastsLeaseIT {
 
     private static final String APP = "message-slow-commit";

@@ -1,9 +1,12 @@
 package io.idemkit.it.message;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
+
 import io.idemkit.it.harness.DatabaseOnLiberty;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.ItPostgres;
 import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.store.jdbc.JdbcIdempotencyStore;
 import io.idemkit.store.jdbc.JdbcStoreSettings;
@@ -11,7 +14,6 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.URI;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The queue vectors with the JDBC store (C11, C12) on a real PostgreSQL that this test starts
@@ -20,10 +22,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * as the design has it: the message-driven bean calls an {@code @Idempotent} CDI method, whose
  * result this store keeps, and sends it as the reply.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason =
+@OnRuntimes(
+        value = LIBERTY,
+        because =
                 "the messaging server of these tests is Open Liberty's embedded one, and the data"
                         + " sources are Liberty's server-defined ones")
 class MessageJdbcStoreIT extends MessageScenarios {

@@ -1,14 +1,15 @@
 package io.idemkit.it.message;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.OnRuntimes;
 import java.net.URI;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The queue vectors with the in-memory store, which lives in the server's process: {@code
@@ -17,10 +18,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * against the transaction timeout read from the server's {@code transaction} element (C11.4), and
  * {@code scope-source=principal} (C11.6).
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason = "the messaging server of these tests is Open Liberty's embedded one")
+@OnRuntimes(
+        value = LIBERTY,
+        because = "the messaging server of these tests is Open Liberty's embedded one")
 class MessageMemoryStoreIT extends MessageScenarios {
 
     private static final String APP = "message-memory";

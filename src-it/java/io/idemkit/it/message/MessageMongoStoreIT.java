@@ -1,10 +1,12 @@
 package io.idemkit.it.message;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import de.bwaldvogel.mongo.MongoServer;
 import io.idemkit.it.harness.ItMongo;
 import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.store.mongo.MongoIdempotencyStore;
 import io.idemkit.store.mongo.MongoStoreSettings;
@@ -16,17 +18,15 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The queue vectors with the MongoDB store (the in-process MongoDB-wire server lives in this test's
  * JVM, so it outlives the Liberty process, and a consumer killed mid-run leaves its claim there),
  * and a storage outage, which only a store outside the server can show.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason = "the messaging server of these tests is Open Liberty's embedded one")
+@OnRuntimes(
+        value = LIBERTY,
+        because = "the messaging server of these tests is Open Liberty's embedded one")
 class MessageMongoStoreIT extends MessageScenarios {
 
     private static final String APP = "message-mongo";

@@ -1,7 +1,9 @@
 package io.idemkit.it.message;
 
+import static io.idemkit.it.harness.ItRuntime.PAYARA;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idemkit.it.harness.OnRuntimes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -9,7 +11,6 @@ import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -18,10 +19,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * came from. Open Liberty's reading is proven by {@code MessageMemoryStoreIT}, WildFly's by {@code
  * MessageServerTimeoutIT}.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "payara",
-        disabledReason =
+@OnRuntimes(
+        value = PAYARA,
+        because =
                 "reads Payara's own transaction manager; the other runtimes' readings have tests of"
                         + " their own")
 @ExtendWith(ArquillianExtension.class)

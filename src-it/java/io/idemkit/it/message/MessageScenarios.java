@@ -39,8 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link #badLeaseWar}; it extends this with what only that store or broker can show. {@code
  * queue-crash-recovery} needs a store outside the server ({@link #storeOfAnotherProcess}).
  *
- * <p>Each IT class carries its own {@code @EnabledIfSystemProperty}: JUnit does not inherit a
- * condition from a superclass.
+ * <p>Each IT class carries its own {@code @OnRuntimes}: it is not inherited from a superclass.
  *
  * <p>A message is acknowledged when it leaves the queue: the tests browse the queue for the
  * messages of their tag.

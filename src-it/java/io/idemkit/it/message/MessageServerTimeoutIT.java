@@ -1,8 +1,10 @@
 package io.idemkit.it.message;
 
+import static io.idemkit.it.harness.ItRuntime.WILDFLY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.harness.LibraryJar;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.harness.WildFlyServer;
 import io.idemkit.it.message.txtimeout.TimedListener;
 import java.nio.file.Files;
@@ -13,7 +15,6 @@ import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The lease rule of message listeners reads WildFly's transaction timeout (C11.4), the transactions
@@ -22,10 +23,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * test's own, whose deployment scanner writes a failed deployment's reason to {@code <war>.failed}.
  * Open Liberty's reading is proven by {@code MessageMemoryStoreIT}.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "wildfly",
-        disabledReason =
+@OnRuntimes(
+        value = WILDFLY,
+        because =
                 "reads WildFly's own transaction manager; Open Liberty's reading is proven by"
                         + " MessageMemoryStoreIT, and Payara Micro's is not proven (no server of"
                         + " the test's own on Payara)")

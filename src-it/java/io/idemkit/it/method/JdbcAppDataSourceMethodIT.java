@@ -1,7 +1,11 @@
 package io.idemkit.it.method;
 
+import static io.idemkit.it.harness.ItRuntime.PAYARA;
+import static io.idemkit.it.harness.ItRuntime.WILDFLY;
+
 import io.idemkit.it.harness.ItPostgres;
 import io.idemkit.it.harness.LibraryJar;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.method.app.MethodApplication;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -11,7 +15,6 @@ import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -21,10 +24,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-@DisabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason =
+@OnRuntimes(
+        value = {WILDFLY, PAYARA},
+        because =
                 "Open Liberty runs this contract on its server-defined data source"
                         + " (JdbcMethodSurfaceIT)")
 class JdbcAppDataSourceMethodIT extends MethodSurfaceContract {

@@ -1,6 +1,9 @@
 package io.idemkit.it.method;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
+
 import io.idemkit.it.harness.ItMariaDb;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.harness.SharedLiberty;
 import java.net.URI;
 import java.sql.DriverManager;
@@ -8,17 +11,15 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The method surface on the JDBC store on a real MariaDB 11.4 (C7, C12), on the Open Liberty server
  * the JDBC tests share ({@link SharedLiberty}), whose data source {@code jdbc/idemkit-mariadb} uses
  * MariaDB's driver as a server library.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason = "the server-defined data sources of this test are Open Liberty's")
+@OnRuntimes(
+        value = LIBERTY,
+        because = "the server-defined data sources of this test are Open Liberty's")
 class JdbcMariaDbMethodSurfaceIT extends MethodSurfaceContract {
 
     private static final WebArchive WAR =

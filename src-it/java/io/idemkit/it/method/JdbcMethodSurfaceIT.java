@@ -1,9 +1,11 @@
 package io.idemkit.it.method;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.harness.ItPostgres;
 import io.idemkit.it.harness.LibraryJar;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.harness.SharedLiberty;
 import io.idemkit.it.method.app.MethodApplication;
 import java.net.URI;
@@ -21,16 +23,14 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The method surface on the JDBC store (C7, C12), on the Open Liberty server the JDBC tests share
  * ({@link SharedLiberty}), whose data source {@code jdbc/idemkit} reaches a real PostgreSQL.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason = "the server-defined data sources of this test are Open Liberty's")
+@OnRuntimes(
+        value = LIBERTY,
+        because = "the server-defined data sources of this test are Open Liberty's")
 class JdbcMethodSurfaceIT extends MethodSurfaceContract {
 
     private static final WebArchive WAR = war("method-jdbc", ItPostgres.STORE_CONFIG);

@@ -1,7 +1,11 @@
 package io.idemkit.it.openapi;
 
+import static io.idemkit.it.harness.ItRuntime.PAYARA;
+import static io.idemkit.it.harness.ItRuntime.WILDFLY;
+
 import io.idemkit.it.client.ClientItSupport;
 import io.idemkit.it.client.app.ClientApplication;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.openapi.app.DocumentedResource;
 import java.net.URI;
 import java.net.URL;
@@ -10,16 +14,14 @@ import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** {@link OpenApiScenarios} on the runtime Arquillian manages (C6.12). */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-@DisabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty",
-        disabledReason =
+@OnRuntimes(
+        value = {WILDFLY, PAYARA},
+        because =
                 "the Open Liberty IT servers have no mpOpenAPI feature (their feature lists are"
                         + " shared by every IT): ClientMicroProfileLibertyIT runs these scenarios"
                         + " on a Liberty server of its own that has it")

@@ -2,6 +2,7 @@ package io.idemkit.it.ops;
 
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.HttpCalls.Reply;
+import io.idemkit.it.harness.ItRuntime;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -71,8 +72,7 @@ final class OpsHealth {
      */
     static long number(JsonObject data, String name) {
         JsonValue value = data.get(name);
-        if (value instanceof JsonString text
-                && "payara".equals(System.getProperty("idemkit.it.runtime"))) {
+        if (value instanceof JsonString text && ItRuntime.current().writesHealthDataAsStrings()) {
             return Long.parseLong(text.getString());
         }
         return data.getJsonNumber(name).longValue();

@@ -1,5 +1,7 @@
 package io.idemkit.it.ops;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
+import static io.idemkit.it.harness.ItRuntime.PAYARA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,6 +10,8 @@ import io.idemkit.core.ScopeResolver;
 import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.ItMongo;
+import io.idemkit.it.harness.ItRuntime;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.http.HttpScenarios;
 import java.io.IOException;
 import java.net.URL;
@@ -25,7 +29,6 @@ import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -48,10 +51,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
                 "runs on Liberty's ops server (WildFly: see below); not yet on Payara Micro, where"
                         + " this execution configures no OpenTelemetry logging exporter to read"
                         + " the spans and metrics from")
-@DisabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "wildfly",
-        disabledReason =
+@OnRuntimes(
+        value = {LIBERTY, PAYARA},
+        because =
                 "known gap on WildFly: its server span comes from SmallRye OpenTelemetry's JAX-RS"
                         + " filter (priority USER), which runs inside idemkit's filter pair"
                         + " (AUTHORIZATION + 100), so idemkit's store spans are root spans and the"
@@ -68,17 +70,6 @@ class OpsTelemetryIT {
                             System.getProperty("liberty.ops.server.name", "idemkit-ops-it"),
                             "logs/messages.log");
 
-    /**
-     * WildFly gives each application an OpenTelemetry SDK of its own, configured by the
-     * application's MicroProfile Config: this one turns it on, with the logging exporters, which
-     * write to server.log (Liberty's ops server gets the same settings from arquillian.xml). The
-     * other applications' SDKs stay off, so the {@code store="mongodb"} series are this class's.
-     */
-    private static final String WILDFLY_OTEL =
-            "otel.sdk.disabled=false\notel.metrics.exporter=logging\notel.traces.exporter=logging\n"
-                    + "otel.logs.exporter=none\notel.metric.export.interval=1000\n"
-                    + "otel.bsp.schedule.delay=200\n";
-
     private static final MongoServer MONGO = ItMongo.start();
 
     @Deployment(testable = false)
@@ -88,9 +79,9 @@ class OpsTelemetryIT {
                 "idemkit.mongo.uri="
                         + ItMongo.uri(MONGO)
                         + "\nidemkit.mongo.database=it_ops_telemetry\n"
-                        + ("wildfly".equals(System.getProperty("idemkit.it.runtime"))
-                                ? WILDFLY_OTEL
-                                : ""));
+                        // Where the application's own config turns its SDK on (WildFly), the
+                        // other applications' SDKs stay off: the store="mongodb" series are ours.
+                        + ItRuntime.current().telemetryLoggingExportConfig());
     }
 
     @AfterAll

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.HttpCalls.Reply;
 import io.idemkit.it.harness.ItPostgres;
+import io.idemkit.it.harness.ItRuntime;
 import io.idemkit.it.harness.LibertyServer;
 import io.idemkit.it.harness.LibraryJar;
 import io.idemkit.it.harness.OwnServer;
@@ -66,9 +67,10 @@ class TxnCompletionIT {
                 database,
                 "CREATE TABLE payments (id SERIAL PRIMARY KEY, pay_key TEXT NOT NULL,"
                         + " tag TEXT NOT NULL)");
-        boolean liberty = "liberty".equals(System.getProperty("idemkit.it.runtime", "liberty"));
+        // Server-defined data sources are written into a LibertyServer's configuration.
+        boolean serverDefined = ItRuntime.current().definesResourcesInServerConfig();
         String dataSources =
-                liberty
+                serverDefined
                         ? ItPostgres.STORE_CONFIG
                                 + "idemkit.jdbc.transaction-datasource=jdbc/business\n"
                         : ItPostgres.APP_STORE_CONFIG
@@ -87,7 +89,7 @@ class TxnCompletionIT {
                                                         + "idemkit.heartbeat.interrupt=false\n"),
                                         "META-INF/microprofile-config.properties"));
         server =
-                liberty
+                serverDefined
                         ? new LibertyServer(
                                 "idemkit-txn-completion",
                                 war.setWebXML(

@@ -1,13 +1,17 @@
 package io.idemkit.it.transaction.xa;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
+import static io.idemkit.it.harness.ItRuntime.WILDFLY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.harness.ArtemisBindings;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.HttpCalls.Reply;
 import io.idemkit.it.harness.ItPostgres;
+import io.idemkit.it.harness.ItRuntime;
 import io.idemkit.it.harness.LibertyServer;
 import io.idemkit.it.harness.LibraryJar;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.harness.OwnServer;
 import io.idemkit.it.harness.TestPorts;
 import io.idemkit.it.harness.WebXml;
@@ -32,7 +36,6 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * A completion inside the business transaction (C13) in a transaction with two XA resources, on
@@ -55,10 +58,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * PGXADataSource}) and uses the full profile's queue {@code RepliesQ}, which nothing else on this
  * server consumes.
  */
-@EnabledIfSystemProperty(
-        named = "idemkit.it.runtime",
-        matches = "liberty|wildfly",
-        disabledReason = "Payara Micro has no broker of its own to send on")
+@OnRuntimes(
+        value = {LIBERTY, WILDFLY},
+        because = "Payara Micro has no broker of its own to send on")
 class XaCompletionIT {
 
     private static final String APP = "xa-completion";
@@ -116,10 +118,12 @@ class XaCompletionIT {
             ItPostgres.execute(database, new String(ddl.readAllBytes(), StandardCharsets.UTF_8));
         }
         ItPostgres.execute(database, "CREATE TABLE xa_payments (pay_key TEXT NOT NULL)");
-        boolean liberty = "liberty".equals(System.getProperty("idemkit.it.runtime", "liberty"));
-        WebArchive war = application(APP, liberty, "");
-        WebArchive other = application(OTHER, liberty, POLL_CONFIG);
-        if (liberty) {
+        // Server-defined resources are written into a LibertyServer's configuration; elsewhere
+        // (WildFly) the application brings its data sources and uses the full profile's broker.
+        boolean serverDefined = ItRuntime.current().definesResourcesInServerConfig();
+        WebArchive war = application(APP, serverDefined, "");
+        WebArchive other = application(OTHER, serverDefined, POLL_CONFIG);
+        if (serverDefined) {
             server = new LibertyServer("idemkit-xa-completion", war, serverConfig());
             ((LibertyServer) server).addApplication(other);
         } else {
@@ -136,11 +140,12 @@ class XaCompletionIT {
 
     /**
      * @param name the application's name and context root
-     * @param liberty whether the server is Open Liberty's (its data sources are the server's)
+     * @param serverDefined whether the data sources and messaging resources are the server's
+     *     ({@link ItRuntime#definesResourcesInServerConfig()}, Open Liberty)
      * @param config more of its configuration
      * @return the application of {@link XaPayments}, with its {@code web.xml}
      */
-    private static WebArchive application(String name, boolean liberty, String config) {
+    private static WebArchive application(String name, boolean serverDefined, String config) {
         WebArchive war =
                 LibraryJar.addTo(
                         ShrinkWrap.create(WebArchive.class, name + ".war")
@@ -148,15 +153,17 @@ class XaCompletionIT {
                                 .addAsResource(
                                         new StringAsset(
                                                 "idemkit.scope-mode=single-tenant\n"
-                                                        + (liberty
+                                                        + (serverDefined
                                                                 ? ItPostgres.STORE_CONFIG
                                                                 : ItPostgres.APP_STORE_CONFIG)
                                                         + "idemkit.jdbc.transaction-datasource="
-                                                        + (liberty ? "jdbc/business" : BUSINESS)
+                                                        + (serverDefined
+                                                                ? "jdbc/business"
+                                                                : BUSINESS)
                                                         + "\n"
                                                         + config),
                                         "META-INF/microprofile-config.properties"));
-        if (liberty) {
+        if (serverDefined) {
             WebXml.add(war, references("jdbc/business", "jms/cf", "jms/paymentsQ"));
         } else {
             WebXml.add(
