@@ -2,6 +2,7 @@ package io.idemkit.it.harness;
 
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import java.net.InetSocketAddress;
 
 /**
  * The in-process MongoDB-wire server the MongoDB ITs run beside Liberty: mongo-java-server with its
@@ -25,7 +26,10 @@ public final class ItMongo {
      */
     public static MongoServer start(int port) {
         MongoServer server = new MongoServer(new MemoryBackend());
-        server.bind("127.0.0.1", port);
+        // One worker thread, so that a reply is never encoded from a document that another
+        // worker's command is changing (mongo-java-server 1.47; see the unit tests'
+        // InProcessMongo).
+        server.bind(new InetSocketAddress("127.0.0.1", port), 1, 1);
         return server;
     }
 

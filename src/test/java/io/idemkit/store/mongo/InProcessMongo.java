@@ -24,7 +24,13 @@ final class InProcessMongo extends MongoServerUnderTest implements AutoCloseable
 
     private InProcessMongo(MongoBackend backend, String host, int port) {
         this.server = new MongoServer(backend);
-        server.bind(host, port);
+        // One boss and one worker thread: mongo-java-server 1.47 encodes a findAndModify's reply
+        // from the stored document itself, which a command on another worker may be changing at
+        // that moment; the encoder then fails (ConcurrentModificationException), the server closes
+        // the connection, and the store sees "Prematurely reached end of stream", an outage no
+        // real server would cause. With one worker, commands are handled in turn, as the
+        // emulator's per-collection lock already orders their effects; the clients still race.
+        server.bind(new InetSocketAddress(host, port), 1, 1);
         this.address = server.getLocalAddress();
         this.client = MongoClients.create(uri());
     }
