@@ -1,11 +1,13 @@
 package io.idemkit.cdi;
 
 import io.idemkit.config.IdemkitConfig;
+import io.idemkit.http.HttpSection;
+import io.idemkit.http.HttpSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Produces;
 
-/** Makes the configuration validated at deployment injectable. */
+/** Makes the configuration validated at deployment, and the wings' settings, injectable. */
 @ApplicationScoped
 public class ConfigProducer {
 
@@ -20,5 +22,16 @@ public class ConfigProducer {
     @Dependent
     IdemkitConfig config(IdemkitExtension extension) {
         return extension.config();
+    }
+
+    /**
+     * The HTTP surface's settings, as its section read them at deployment; {@code @Dependent} for
+     * the reasons above.
+     */
+    @Produces
+    @Dependent
+    HttpSettings httpSettings(IdemkitExtension extension) {
+        extension.config(); // fails before deployment validation, as the configuration does
+        return extension.section(HttpSection.class).settings();
     }
 }

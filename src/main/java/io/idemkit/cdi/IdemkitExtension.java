@@ -393,6 +393,19 @@ public class IdemkitExtension implements Extension {
     }
 
     /**
+     * @param type a section's class, as the service file lists it
+     * @return this deployment's instance of it, read at deployment validation
+     * @throws IllegalStateException when the library has no such section
+     */
+    <T extends ConfigSection> T section(Class<T> type) {
+        return configSections.stream()
+                .filter(type::isInstance)
+                .map(type::cast)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no section " + type.getName()));
+    }
+
+    /**
      * @return the configuration validated at deployment
      * @throws IllegalStateException before deployment validation has run
      */

@@ -59,12 +59,6 @@ public final class ConfigKeys {
     /** Default of {@link #ON_STORAGE_ERROR}. */
     public static final String ON_STORAGE_ERROR_DEFAULT = "fail-closed";
 
-    /** HTTP dialect: {@code none}, or {@code stripe} (409 for mismatch and in-progress). */
-    public static final String COMPAT_MODE = PREFIX + "compat-mode";
-
-    /** Default of {@link #COMPAT_MODE}. */
-    public static final String COMPAT_MODE_DEFAULT = "none";
-
     /**
      * Without a scope source: {@code warn}, {@code single-tenant} (acknowledged) or {@code strict}.
      */
@@ -82,23 +76,11 @@ public final class ConfigKeys {
     /** Default of {@link #SCOPE_SOURCE}. */
     public static final String SCOPE_SOURCE_DEFAULT = "auto";
 
-    /** Whether a mutating HTTP request to an idempotent endpoint must carry a key (boolean). */
-    public static final String REQUIRE_KEY = PREFIX + "require-key";
-
-    /** Default of {@link #REQUIRE_KEY}. */
-    public static final String REQUIRE_KEY_DEFAULT = "false";
-
     /** The largest response body stored for replay, in bytes. */
     public static final String MAX_BODY_BYTES = PREFIX + "max-body-bytes";
 
     /** Default of {@link #MAX_BODY_BYTES}: 1 MiB. */
     public static final String MAX_BODY_BYTES_DEFAULT = "1048576";
-
-    /** The largest request body fingerprinted; larger requests bypass idempotency, in bytes. */
-    public static final String MAX_REQUEST_BYTES = PREFIX + "max-request-bytes";
-
-    /** Default of {@link #MAX_REQUEST_BYTES}: 1 MiB. */
-    public static final String MAX_REQUEST_BYTES_DEFAULT = "1048576";
 
     /** Which outcomes are stored: status classes, codes and ranges, comma-separated. */
     public static final String CACHEABLE_STATUS = PREFIX + "cacheable-status";
@@ -106,53 +88,11 @@ public final class ConfigKeys {
     /** Default of {@link #CACHEABLE_STATUS}: success only. */
     public static final String CACHEABLE_STATUS_DEFAULT = "2xx";
 
-    /** Response headers stored and replayed (comma-separated names, case-insensitive). */
-    public static final String HEADERS_STORED = PREFIX + "headers.stored";
-
-    /** Default of {@link #HEADERS_STORED} (contract C6.3). */
-    public static final String HEADERS_STORED_DEFAULT =
-            "Content-Type,Content-Encoding,Content-Language,Content-Disposition,Location,ETag,"
-                    + "Last-Modified,Link,Cache-Control";
-
-    /** Response headers never stored, even if listed in {@link #HEADERS_STORED}. */
-    public static final String HEADERS_NEVER_STORED = PREFIX + "headers.never-stored";
-
-    /** Default of {@link #HEADERS_NEVER_STORED}: credentials, Vary and hop-by-hop headers. */
-    public static final String HEADERS_NEVER_STORED_DEFAULT =
-            "Set-Cookie,Authorization,WWW-Authenticate,Proxy-Authenticate,Proxy-Authorization,"
-                    + "Vary,Connection,Keep-Alive,TE,Trailer,Transfer-Encoding,Upgrade";
-
     /** Whether a lost lease also interrupts the operation's thread (boolean). */
     public static final String HEARTBEAT_INTERRUPT = PREFIX + "heartbeat.interrupt";
 
     /** Default of {@link #HEARTBEAT_INTERRUPT}. */
     public static final String HEARTBEAT_INTERRUPT_DEFAULT = "true";
-
-    /**
-     * Whether the HTTP surface renews the leases of long requests on the heartbeat (boolean). It
-     * never interrupts a container thread: a lost lease only fences the late result.
-     */
-    public static final String HTTP_HEARTBEAT = PREFIX + "http.heartbeat";
-
-    /** Default of {@link #HTTP_HEARTBEAT}: off, as in the reference. */
-    public static final String HTTP_HEARTBEAT_DEFAULT = "false";
-
-    /** Where idemkit's JAX-RS request filter runs: {@code last} or a priority (C6.10). */
-    public static final String HTTP_REQUEST_FILTER_PRIORITY =
-            PREFIX + "http.request-filter-priority";
-
-    /** Default of {@link #HTTP_REQUEST_FILTER_PRIORITY}: after every application filter. */
-    public static final String HTTP_REQUEST_FILTER_PRIORITY_DEFAULT =
-            HttpRequestFilterPriority.LAST;
-
-    /**
-     * The application's request filters (class names) known to run after idemkit's and to check
-     * nobody: neither warned about nor, under {@code scope-mode=strict}, refused (C6.10).
-     */
-    public static final String HTTP_FILTERS_AFTER_IDEMKIT = PREFIX + "http.filters-after-idemkit";
-
-    /** Default of {@link #HTTP_FILTERS_AFTER_IDEMKIT}: none. */
-    public static final String HTTP_FILTERS_AFTER_IDEMKIT_DEFAULT = "";
 
     /**
      * Where a method in a JTA transaction completes its record: {@code after-commit}, or {@code

@@ -7,7 +7,6 @@ import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -24,18 +23,6 @@ import org.eclipse.microprofile.config.ConfigValue;
  * {@link ConfigValues}, before this reader, so that the one exception lists theirs too.
  */
 public final class ConfigReader {
-
-    /**
-     * The credential headers, never stored whatever {@code idemkit.headers.never-stored} says
-     * (C6.3): a deployment's deny-list adds to them, never replaces them.
-     */
-    static final Set<String> CREDENTIAL_HEADERS =
-            Set.of(
-                    "set-cookie",
-                    "authorization",
-                    "www-authenticate",
-                    "proxy-authenticate",
-                    "proxy-authorization");
 
     /** MongoDB refuses documents over 16 MiB; leave room for the rest of the record. */
     static final int MAX_STORABLE_BODY_BYTES = 15 * 1024 * 1024;
@@ -92,9 +79,6 @@ public final class ConfigReader {
                         ConfigKeys.CACHEABLE_STATUS,
                         ConfigKeys.CACHEABLE_STATUS_DEFAULT,
                         CacheableStatuses::parse);
-        CompatMode compat =
-                values.enumValue(
-                        ConfigKeys.COMPAT_MODE, ConfigKeys.COMPAT_MODE_DEFAULT, CompatMode.class);
         ScopeMode scopeMode =
                 values.enumValue(
                         ConfigKeys.SCOPE_MODE, ConfigKeys.SCOPE_MODE_DEFAULT, ScopeMode.class);
@@ -103,28 +87,13 @@ public final class ConfigReader {
                         ConfigKeys.SCOPE_SOURCE,
                         ConfigKeys.SCOPE_SOURCE_DEFAULT,
                         ScopeSource.class);
-        boolean requireKey = values.bool(ConfigKeys.REQUIRE_KEY, ConfigKeys.REQUIRE_KEY_DEFAULT);
         int maxBody =
                 values.wholeNumber(
                         ConfigKeys.MAX_BODY_BYTES,
                         ConfigKeys.MAX_BODY_BYTES_DEFAULT,
                         MAX_STORABLE_BODY_BYTES);
-        int maxRequest =
-                values.wholeNumber(
-                        ConfigKeys.MAX_REQUEST_BYTES,
-                        ConfigKeys.MAX_REQUEST_BYTES_DEFAULT,
-                        Integer.MAX_VALUE - 8);
-        Set<String> stored = headers(ConfigKeys.HEADERS_STORED, ConfigKeys.HEADERS_STORED_DEFAULT);
-        Set<String> neverStored =
-                new LinkedHashSet<>(
-                        headers(
-                                ConfigKeys.HEADERS_NEVER_STORED,
-                                ConfigKeys.HEADERS_NEVER_STORED_DEFAULT));
-        neverStored.addAll(CREDENTIAL_HEADERS);
         boolean interrupt =
                 values.bool(ConfigKeys.HEARTBEAT_INTERRUPT, ConfigKeys.HEARTBEAT_INTERRUPT_DEFAULT);
-        boolean httpHeartbeat =
-                values.bool(ConfigKeys.HTTP_HEARTBEAT, ConfigKeys.HTTP_HEARTBEAT_DEFAULT);
         int maxWaitersPerKey =
                 values.wholeNumber(
                         ConfigKeys.MAX_WAITERS_PER_KEY,
@@ -200,72 +169,20 @@ public final class ConfigReader {
                         ConfigKeys.COMPLETION,
                         ConfigKeys.COMPLETION_DEFAULT,
                         CompletionMode::parse);
-        // Read where JAX-RS registers the filter (HttpRequestFilterPriority.of); checked here,
-        // so that a value that does not parse fails the deployment.
-        values.value(
-                ConfigKeys.HTTP_REQUEST_FILTER_PRIORITY,
-                ConfigKeys.HTTP_REQUEST_FILTER_PRIORITY_DEFAULT,
-                HttpRequestFilterPriority::parse);
-        Set<String> filtersAfterIdemkit =
-                values.value(
-                        ConfigKeys.HTTP_FILTERS_AFTER_IDEMKIT,
-                        ConfigKeys.HTTP_FILTERS_AFTER_IDEMKIT_DEFAULT,
-                        ConfigReader::classNames);
         values.throwIfBroken();
         return new IdemkitConfig(
                 store,
                 new OperationPolicy(leaseTtl, completedTtl, waitTimeout, onStorageError, cacheable)
                         .withCompletion(completion),
-                compat,
                 scopeMode,
                 scopeSource,
-                requireKey,
                 maxBody,
-                maxRequest,
-                stored,
-                neverStored,
                 interrupt,
-                httpHeartbeat,
                 maxWaitersPerKey,
                 new MessagePolicy(keyProperty, maxAttempts, fingerprintBody),
                 transactionTimeout,
                 derivedKeys,
-                new HttpKeyPolicy(keyHeader, fingerprintHeaders, keyExtractor, fingerprintFields),
-                filtersAfterIdemkit);
-    }
-
-    /**
-     * Comma-separated fully qualified class names, such as {@code com.example.AccessLog$Filter}.
-     */
-    private static Set<String> classNames(String text) {
-        return ConfigValues.list(
-                text,
-                name -> {
-                    if (!name.matches(
-                            "[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*")) {
-                        throw new IllegalArgumentException("'" + name + "' is not a class name");
-                    }
-                    return name;
-                });
-    }
-
-    private Set<String> headers(String key, String defaultText) {
-        Set<String> names =
-                values.value(
-                        key,
-                        defaultText,
-                        text ->
-                                ConfigValues.list(
-                                        text,
-                                        raw -> {
-                                            String name = raw.toLowerCase(Locale.ROOT);
-                                            if (!name.matches("[!#$%&'*+.^_`|~0-9a-z-]+")) {
-                                                throw new IllegalArgumentException(
-                                                        "'" + raw + "' is not a header name");
-                                            }
-                                            return name;
-                                        }));
-        return names == null ? Set.of() : names;
+                new HttpKeyPolicy(keyHeader, fingerprintHeaders, keyExtractor, fingerprintFields));
     }
 
     private void warnAboutUnknownKeys() {

@@ -1,4 +1,4 @@
-package io.idemkit.config;
+package io.idemkit.http;
 
 /** The HTTP dialect (key {@code idemkit.compat-mode}, contract C6.4). */
 public enum CompatMode {

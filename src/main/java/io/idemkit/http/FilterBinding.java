@@ -1,8 +1,6 @@
 package io.idemkit.http;
 
 import io.idemkit.Idempotent;
-import io.idemkit.config.ConfigKeys;
-import io.idemkit.config.HttpRequestFilterPriority;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.container.ContainerRequestFilter;
@@ -86,7 +84,8 @@ public final class FilterBinding {
         try {
             // Judge now, so that the warning comes at deployment, where CDI is up already (it
             // is on Open Liberty, WildFly and Payara); else the first request judges.
-            late.refuses(surface.get().config());
+            HttpSurface http = surface.get();
+            late.refuses(http.config(), http.settings());
         } catch (RuntimeException e) {
             LOG.log(
                     Level.DEBUG,
@@ -106,7 +105,7 @@ public final class FilterBinding {
                 LOG.log(
                         Level.WARNING,
                         "idemkit could not read "
-                                + ConfigKeys.HTTP_REQUEST_FILTER_PRIORITY
+                                + HttpKeys.REQUEST_FILTER_PRIORITY
                                 + " ("
                                 + e.getMessage()
                                 + "); its request filter runs after every other one.");

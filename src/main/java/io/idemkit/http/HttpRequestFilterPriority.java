@@ -1,13 +1,13 @@
-package io.idemkit.config;
+package io.idemkit.http;
 
 import java.util.Locale;
 import org.eclipse.microprofile.config.Config;
 
 /**
  * Where idemkit's JAX-RS request filter sits among the application's request filters ({@link
- * ConfigKeys#HTTP_REQUEST_FILTER_PRIORITY}, C6.10): by default {@value #LAST}, after every one of
- * them, so that no answer from the store (a replay, a 422, a 423) reaches a caller an application
- * filter would reject, whatever its priority; or a priority of the application's choice, for an
+ * HttpKeys#REQUEST_FILTER_PRIORITY}, C6.10): by default {@value #LAST}, after every one of them, so
+ * that no answer from the store (a replay, a 422, a 423) reaches a caller an application filter
+ * would reject, whatever its priority; or a priority of the application's choice, for an
  * application that wants some of its filters to run only for requests idemkit lets through.
  */
 public final class HttpRequestFilterPriority {
@@ -44,15 +44,15 @@ public final class HttpRequestFilterPriority {
     /**
      * Reads the setting where JAX-RS registers the filter, before CDI may be ready; a value that
      * does not parse counts as the default here, and fails the deployment where the configuration
-     * is validated ({@link ConfigReader}).
+     * is validated ({@link HttpSection}).
      *
      * @param config the application's MicroProfile Config
      * @return the priority
      */
     public static int of(Config config) {
         String text =
-                config.getOptionalValue(ConfigKeys.HTTP_REQUEST_FILTER_PRIORITY, String.class)
-                        .orElse(ConfigKeys.HTTP_REQUEST_FILTER_PRIORITY_DEFAULT);
+                config.getOptionalValue(HttpKeys.REQUEST_FILTER_PRIORITY, String.class)
+                        .orElse(HttpKeys.REQUEST_FILTER_PRIORITY_DEFAULT);
         try {
             return parse(text);
         } catch (IllegalArgumentException e) {

@@ -41,6 +41,7 @@ public class HttpSurface {
 
     private final IdempotencyEngine engine;
     private final IdemkitConfig config;
+    private final HttpSettings settings;
     private final ScopeResolver scope;
     private final MethodPolicyLookup policies;
     private final Instance<UnendedExecutions> guard;
@@ -52,6 +53,7 @@ public class HttpSurface {
     HttpSurface(
             IdempotencyEngine engine,
             IdemkitConfig config,
+            HttpSettings settings,
             ScopeResolver scope,
             MethodPolicyLookup policies,
             Instance<UnendedExecutions> guard) {
@@ -59,6 +61,7 @@ public class HttpSurface {
         this(
                 engine,
                 config,
+                settings,
                 scope,
                 policies,
                 guard,
@@ -72,19 +75,21 @@ public class HttpSurface {
     HttpSurface(
             IdempotencyEngine engine,
             IdemkitConfig config,
+            HttpSettings settings,
             ScopeResolver scope,
             MethodPolicyLookup policies,
             Instance<UnendedExecutions> guard,
             boolean servletApi) {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.config = Objects.requireNonNull(config, "config");
+        this.settings = Objects.requireNonNull(settings, "settings");
         this.scope = Objects.requireNonNull(scope, "scope");
         this.policies = Objects.requireNonNull(policies, "policies");
         this.guard = Objects.requireNonNull(guard, "guard");
         this.servletApi = servletApi;
-        this.problems = new ProblemResponses(config.compatMode());
-        this.headers = new StoredHeaders(config.headersStored(), config.headersNeverStored());
-        if (config.httpHeartbeat() && !servletApi) {
+        this.problems = new ProblemResponses(settings.compatMode());
+        this.headers = new StoredHeaders(settings.headersStored(), settings.headersNeverStored());
+        if (settings.heartbeat() && !servletApi) {
             LOG.log(
                     Level.WARNING,
                     "idemkit.http.heartbeat=true has no effect in this application: it cannot see"
@@ -109,7 +114,7 @@ public class HttpSurface {
      * undeploy), the request runs under its lease alone.
      */
     void keepAlive(Execution execution) {
-        if (!config.httpHeartbeat() || !servletApi) {
+        if (!settings.heartbeat() || !servletApi) {
             return;
         }
         try {
@@ -129,6 +134,10 @@ public class HttpSurface {
 
     IdemkitConfig config() {
         return config;
+    }
+
+    HttpSettings settings() {
+        return settings;
     }
 
     /**

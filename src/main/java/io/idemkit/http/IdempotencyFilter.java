@@ -6,7 +6,6 @@ import io.idemkit.IdempotencyPayloadMismatchException;
 import io.idemkit.IdempotencyScopeUnavailableException;
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.IdempotencyWire;
-import io.idemkit.config.CompatMode;
 import io.idemkit.config.HttpKeyPolicy;
 import io.idemkit.core.Admission;
 import io.idemkit.core.Execution;
@@ -93,7 +92,7 @@ final class IdempotencyFilter
     @Override
     public void filter(ContainerRequestContext request) throws IOException {
         HttpSurface surface = surfaces.get();
-        if (lateFilters.refuses(surface.config())) {
+        if (lateFilters.refuses(surface.config(), surface.settings())) {
             // Fail closed before anything is read or claimed: no answer of ours may reach a caller
             // the application's later filters have not checked (C6.10).
             request.abortWith(surface.problems().filterOrder());
@@ -120,7 +119,7 @@ final class IdempotencyFilter
             return;
         }
         if (key.isEmpty()) {
-            if (surface.config().requireKey() && MUTATING.contains(request.getMethod())) {
+            if (surface.settings().requireKey() && MUTATING.contains(request.getMethod())) {
                 request.abortWith(surface.problems().keyRequired(keyPolicy));
             }
             return;
@@ -308,7 +307,7 @@ final class IdempotencyFilter
             body =
                     RequestBody.read(
                             request.getEntityStream(),
-                            surface.config().maxRequestBytes(),
+                            surface.settings().maxRequestBytes(),
                             request.getLength());
         } catch (IOException e) {
             // A body shorter than its Content-Length, on a connection the client half-closed, or
@@ -334,7 +333,7 @@ final class IdempotencyFilter
                 RequestContentCoding.fingerprinted(
                         request.getHeaderString("Content-Encoding"),
                         body.bytes(),
-                        surface.config().maxRequestBytes());
+                        surface.settings().maxRequestBytes());
         if (fingerprinted.isEmpty()) {
             LOG.log(
                     Level.DEBUG,
@@ -402,7 +401,7 @@ final class IdempotencyFilter
             response.entity(result.body());
         }
         return response.header(
-                        surface.config().compatMode() == CompatMode.STRIPE
+                        surface.settings().compatMode() == CompatMode.STRIPE
                                 ? IdempotencyWire.STRIPE_REPLAYED_HEADER
                                 : IdempotencyWire.REPLAYED_HEADER,
                         "true")

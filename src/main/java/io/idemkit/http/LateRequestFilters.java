@@ -1,6 +1,5 @@
 package io.idemkit.http;
 
-import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.core.ScopeMode;
 import jakarta.annotation.Priority;
@@ -113,13 +112,13 @@ final class LateRequestFilters {
      * @return whether idemkit must refuse every request ({@code scope-mode=strict} with a filter
      *     not acknowledged)
      */
-    boolean refuses(IdemkitConfig config) {
+    boolean refuses(IdemkitConfig config, HttpSettings settings) {
         Boolean r = refuses;
         if (r == null) {
             synchronized (this) {
                 r = refuses;
                 if (r == null) {
-                    r = judge(config);
+                    r = judge(config, settings);
                     refuses = r;
                 }
             }
@@ -127,10 +126,10 @@ final class LateRequestFilters {
         return r;
     }
 
-    private boolean judge(IdemkitConfig config) {
+    private boolean judge(IdemkitConfig config, HttpSettings settings) {
         List<Late> unacknowledged =
                 found.stream()
-                        .filter(f -> !config.httpFiltersAfterIdemkit().contains(f.className()))
+                        .filter(f -> !settings.filtersAfterIdemkit().contains(f.className()))
                         .toList();
         if (unacknowledged.isEmpty()) {
             return false;
@@ -142,7 +141,7 @@ final class LateRequestFilters {
                         + " request filter (priority "
                         + ours
                         + ", "
-                        + ConfigKeys.HTTP_REQUEST_FILTER_PRIORITY
+                        + HttpKeys.REQUEST_FILTER_PRIORITY
                         + "): "
                         + unacknowledged.stream()
                                 .map(Late::toString)
@@ -151,9 +150,9 @@ final class LateRequestFilters {
                         + " 423) is answered before they run. If one of them authenticates or"
                         + " authorizes, give it @Priority(Priorities.AUTHENTICATION) or"
                         + " @Priority(Priorities.AUTHORIZATION), or leave "
-                        + ConfigKeys.HTTP_REQUEST_FILTER_PRIORITY
+                        + HttpKeys.REQUEST_FILTER_PRIORITY
                         + " at its default (last); if none does, list them in "
-                        + ConfigKeys.HTTP_FILTERS_AFTER_IDEMKIT
+                        + HttpKeys.FILTERS_AFTER_IDEMKIT
                         + "."
                         + (strict
                                 ? " Under idemkit.scope-mode=strict, every request to an"

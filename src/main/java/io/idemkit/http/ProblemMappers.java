@@ -6,7 +6,6 @@ import io.idemkit.IdempotencyPayloadMismatchException;
 import io.idemkit.IdempotencyResultNotStorableException;
 import io.idemkit.IdempotencyScopeUnavailableException;
 import io.idemkit.IdempotencyStorageException;
-import io.idemkit.config.IdemkitConfig;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.Priorities;
@@ -169,7 +168,7 @@ public final class ProblemMappers {
             if (p == null) {
                 p =
                         new ProblemResponses(
-                                CDI.current().select(IdemkitConfig.class).get().compatMode());
+                                CDI.current().select(HttpSettings.class).get().compatMode());
                 resolved = p;
             }
             return p;

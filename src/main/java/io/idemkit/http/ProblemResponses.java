@@ -2,7 +2,6 @@ package io.idemkit.http;
 
 import io.idemkit.IdempotencyInProgressException;
 import io.idemkit.IdempotencyWire;
-import io.idemkit.config.CompatMode;
 import io.idemkit.config.HttpKeyPolicy;
 import jakarta.json.Json;
 import jakarta.ws.rs.core.HttpHeaders;

@@ -1,7 +1,8 @@
 package io.idemkit.openapi;
 
-import io.idemkit.config.CompatMode;
 import io.idemkit.config.IdemkitConfig;
+import io.idemkit.http.CompatMode;
+import io.idemkit.http.HttpSettings;
 import jakarta.enterprise.inject.spi.CDI;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -49,6 +50,7 @@ public final class OpenApiFiltering {
     private static void describe(OpenAPI openApi) {
         try {
             IdemkitConfig config = CDI.current().select(IdemkitConfig.class).get();
+            HttpSettings http = CDI.current().select(HttpSettings.class).get();
             IdempotentResourceMethods resources =
                     CDI.current().select(IdempotentResourceMethods.class).get();
             List<OpenApiEndpoint> endpoints = new ArrayList<>();
@@ -57,10 +59,7 @@ public final class OpenApiFiltering {
                         .ifPresent(endpoints::add);
             }
             OpenApiDecoration.decorate(
-                    openApi,
-                    endpoints,
-                    config.compatMode() == CompatMode.STRIPE,
-                    config.requireKey());
+                    openApi, endpoints, http.compatMode() == CompatMode.STRIPE, http.requireKey());
         } catch (RuntimeException | LinkageError e) {
             if (WARNED.compareAndSet(false, true)) {
                 LOG.log(

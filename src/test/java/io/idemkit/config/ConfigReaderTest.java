@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
+import io.idemkit.http.HttpSettings;
 import io.idemkit.spi.StoredResult;
 import io.idemkit.store.memory.MemoryStoreSettings;
 import io.idemkit.store.mongo.MongoKeys;
@@ -50,6 +51,7 @@ class ConfigReaderTest {
         ConfigValues values = new ConfigValues(config(properties));
         MongoSettingsReader.read(values);
         MemoryStoreSettings.read(values);
+        HttpSettings.read(values);
         return ConfigReader.read(values);
     }
 
@@ -73,31 +75,13 @@ class ConfigReaderTest {
         assertThat(cacheable(c, 299)).isTrue();
         assertThat(cacheable(c, 404)).isFalse();
         assertThat(cacheable(c, 500)).isFalse();
-        assertThat(c.compatMode()).isEqualTo(CompatMode.NONE);
         assertThat(c.scopeMode()).isEqualTo(ScopeMode.WARN);
         assertThat(c.scopeSource()).isEqualTo(ScopeSource.AUTO);
-        assertThat(c.requireKey()).isFalse();
         assertThat(c.maxBodyBytes()).isEqualTo(1024 * 1024);
-        assertThat(c.maxRequestBytes()).isEqualTo(1024 * 1024);
-        assertThat(c.headersStored())
-                .containsExactlyInAnyOrder(
-                        "content-type",
-                        "content-encoding",
-                        "content-language",
-                        "content-disposition",
-                        "location",
-                        "etag",
-                        "last-modified",
-                        "link",
-                        "cache-control");
-        assertThat(c.headersNeverStored())
-                .contains("set-cookie", "authorization", "www-authenticate", "vary")
-                .contains("connection", "transfer-encoding", "upgrade");
         assertThat(c.heartbeatInterrupt()).isTrue();
         assertThat(c.maxWaitersPerKey()).isEqualTo(64);
         assertThat(c.messageDefaults()).isEqualTo(new MessagePolicy("IdempotencyKey", 3, false));
         assertThat(c.messageTransactionTimeout()).as("unset: the server's is read").isEmpty();
-        assertThat(c.httpFiltersAfterIdemkit()).isEmpty();
         MongoStoreSettings m = mongo(Map.of());
         assertThat(m.uri()).isNull();
         assertThat(m.database()).isEqualTo("idemkit");
@@ -113,34 +97,17 @@ class ConfigReaderTest {
                 read(
                         Map.ofEntries(
                                 Map.entry("idemkit.store", "memory"),
-                                Map.entry("idemkit.compat-mode", "stripe"),
                                 Map.entry("idemkit.scope-mode", "single-tenant"),
                                 Map.entry("idemkit.scope-source", "principal"),
-                                Map.entry("idemkit.require-key", "TRUE"),
                                 Map.entry("idemkit.max-body-bytes", "2048"),
-                                Map.entry("idemkit.max-request-bytes", "4096"),
                                 Map.entry("idemkit.cacheable-status", "2xx, 409"),
-                                Map.entry("idemkit.headers.stored", "Location, X-Request-Id"),
-                                Map.entry("idemkit.headers.never-stored", "Set-Cookie"),
                                 Map.entry("idemkit.heartbeat.interrupt", "false")));
 
         assertThat(c.store()).isEqualTo("memory");
-        assertThat(c.compatMode()).isEqualTo(CompatMode.STRIPE);
         assertThat(c.scopeMode()).isEqualTo(ScopeMode.SINGLE_TENANT);
         assertThat(c.scopeSource()).isEqualTo(ScopeSource.PRINCIPAL);
-        assertThat(c.requireKey()).isTrue();
         assertThat(c.maxBodyBytes()).isEqualTo(2048);
-        assertThat(c.maxRequestBytes()).isEqualTo(4096);
         assertThat(cacheable(c, 409)).isTrue();
-        assertThat(c.headersStored()).containsExactlyInAnyOrder("location", "x-request-id");
-        // The credential headers stay denied, whatever the deployment lists (C6.3).
-        assertThat(c.headersNeverStored())
-                .containsExactlyInAnyOrder(
-                        "set-cookie",
-                        "authorization",
-                        "www-authenticate",
-                        "proxy-authenticate",
-                        "proxy-authorization");
         assertThat(c.heartbeatInterrupt()).isFalse();
     }
 
@@ -188,31 +155,6 @@ class ConfigReaderTest {
                                                 "Invalid idemkit.mongo.lease-grace=0s: must be at"
                                                         + " least 5s: the TTL monitor deletes a"
                                                         + " record on the shard primary's clock"));
-    }
-
-    /** The acknowledged late request filters are class names (C6.10). */
-    @Test
-    void filtersAfterIdemkitThatAreNotClassNames_failTheDeployment() {
-        assertThatThrownBy(
-                        () ->
-                                read(
-                                        Map.of(
-                                                "idemkit.http.filters-after-idemkit",
-                                                "com.example.AccessLog, com.example.Cors.class/")))
-                .isInstanceOfSatisfying(
-                        InvalidConfigurationException.class,
-                        e ->
-                                assertThat(e.problems())
-                                        .containsExactly(
-                                                "Invalid idemkit.http.filters-after-idemkit="
-                                                        + "com.example.AccessLog,"
-                                                        + " com.example.Cors.class/:"
-                                                        + " 'com.example.Cors.class/' is not a"
-                                                        + " class name"));
-        assertThat(
-                        read(Map.of("idemkit.http.filters-after-idemkit", " a.B$C ,, d.E "))
-                                .httpFiltersAfterIdemkit())
-                .containsExactlyInAnyOrder("a.B$C", "d.E");
     }
 
     @Test

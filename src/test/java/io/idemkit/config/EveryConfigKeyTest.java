@@ -9,6 +9,9 @@ import io.idemkit.client.ClientSettingsReader;
 import io.idemkit.core.CompletionMode;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.StorageErrorMode;
+import io.idemkit.http.HttpKeys;
+import io.idemkit.http.HttpRequestFilterPriority;
+import io.idemkit.http.HttpSettings;
 import io.idemkit.spi.StoredResult;
 import io.idemkit.store.StoreFactory;
 import io.idemkit.store.jdbc.JdbcKeys;
@@ -49,6 +52,7 @@ class EveryConfigKeyTest {
             JdbcStoreSettings jdbc,
             AdminSettings admin,
             ClientSettings client,
+            HttpSettings http,
             int httpRequestFilterPriority) {}
 
     /** A key set alone to {@code value}, and what it must change. */
@@ -82,8 +86,11 @@ class EveryConfigKeyTest {
                                     r -> r.engine().defaults().onStorageError(),
                                     StorageErrorMode.FAIL_OPEN)),
                     Map.entry(
-                            ConfigKeys.COMPAT_MODE,
-                            new KeyCase("stripe", r -> r.engine().compatMode(), CompatMode.STRIPE)),
+                            HttpKeys.COMPAT_MODE,
+                            new KeyCase(
+                                    "stripe",
+                                    r -> r.http().compatMode(),
+                                    io.idemkit.http.CompatMode.STRIPE)),
                     Map.entry(
                             ConfigKeys.SCOPE_MODE,
                             new KeyCase(
@@ -97,14 +104,14 @@ class EveryConfigKeyTest {
                                     r -> r.engine().scopeSource(),
                                     ScopeSource.PRINCIPAL)),
                     Map.entry(
-                            ConfigKeys.REQUIRE_KEY,
-                            new KeyCase("true", r -> r.engine().requireKey(), true)),
+                            HttpKeys.REQUIRE_KEY,
+                            new KeyCase("true", r -> r.http().requireKey(), true)),
                     Map.entry(
                             ConfigKeys.MAX_BODY_BYTES,
                             new KeyCase("2048", r -> r.engine().maxBodyBytes(), 2048)),
                     Map.entry(
-                            ConfigKeys.MAX_REQUEST_BYTES,
-                            new KeyCase("4096", r -> r.engine().maxRequestBytes(), 4096)),
+                            HttpKeys.MAX_REQUEST_BYTES,
+                            new KeyCase("4096", r -> r.http().maxRequestBytes(), 4096)),
                     Map.entry(
                             ConfigKeys.CACHEABLE_STATUS,
                             new KeyCase(
@@ -118,16 +125,16 @@ class EveryConfigKeyTest {
                                                                     409, List.of(), new byte[0])),
                                     true)),
                     Map.entry(
-                            ConfigKeys.HEADERS_STORED,
+                            HttpKeys.HEADERS_STORED,
                             new KeyCase(
                                     "Location, X-Request-Id",
-                                    r -> r.engine().headersStored(),
+                                    r -> r.http().headersStored(),
                                     Set.of("location", "x-request-id"))),
                     Map.entry(
-                            ConfigKeys.HEADERS_NEVER_STORED,
+                            HttpKeys.HEADERS_NEVER_STORED,
                             new KeyCase(
                                     "X-Internal",
-                                    r -> r.engine().headersNeverStored(),
+                                    r -> r.http().headersNeverStored(),
                                     Set.of(
                                             "x-internal",
                                             "set-cookie",
@@ -139,16 +146,23 @@ class EveryConfigKeyTest {
                             ConfigKeys.HEARTBEAT_INTERRUPT,
                             new KeyCase("false", r -> r.engine().heartbeatInterrupt(), false)),
                     Map.entry(
-                            ConfigKeys.HTTP_HEARTBEAT,
-                            new KeyCase("true", r -> r.engine().httpHeartbeat(), true)),
+                            HttpKeys.HEARTBEAT,
+                            new KeyCase("true", r -> r.http().heartbeat(), true)),
                     Map.entry(
-                            ConfigKeys.HTTP_REQUEST_FILTER_PRIORITY,
-                            new KeyCase("2100", Readings::httpRequestFilterPriority, 2100)),
+                            HttpKeys.REQUEST_FILTER_PRIORITY,
+                            new KeyCase(
+                                    "2100",
+                                    // As the deployment reads it, and where JAX-RS registers.
+                                    r ->
+                                            List.of(
+                                                    r.http().requestFilterPriority(),
+                                                    r.httpRequestFilterPriority()),
+                                    List.of(2100, 2100))),
                     Map.entry(
-                            ConfigKeys.HTTP_FILTERS_AFTER_IDEMKIT,
+                            HttpKeys.FILTERS_AFTER_IDEMKIT,
                             new KeyCase(
                                     "com.example.AccessLog, com.example.Cors$Filter",
-                                    r -> r.engine().httpFiltersAfterIdemkit(),
+                                    r -> r.http().filtersAfterIdemkit(),
                                     Set.of("com.example.AccessLog", "com.example.Cors$Filter"))),
                     Map.entry(
                             ConfigKeys.MAX_WAITERS_PER_KEY,
@@ -329,6 +343,7 @@ class EveryConfigKeyTest {
         JdbcStoreSettings jdbc = JdbcSettingsReader.read(values);
         IdemkitConfig engine = ConfigReader.read(values);
         ClientSettings client = ClientSettingsReader.read(values);
+        HttpSettings http = HttpSettings.read(values);
         return new Readings(
                 engine,
                 memory,
@@ -336,6 +351,7 @@ class EveryConfigKeyTest {
                 jdbc,
                 AdminSettings.read(config),
                 client,
+                http,
                 HttpRequestFilterPriority.of(config));
     }
 

@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.AfterEach;
 
 /**
@@ -89,11 +90,12 @@ abstract class IdempotencyFilterFixture {
         for (int i = 0; i < keyValues.length; i += 2) {
             properties.put(keyValues[i], keyValues[i + 1]);
         }
-        IdemkitConfig config =
-                ConfigReader.read(
-                        new SmallRyeConfigBuilder()
-                                .withSources(new PropertiesConfigSource(properties, "test", 500))
-                                .build());
+        Config source =
+                new SmallRyeConfigBuilder()
+                        .withSources(new PropertiesConfigSource(properties, "test", 500))
+                        .build();
+        IdemkitConfig config = ConfigReader.read(source);
+        HttpSettings settings = HttpSettings.read(source);
         ScopeResolver scope =
                 provider != null ? provider : ScopeResolver.singleTenant(config.scopeMode(), clock);
         MethodPolicyLookup policies =
@@ -122,6 +124,7 @@ abstract class IdempotencyFilterFixture {
                 new HttpSurface(
                         engine,
                         config,
+                        settings,
                         scope,
                         policies,
                         new SingleInstance<>(UnendedExecutions::new),

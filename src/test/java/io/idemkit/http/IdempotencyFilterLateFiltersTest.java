@@ -2,8 +2,6 @@ package io.idemkit.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idemkit.config.ConfigKeys;
-import io.idemkit.config.HttpRequestFilterPriority;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.core.ScopeResolver;
 import io.idemkit.testsupport.CapturedLog;
@@ -237,8 +235,7 @@ class IdempotencyFilterLateFiltersTest extends IdempotencyFilterFixture {
                 LateRequestFilters.scan(
                         List.of(new FakeConfiguration().register(ApiKeyFilter.class)),
                         getClass().getClassLoader(),
-                        HttpRequestFilterPriority.parse(
-                                ConfigKeys.HTTP_REQUEST_FILTER_PRIORITY_DEFAULT));
+                        HttpRequestFilterPriority.parse(HttpKeys.REQUEST_FILTER_PRIORITY_DEFAULT));
 
         assertServedUnderStrictWithoutWarning();
     }

@@ -9,7 +9,6 @@ import io.idemkit.IdempotencyPayloadMismatchException;
 import io.idemkit.IdempotencyResultNotStorableException;
 import io.idemkit.IdempotencyScopeUnavailableException;
 import io.idemkit.IdempotencyStorageException;
-import io.idemkit.config.CompatMode;
 import jakarta.annotation.Priority;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
