@@ -14,6 +14,25 @@ import java.util.TreeSet;
  * MicroProfile Config; {@link #defaults()} and the {@code with…} methods build them in code.
  * Immutable and thread-safe.
  *
+ * <p><b>Building one.</b> Start from {@link #defaults()} or {@link #fromConfig()} and change what
+ * differs with the {@code with…} methods, each of which returns new settings:
+ *
+ * <pre>{@code
+ * ClientSettings settings = ClientSettings.defaults()
+ *         .withKeyHeader("X-Key")
+ *         .withRetries(5, Duration.ofMillis(100), Duration.ofSeconds(5));
+ * }</pre>
+ *
+ * This is the stable way: when the settings gain a component, it gets a default in {@code
+ * defaults()} and a {@code with…} method, and this code keeps compiling. The canonical constructor
+ * is public only because a record's canonical constructor cannot be less visible than the record;
+ * it gains a parameter with every component, so code that calls it breaks then. New code should not
+ * call it. There is no builder: every setting has a default, so {@code defaults()} is a complete,
+ * valid starting point, and the settings that a rule ties together change together ({@link
+ * #withRetries} the retry count and both back-offs, as {@code maxDelay} must be at least {@code
+ * delay}; {@link #withLimits} the longest call and the key lifetime, as the first must be below the
+ * second), so every step is checked settings, never a half-built value.
+ *
  * @param keyHeader the request header that carries the key; default {@code Idempotency-Key}
  * @param methods the methods whose requests get a key, upper case; default {@code POST, PATCH} (the
  *     reference's applicable methods). Safe methods (GET, HEAD, OPTIONS, TRACE) cannot be listed
@@ -53,7 +72,9 @@ public record ClientSettings(
     private static final String TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 
     /**
-     * Checks every setting.
+     * Checks every setting. Not for new code: it gains a parameter with every component the
+     * settings gain; start from {@link #defaults()} and use the {@code with…} methods (see the
+     * class comment).
      *
      * @throws IllegalArgumentException naming the setting's key, its value and the rule it breaks
      */
