@@ -10,8 +10,10 @@ import java.lang.reflect.Method;
 
 /**
  * The effective key and the fingerprint of one intercepted method's arguments, computed by the very
- * plan, JSON-B instance and scope resolver the interceptor uses, through the same two calls as
- * {@code IdempotentInterceptor.around}.
+ * plan, JSON-B instance and scope resolver the interceptor uses, through the two calls of the plan
+ * that {@code IdempotentInterceptor.around} makes (with the scope of a call without a caller:
+ * {@code resolve()}, where the interceptor asks {@code resolveCaller()}, which comes to the same
+ * for the benchmark's anonymous calls).
  *
  * <p>Those calls are package-private in {@code io.idemkit.method}, and stay so: this class reaches
  * them through method handles from a private lookup (the benchmarks run on the class path, where
