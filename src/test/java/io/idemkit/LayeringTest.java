@@ -1,11 +1,20 @@
 package io.idemkit;
 
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * (the SPI's {@code health()}, core's {@code MethodPolicyLookup} and {@code StoreDecorator}, the
  * method surface's {@code ListenerDelivery}), not an import upward. The check reads bytecode: a
  * compile-time constant is copied into its user by javac and escapes it, so a constant shared
- * across layers lives in the lower one.
+ * across layers lives in the lower one. The benchmarks stay out of the product's packages.
  */
 class LayeringTest {
 
@@ -160,5 +169,34 @@ class LayeringTest {
                                 "Admin");
 
         layers.check(MAIN);
+    }
+
+    /**
+     * The benchmarks ({@code src/bench}) live in {@code io.idemkit.bench} and its subpackages (or,
+     * as scripts for the source launcher, in no package), never in a product package: benchmark
+     * code there would reach the product's package-private members and so tie the product's
+     * internals to it unseen.
+     */
+    @Test
+    void benchmarkSources_stayOutOfTheProductPackages() throws IOException {
+        Pattern packageLine = Pattern.compile("(?m)^package\\s+([\\w.]+)\\s*;");
+        List<String> misplaced = new ArrayList<>();
+        List<Path> sources;
+        try (Stream<Path> files = Files.walk(Path.of("src", "bench"))) {
+            sources = files.filter(f -> f.toString().endsWith(".java")).toList();
+        }
+        for (Path file : sources) {
+            Matcher declared = packageLine.matcher(Files.readString(file));
+            // A script run by the source launcher (java JfrSummary.java) declares no package.
+            String pkg = declared.find() ? declared.group(1) : "";
+            boolean product = pkg.equals("io.idemkit") || pkg.startsWith("io.idemkit.");
+            boolean bench = pkg.equals("io.idemkit.bench") || pkg.startsWith("io.idemkit.bench.");
+            if (product && !bench) {
+                misplaced.add(file + ": " + pkg);
+            }
+        }
+
+        assertThat(sources).as("benchmark sources found").isNotEmpty();
+        assertThat(misplaced).as("benchmark sources in a product package").isEmpty();
     }
 }

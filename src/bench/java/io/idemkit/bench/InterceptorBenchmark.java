@@ -6,7 +6,6 @@ import io.idemkit.bench.ChargeService.Receipt;
 import io.idemkit.cdi.TestDeployment;
 import io.idemkit.config.ConfigKeys;
 import io.idemkit.core.ScopeResolver;
-import io.idemkit.method.MethodHashing;
 import io.idemkit.method.MethodPlans;
 import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.store.memory.MemoryKeys;

@@ -14,6 +14,25 @@ import java.util.TreeSet;
  * MicroProfile Config; {@link #defaults()} and the {@code with…} methods build them in code.
  * Immutable and thread-safe.
  *
+ * <p><b>Building one.</b> Start from {@link #defaults()} or {@link #fromConfig()} and change what
+ * differs with the {@code with…} methods, each of which returns new settings:
+ *
+ * <pre>{@code
+ * ClientSettings settings = ClientSettings.defaults()
+ *         .withKeyHeader("X-Key")
+ *         .withRetries(5, Duration.ofMillis(100), Duration.ofSeconds(5));
+ * }</pre>
+ *
+ * This is the stable way: when the settings gain a component, it gets a default in {@code
+ * defaults()} and a {@code with…} method, and this code keeps compiling. The canonical constructor
+ * is public only because a record's canonical constructor cannot be less visible than the record;
+ * it gains a parameter with every component, so code that calls it breaks then. New code should not
+ * call it. There is no builder: every setting has a default, so {@code defaults()} is a complete,
+ * valid starting point, and the settings that a rule ties together change together ({@link
+ * #withRetries} the retry count and both back-offs, as {@code maxDelay} must be at least {@code
+ * delay}; {@link #withLimits} the longest call and the key lifetime, as the first must be below the
+ * second), so every step is checked settings, never a half-built value.
+ *
  * @param keyHeader the request header that carries the key; default {@code Idempotency-Key}
  * @param methods the methods whose requests get a key, upper case; default {@code POST, PATCH} (the
  *     reference's applicable methods). Safe methods (GET, HEAD, OPTIONS, TRACE) cannot be listed
@@ -53,8 +72,20 @@ public record ClientSettings(
     private static final String TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 
     /**
-     * Checks every setting.
+     * Checks every setting. Not for new code: it gains a parameter with every component the
+     * settings gain; start from {@link #defaults()} and use the {@code with…} methods (see the
+     * class comment).
      *
+     * @param keyHeader the request header that carries the key
+     * @param methods the methods whose requests get a key
+     * @param keyWithoutOperation whether a request sent outside every operation gets a key
+     * @param keyLifetime how long a server is taken to remember a key
+     * @param maxRetries how many times the retry executor sends a call again, 0 to 100
+     * @param delay the first back-off
+     * @param maxDelay the longest back-off, at least {@code delay}
+     * @param maxDuration how long after the first attempt another may start, below {@code
+     *     keyLifetime}
+     * @param retryStatuses the statuses retried: 408, 423, 425, 429 and 5xx codes only
      * @throws IllegalArgumentException naming the setting's key, its value and the rule it breaks
      */
     public ClientSettings {
@@ -131,7 +162,9 @@ public record ClientSettings(
     }
 
     /**
+     * @param header the request header that carries the key, a header name
      * @return these settings with another key header
+     * @throws IllegalArgumentException if it is not a header name
      */
     public ClientSettings withKeyHeader(String header) {
         return new ClientSettings(
@@ -147,7 +180,9 @@ public record ClientSettings(
     }
 
     /**
+     * @param keyed the methods whose requests get a key; at least one, none of them safe
      * @return these settings with other keyed methods
+     * @throws IllegalArgumentException if one is not a method, or is safe, or none is given
      */
     public ClientSettings withMethods(Set<String> keyed) {
         return new ClientSettings(
@@ -163,6 +198,7 @@ public record ClientSettings(
     }
 
     /**
+     * @param keyed whether a request sent outside every operation gets a fresh key of its own
      * @return these settings with or without a key for requests outside every operation
      */
     public ClientSettings withKeyWithoutOperation(boolean keyed) {
@@ -179,7 +215,11 @@ public record ClientSettings(
     }
 
     /**
+     * @param retries how many times a call is sent again, 0 to 100
+     * @param firstDelay the first back-off, positive
+     * @param longestDelay the longest back-off, at least {@code firstDelay}
      * @return these settings with another retry budget
+     * @throws IllegalArgumentException if a value breaks its rule
      */
     public ClientSettings withRetries(int retries, Duration firstDelay, Duration longestDelay) {
         return new ClientSettings(
@@ -195,8 +235,11 @@ public record ClientSettings(
     }
 
     /**
+     * @param longestCall how long after the first attempt another may start, below {@code lifetime}
+     * @param lifetime how long a server is taken to remember a key, positive
      * @return these settings with another bound on the whole of a call's retries, and on the keys'
      *     lifetime
+     * @throws IllegalArgumentException if a value breaks its rule
      */
     public ClientSettings withLimits(Duration longestCall, Duration lifetime) {
         return new ClientSettings(
@@ -212,7 +255,9 @@ public record ClientSettings(
     }
 
     /**
+     * @param statuses the statuses retried: 408, 423, 425, 429 and 5xx codes only
      * @return these settings retrying other statuses
+     * @throws IllegalArgumentException if another status is listed
      */
     public ClientSettings withRetryStatuses(Set<Integer> statuses) {
         return new ClientSettings(

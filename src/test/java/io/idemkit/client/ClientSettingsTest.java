@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.idemkit.cdi.TestConfig;
 import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.ConfigValues;
+import java.lang.reflect.Method;
+import java.lang.reflect.RecordComponent;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -41,6 +43,27 @@ class ClientSettingsTest {
     }
 
     @Test
+    void everyComponent_canBeChangedFromTheDefaults_throughTheWithMethods() throws Exception {
+        // The documented way to build settings in code (the class comment): a component that no
+        // with-method reaches would leave callers with the canonical constructor only.
+        ClientSettings d = ClientSettings.defaults();
+        ClientSettings changed =
+                d.withKeyHeader("X-Key")
+                        .withMethods(Set.of("PUT"))
+                        .withKeyWithoutOperation(false)
+                        .withRetries(7, Duration.ofMillis(50), Duration.ofSeconds(2))
+                        .withLimits(Duration.ofSeconds(20), Duration.ofHours(1))
+                        .withRetryStatuses(Set.of(503));
+
+        for (RecordComponent component : ClientSettings.class.getRecordComponents()) {
+            Method accessor = component.getAccessor();
+            assertThat(accessor.invoke(changed))
+                    .as(component.getName() + ", changed through the with-methods")
+                    .isNotEqualTo(accessor.invoke(d));
+        }
+    }
+
+    @Test
     void everyKey_isRead() {
         try (TestConfig ignored =
                 TestConfig.of(
@@ -58,16 +81,13 @@ class ClientSettingsTest {
 
             assertThat(s)
                     .isEqualTo(
-                            new ClientSettings(
-                                    "X-Key",
-                                    Set.of("POST", "PUT", "DELETE"),
-                                    false,
-                                    Duration.ofHours(2),
-                                    0,
-                                    Duration.ofSeconds(1),
-                                    Duration.ofSeconds(30),
-                                    Duration.ofMinutes(5),
-                                    Set.of(503, 429)));
+                            ClientSettings.defaults()
+                                    .withKeyHeader("X-Key")
+                                    .withMethods(Set.of("POST", "PUT", "DELETE"))
+                                    .withKeyWithoutOperation(false)
+                                    .withRetries(0, Duration.ofSeconds(1), Duration.ofSeconds(30))
+                                    .withLimits(Duration.ofMinutes(5), Duration.ofHours(2))
+                                    .withRetryStatuses(Set.of(503, 429)));
         }
     }
 

@@ -71,17 +71,18 @@ public final class StoreReferenceModel {
          * @return the record a store should return for this entry
          */
         public IdempotencyRecord toRecord(String key) {
-            return new IdempotencyRecord(
-                    key,
-                    state,
-                    fingerprint,
-                    fingerprintVersion,
-                    token,
-                    claimedAt,
-                    leaseUntil,
-                    completedAt,
-                    expiresAt,
-                    result);
+            return IdempotencyRecord.builder()
+                    .key(key)
+                    .state(state)
+                    .fingerprint(fingerprint)
+                    .fingerprintVersion(fingerprintVersion)
+                    .token(token)
+                    .claimedAt(claimedAt)
+                    .leaseUntil(leaseUntil)
+                    .completedAt(completedAt)
+                    .expiresAt(expiresAt)
+                    .result(result)
+                    .build();
         }
     }
 

@@ -2,6 +2,7 @@ package io.idemkit.store.jdbc;
 
 import io.idemkit.spi.ClaimToken;
 import io.idemkit.spi.IdempotencyRecord;
+import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoredHeader;
 import io.idemkit.spi.StoredResult;
 import java.net.URLDecoder;
@@ -95,15 +96,16 @@ final class RecordRows {
             return Optional.empty();
         }
         try {
+            IdempotencyRecord.Builder record =
+                    IdempotencyRecord.builder()
+                            .key(key)
+                            .fingerprint(fingerprint)
+                            .fingerprintVersion(version)
+                            .token(new ClaimToken(token))
+                            .claimedAt(Instant.ofEpochMilli(claimedAt))
+                            .leaseUntil(Instant.ofEpochMilli(leaseUntil));
             if (CLAIMED.equals(state)) {
-                return Optional.of(
-                        IdempotencyRecord.claimed(
-                                key,
-                                fingerprint,
-                                version,
-                                new ClaimToken(token),
-                                Instant.ofEpochMilli(claimedAt),
-                                Instant.ofEpochMilli(leaseUntil)));
+                return Optional.of(record.state(RecordState.CLAIMED).build());
             }
             if (!COMPLETED.equals(state)) {
                 return Optional.empty();
@@ -115,19 +117,13 @@ final class RecordRows {
             if (completedAt == null || status == null || headers == null || body == null) {
                 return Optional.empty();
             }
-            StoredResult result = new StoredResult(status, decodeHeaders(headers), body);
+            // A completed row's lease_until is its end of retention (the class comment).
             return Optional.of(
-                    IdempotencyRecord.claimed(
-                                    key,
-                                    fingerprint,
-                                    version,
-                                    new ClaimToken(token),
-                                    Instant.ofEpochMilli(claimedAt),
-                                    Instant.ofEpochMilli(leaseUntil))
-                            .complete(
-                                    Instant.ofEpochMilli(completedAt),
-                                    Instant.ofEpochMilli(leaseUntil),
-                                    result));
+                    record.state(RecordState.COMPLETED)
+                            .completedAt(Instant.ofEpochMilli(completedAt))
+                            .expiresAt(Instant.ofEpochMilli(leaseUntil))
+                            .result(new StoredResult(status, decodeHeaders(headers), body))
+                            .build());
         } catch (IllegalArgumentException | java.time.DateTimeException e) {
             return Optional.empty(); // a status out of range, bad headers, a date out of range
         }

@@ -137,24 +137,25 @@ final class RecordReader {
         }
         Instant claimedAt = instant(doc, CLAIMED_AT);
         Instant leaseUntil = instant(doc, LEASE_UNTIL);
+        IdempotencyRecord.Builder record =
+                IdempotencyRecord.builder()
+                        .key(key)
+                        .state(state)
+                        .fingerprint(fingerprint)
+                        .fingerprintVersion(version)
+                        .token(new ClaimToken(token))
+                        .claimedAt(claimedAt)
+                        .leaseUntil(leaseUntil);
         if (state == RecordState.CLAIMED) {
-            return IdempotencyRecord.claimed(
-                    key, fingerprint, version, new ClaimToken(token), claimedAt, leaseUntil);
+            return record.build();
         }
-        Instant completedAt = instant(doc, COMPLETED_AT);
-        StoredResult result =
-                new StoredResult(integer(doc, RESPONSE_STATUS), headers(doc), body(doc, token));
-        return new IdempotencyRecord(
-                key,
-                RecordState.COMPLETED,
-                fingerprint,
-                version,
-                new ClaimToken(token),
-                claimedAt,
-                leaseUntil,
-                completedAt,
-                leaseUntil,
-                result);
+        // A completed record's lease field is its end of retention.
+        return record.completedAt(instant(doc, COMPLETED_AT))
+                .expiresAt(leaseUntil)
+                .result(
+                        new StoredResult(
+                                integer(doc, RESPONSE_STATUS), headers(doc), body(doc, token)))
+                .build();
     }
 
     private static RecordState state(BsonDocument doc) {

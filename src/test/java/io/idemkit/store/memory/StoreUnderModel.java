@@ -148,24 +148,10 @@ final class StoreUnderModel {
             Optional<Entry> held = model.held(key);
             if (held.isPresent()) {
                 Entry entry = held.get();
-                bytes += MemoryBudget.footprint(recordOf(key, entry));
+                bytes += MemoryBudget.footprint(entry.toRecord(key));
             }
         }
         assertThat(store.bytes()).as("bytes held").isEqualTo(bytes);
-    }
-
-    private static IdempotencyRecord recordOf(String key, Entry entry) {
-        return new IdempotencyRecord(
-                key,
-                entry.state(),
-                entry.fingerprint(),
-                entry.fingerprintVersion(),
-                entry.token(),
-                entry.claimedAt(),
-                entry.leaseUntil(),
-                entry.completedAt(),
-                entry.expiresAt(),
-                entry.result());
     }
 
     private ClaimToken resolve(String key, TokenChoice choice, int pick) {
