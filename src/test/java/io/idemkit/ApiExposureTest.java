@@ -29,11 +29,16 @@ class ApiExposureTest {
                     .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                     .importPackages("io.idemkit");
 
-    /** The client half's public types that are internal: its interceptors, reader and listener. */
+    /**
+     * The client half's public types that are internal: its interceptors, its keys, reader and
+     * section, its listener.
+     */
     private static final Set<String> CLIENT_INTERNALS =
             Set.of(
                     "io.idemkit.client.AsyncOperationListener",
                     "io.idemkit.client.AttemptInterceptor",
+                    "io.idemkit.client.ClientKeys",
+                    "io.idemkit.client.ClientSection",
                     "io.idemkit.client.ClientSettingsReader",
                     "io.idemkit.client.OperationInterceptor");
 

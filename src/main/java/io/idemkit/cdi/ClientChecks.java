@@ -1,12 +1,10 @@
 package io.idemkit.cdi;
 
 import io.idemkit.client.AttemptInterceptor;
-import io.idemkit.client.ClientSettingsReader;
 import io.idemkit.client.IdempotentOperation;
 import io.idemkit.client.OperationInterceptor;
 import io.idemkit.client.OperationKey;
 import io.idemkit.client.StepKey;
-import io.idemkit.config.ConfigValues;
 import jakarta.enterprise.inject.spi.AnnotatedMethod;
 import jakarta.enterprise.inject.spi.AnnotatedType;
 import java.lang.annotation.Annotation;
@@ -18,21 +16,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.config.Config;
 
 /**
- * The client's deployment checks (C14): its {@code idemkit.client.*} keys, and where {@link
- * OperationKey} may stand. Stateless.
+ * The client's deployment checks (C14): where {@link OperationKey} may stand, and Fault Tolerance's
+ * interceptor priority (its keys are {@code client.ClientSection}'s). Stateless.
  */
 final class ClientChecks {
 
     private ClientChecks() {}
-
-    /**
-     * @return every broken {@code idemkit.client.*} key, in the house format
-     */
-    static List<String> configProblems(Config config) {
-        ConfigValues values = new ConfigValues(config);
-        ClientSettingsReader.read(values);
-        return values.problems();
-    }
 
     /**
      * @return a definition error for each method with more than one {@link OperationKey} (or {@link

@@ -451,10 +451,11 @@ public class IdemkitExtension implements Extension {
         ftPlacement.note(event.getAnnotatedType());
     }
 
-    /** Validates {@code idemkit.client.*}, and Fault Tolerance's place, at deployment (C14). */
+    /**
+     * Validates Fault Tolerance's place at deployment (C14.3); {@code idemkit.client.*} is the
+     * client's section's, read with the rest of the configuration.
+     */
     void validateClient(@Observes AfterDeploymentValidation event) {
-        ClientChecks.configProblems(ConfigProvider.getConfig())
-                .forEach(p -> event.addDeploymentProblem(new DeploymentException(p)));
         ftPlacement
                 .check(ConfigProvider.getConfig())
                 .ifPresent(p -> event.addDeploymentProblem(new DeploymentException(p)));

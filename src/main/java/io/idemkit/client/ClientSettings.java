@@ -1,6 +1,5 @@
 package io.idemkit.client;
 
-import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.DurationFormat;
 import java.time.Duration;
 import java.util.Locale;
@@ -98,35 +97,35 @@ public record ClientSettings(
         Objects.requireNonNull(retryStatuses, "retryStatuses");
         keyHeader = keyHeader.strip();
         if (!keyHeader.matches(TOKEN)) {
-            throw invalid(ConfigKeys.CLIENT_KEY_HEADER, keyHeader, "must be a header name");
+            throw invalid(ClientKeys.KEY_HEADER, keyHeader, "must be a header name");
         }
         methods = checkMethods(methods);
         retryStatuses = checkStatuses(retryStatuses);
-        positive(ConfigKeys.CLIENT_KEY_LIFETIME, keyLifetime);
-        positive(ConfigKeys.CLIENT_RETRY_DELAY, delay);
-        positive(ConfigKeys.CLIENT_RETRY_MAX_DURATION, maxDuration);
+        positive(ClientKeys.KEY_LIFETIME, keyLifetime);
+        positive(ClientKeys.RETRY_DELAY, delay);
+        positive(ClientKeys.RETRY_MAX_DURATION, maxDuration);
         if (maxRetries < 0 || maxRetries > MAX_RETRIES_LIMIT) {
             throw invalid(
-                    ConfigKeys.CLIENT_RETRY_MAX_RETRIES,
+                    ClientKeys.RETRY_MAX_RETRIES,
                     Integer.toString(maxRetries),
                     "must be a whole number from 0 to " + MAX_RETRIES_LIMIT);
         }
         if (maxDelay.compareTo(delay) < 0) {
             throw invalid(
-                    ConfigKeys.CLIENT_RETRY_MAX_DELAY,
+                    ClientKeys.RETRY_MAX_DELAY,
                     DurationFormat.format(maxDelay),
                     "must be at least "
-                            + ConfigKeys.CLIENT_RETRY_DELAY
+                            + ClientKeys.RETRY_DELAY
                             + " ("
                             + DurationFormat.format(delay)
                             + ")");
         }
         if (maxDuration.compareTo(keyLifetime) >= 0) {
             throw invalid(
-                    ConfigKeys.CLIENT_RETRY_MAX_DURATION,
+                    ClientKeys.RETRY_MAX_DURATION,
                     DurationFormat.format(maxDuration),
                     "must be less than "
-                            + ConfigKeys.CLIENT_KEY_LIFETIME
+                            + ClientKeys.KEY_LIFETIME
                             + " ("
                             + DurationFormat.format(keyLifetime)
                             + "): a retry after the server forgot the key runs the request again");
@@ -138,15 +137,15 @@ public record ClientSettings(
      */
     public static ClientSettings defaults() {
         return new ClientSettings(
-                ConfigKeys.CLIENT_KEY_HEADER_DEFAULT,
-                ClientSettingsReader.methods(ConfigKeys.CLIENT_METHODS_DEFAULT),
-                Boolean.parseBoolean(ConfigKeys.CLIENT_KEY_WITHOUT_OPERATION_DEFAULT),
-                DurationFormat.parse(ConfigKeys.CLIENT_KEY_LIFETIME_DEFAULT),
-                Integer.parseInt(ConfigKeys.CLIENT_RETRY_MAX_RETRIES_DEFAULT),
-                DurationFormat.parse(ConfigKeys.CLIENT_RETRY_DELAY_DEFAULT),
-                DurationFormat.parse(ConfigKeys.CLIENT_RETRY_MAX_DELAY_DEFAULT),
-                DurationFormat.parse(ConfigKeys.CLIENT_RETRY_MAX_DURATION_DEFAULT),
-                ClientSettingsReader.statuses(ConfigKeys.CLIENT_RETRY_STATUSES_DEFAULT));
+                ClientKeys.KEY_HEADER_DEFAULT,
+                ClientSettingsReader.methods(ClientKeys.METHODS_DEFAULT),
+                Boolean.parseBoolean(ClientKeys.KEY_WITHOUT_OPERATION_DEFAULT),
+                DurationFormat.parse(ClientKeys.KEY_LIFETIME_DEFAULT),
+                Integer.parseInt(ClientKeys.RETRY_MAX_RETRIES_DEFAULT),
+                DurationFormat.parse(ClientKeys.RETRY_DELAY_DEFAULT),
+                DurationFormat.parse(ClientKeys.RETRY_MAX_DELAY_DEFAULT),
+                DurationFormat.parse(ClientKeys.RETRY_MAX_DURATION_DEFAULT),
+                ClientSettingsReader.statuses(ClientKeys.RETRY_STATUSES_DEFAULT));
     }
 
     /**
@@ -277,18 +276,18 @@ public record ClientSettings(
         for (String method : methods) {
             String m = method.strip().toUpperCase(Locale.ROOT);
             if (!m.matches(TOKEN)) {
-                throw invalid(ConfigKeys.CLIENT_METHODS, method, "'" + m + "' is not a method");
+                throw invalid(ClientKeys.METHODS, method, "'" + m + "' is not a method");
             }
             if (SAFE_METHODS.contains(m)) {
                 throw invalid(
-                        ConfigKeys.CLIENT_METHODS,
+                        ClientKeys.METHODS,
                         String.join(",", methods),
                         m + " is safe: it needs no key");
             }
             upper.add(m);
         }
         if (upper.isEmpty()) {
-            throw invalid(ConfigKeys.CLIENT_METHODS, "", "must name at least one method");
+            throw invalid(ClientKeys.METHODS, "", "must name at least one method");
         }
         return Set.copyOf(upper);
     }
@@ -297,7 +296,7 @@ public record ClientSettings(
         for (int status : statuses) {
             if (!RETRYABLE_CLIENT_ERRORS.contains(status) && (status < 500 || status > 599)) {
                 throw invalid(
-                        ConfigKeys.CLIENT_RETRY_STATUSES,
+                        ClientKeys.RETRY_STATUSES,
                         Integer.toString(status),
                         "only 408, 423, 425, 429 and 5xx codes can be retried: another answer"
                                 + " to the same key and body is final");

@@ -1,6 +1,5 @@
 package io.idemkit.client;
 
-import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.ConfigValues;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -26,41 +25,31 @@ public final class ClientSettingsReader {
      */
     public static ClientSettings read(ConfigValues values) {
         String header =
-                values.value(
-                        ConfigKeys.CLIENT_KEY_HEADER,
-                        ConfigKeys.CLIENT_KEY_HEADER_DEFAULT,
-                        String::strip);
+                values.value(ClientKeys.KEY_HEADER, ClientKeys.KEY_HEADER_DEFAULT, String::strip);
         Set<String> methods =
                 values.value(
-                        ConfigKeys.CLIENT_METHODS,
-                        ConfigKeys.CLIENT_METHODS_DEFAULT,
+                        ClientKeys.METHODS,
+                        ClientKeys.METHODS_DEFAULT,
                         ClientSettingsReader::methods);
         boolean keyWithoutOperation =
                 values.bool(
-                        ConfigKeys.CLIENT_KEY_WITHOUT_OPERATION,
-                        ConfigKeys.CLIENT_KEY_WITHOUT_OPERATION_DEFAULT);
-        Duration lifetime =
-                values.ttl(ConfigKeys.CLIENT_KEY_LIFETIME, ConfigKeys.CLIENT_KEY_LIFETIME_DEFAULT);
+                        ClientKeys.KEY_WITHOUT_OPERATION, ClientKeys.KEY_WITHOUT_OPERATION_DEFAULT);
+        Duration lifetime = values.ttl(ClientKeys.KEY_LIFETIME, ClientKeys.KEY_LIFETIME_DEFAULT);
         Integer retries =
                 values.value(
-                        ConfigKeys.CLIENT_RETRY_MAX_RETRIES,
-                        ConfigKeys.CLIENT_RETRY_MAX_RETRIES_DEFAULT,
+                        ClientKeys.RETRY_MAX_RETRIES,
+                        ClientKeys.RETRY_MAX_RETRIES_DEFAULT,
                         ClientSettingsReader::retries);
-        Duration delay =
-                values.positive(
-                        ConfigKeys.CLIENT_RETRY_DELAY, ConfigKeys.CLIENT_RETRY_DELAY_DEFAULT);
+        Duration delay = values.positive(ClientKeys.RETRY_DELAY, ClientKeys.RETRY_DELAY_DEFAULT);
         Duration maxDelay =
-                values.positive(
-                        ConfigKeys.CLIENT_RETRY_MAX_DELAY,
-                        ConfigKeys.CLIENT_RETRY_MAX_DELAY_DEFAULT);
+                values.positive(ClientKeys.RETRY_MAX_DELAY, ClientKeys.RETRY_MAX_DELAY_DEFAULT);
         Duration maxDuration =
                 values.positive(
-                        ConfigKeys.CLIENT_RETRY_MAX_DURATION,
-                        ConfigKeys.CLIENT_RETRY_MAX_DURATION_DEFAULT);
+                        ClientKeys.RETRY_MAX_DURATION, ClientKeys.RETRY_MAX_DURATION_DEFAULT);
         Set<Integer> statuses =
                 values.value(
-                        ConfigKeys.CLIENT_RETRY_STATUSES,
-                        ConfigKeys.CLIENT_RETRY_STATUSES_DEFAULT,
+                        ClientKeys.RETRY_STATUSES,
+                        ClientKeys.RETRY_STATUSES_DEFAULT,
                         ClientSettingsReader::statuses);
         if (header == null
                 || methods == null

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idemkit.cdi.TestConfig;
-import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.ConfigValues;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
@@ -68,15 +67,15 @@ class ClientSettingsTest {
         try (TestConfig ignored =
                 TestConfig.of(
                         Map.of(
-                                ConfigKeys.CLIENT_KEY_HEADER, "X-Key",
-                                ConfigKeys.CLIENT_METHODS, "post, put, delete",
-                                ConfigKeys.CLIENT_KEY_WITHOUT_OPERATION, "false",
-                                ConfigKeys.CLIENT_KEY_LIFETIME, "2h",
-                                ConfigKeys.CLIENT_RETRY_MAX_RETRIES, "0",
-                                ConfigKeys.CLIENT_RETRY_DELAY, "1s",
-                                ConfigKeys.CLIENT_RETRY_MAX_DELAY, "30s",
-                                ConfigKeys.CLIENT_RETRY_MAX_DURATION, "5m",
-                                ConfigKeys.CLIENT_RETRY_STATUSES, "503, 429"))) {
+                                ClientKeys.KEY_HEADER, "X-Key",
+                                ClientKeys.METHODS, "post, put, delete",
+                                ClientKeys.KEY_WITHOUT_OPERATION, "false",
+                                ClientKeys.KEY_LIFETIME, "2h",
+                                ClientKeys.RETRY_MAX_RETRIES, "0",
+                                ClientKeys.RETRY_DELAY, "1s",
+                                ClientKeys.RETRY_MAX_DELAY, "30s",
+                                ClientKeys.RETRY_MAX_DURATION, "5m",
+                                ClientKeys.RETRY_STATUSES, "503, 429"))) {
             ClientSettings s = ClientSettings.fromConfig();
 
             assertThat(s)
@@ -96,9 +95,9 @@ class ClientSettingsTest {
         ConfigValues values =
                 read(
                         Map.of(
-                                ConfigKeys.CLIENT_RETRY_MAX_RETRIES, "-1",
-                                ConfigKeys.CLIENT_RETRY_DELAY, "0s",
-                                ConfigKeys.CLIENT_RETRY_STATUSES, "503, abc"));
+                                ClientKeys.RETRY_MAX_RETRIES, "-1",
+                                ClientKeys.RETRY_DELAY, "0s",
+                                ClientKeys.RETRY_STATUSES, "503, abc"));
 
         assertThat(values.problems())
                 .containsExactlyInAnyOrder(
@@ -109,18 +108,18 @@ class ClientSettingsTest {
 
     @Test
     void aFinalStatus_cannotBeListed() {
-        assertThat(read(Map.of(ConfigKeys.CLIENT_RETRY_STATUSES, "503,409")).problems())
+        assertThat(read(Map.of(ClientKeys.RETRY_STATUSES, "503,409")).problems())
                 .singleElement()
                 .asString()
                 .startsWith(
                         "Invalid idemkit.client.retry.statuses=409: only 408, 423, 425, 429 and 5xx");
-        assertThat(read(Map.of(ConfigKeys.CLIENT_RETRY_STATUSES, "422")).problems()).hasSize(1);
-        assertThat(read(Map.of(ConfigKeys.CLIENT_RETRY_STATUSES, "400")).problems()).hasSize(1);
+        assertThat(read(Map.of(ClientKeys.RETRY_STATUSES, "422")).problems()).hasSize(1);
+        assertThat(read(Map.of(ClientKeys.RETRY_STATUSES, "400")).problems()).hasSize(1);
     }
 
     @Test
     void aSafeMethod_cannotBeKeyed() {
-        assertThat(read(Map.of(ConfigKeys.CLIENT_METHODS, "POST,GET")).problems())
+        assertThat(read(Map.of(ClientKeys.METHODS, "POST,GET")).problems())
                 .containsExactly(
                         "Invalid idemkit.client.methods=POST,GET: GET is safe: it needs no key");
     }
@@ -129,8 +128,8 @@ class ClientSettingsTest {
     void maxDurationAtOrPastTheKeyLifetime_isRefused() {
         assertThat(
                         read(Map.of(
-                                        ConfigKeys.CLIENT_RETRY_MAX_DURATION, "2h",
-                                        ConfigKeys.CLIENT_KEY_LIFETIME, "2h"))
+                                        ClientKeys.RETRY_MAX_DURATION, "2h",
+                                        ClientKeys.KEY_LIFETIME, "2h"))
                                 .problems())
                 .singleElement()
                 .asString()
@@ -142,8 +141,8 @@ class ClientSettingsTest {
     void maxDelayBelowDelay_isRefused() {
         assertThat(
                         read(Map.of(
-                                        ConfigKeys.CLIENT_RETRY_DELAY, "5s",
-                                        ConfigKeys.CLIENT_RETRY_MAX_DELAY, "1s"))
+                                        ClientKeys.RETRY_DELAY, "5s",
+                                        ClientKeys.RETRY_MAX_DELAY, "1s"))
                                 .problems())
                 .containsExactly(
                         "Invalid idemkit.client.retry.max-delay=1s: must be at least idemkit.client.retry.delay (5s)");
@@ -151,7 +150,7 @@ class ClientSettingsTest {
 
     @Test
     void aBadHeaderName_isRefused() {
-        assertThat(read(Map.of(ConfigKeys.CLIENT_KEY_HEADER, "Bad Header")).problems())
+        assertThat(read(Map.of(ClientKeys.KEY_HEADER, "Bad Header")).problems())
                 .containsExactly(
                         "Invalid idemkit.client.key-header=Bad Header: must be a header name");
     }
@@ -161,8 +160,8 @@ class ClientSettingsTest {
         try (TestConfig ignored =
                 TestConfig.of(
                         Map.of(
-                                ConfigKeys.CLIENT_RETRY_MAX_RETRIES, "x",
-                                ConfigKeys.CLIENT_KEY_WITHOUT_OPERATION, "maybe"))) {
+                                ClientKeys.RETRY_MAX_RETRIES, "x",
+                                ClientKeys.KEY_WITHOUT_OPERATION, "maybe"))) {
             assertThatThrownBy(ClientSettings::fromConfig)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("idemkit.client.retry.max-retries=x")

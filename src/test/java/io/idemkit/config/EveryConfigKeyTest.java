@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.admin.http.AdminKeys;
 import io.idemkit.admin.http.AdminSettings;
+import io.idemkit.client.ClientKeys;
 import io.idemkit.client.ClientSettings;
 import io.idemkit.client.ClientSettingsReader;
 import io.idemkit.core.CompletionMode;
@@ -303,33 +304,33 @@ class EveryConfigKeyTest {
                             AdminKeys.ROLE,
                             new KeyCase("ops", r -> r.admin().requiredRole().orElseThrow(), "ops")),
                     Map.entry(
-                            ConfigKeys.CLIENT_KEY_HEADER,
+                            ClientKeys.KEY_HEADER,
                             new KeyCase("X-Key", r -> r.client().keyHeader(), "X-Key")),
                     Map.entry(
-                            ConfigKeys.CLIENT_METHODS,
+                            ClientKeys.METHODS,
                             new KeyCase(
                                     "post, put", r -> r.client().methods(), Set.of("POST", "PUT"))),
                     Map.entry(
-                            ConfigKeys.CLIENT_KEY_WITHOUT_OPERATION,
+                            ClientKeys.KEY_WITHOUT_OPERATION,
                             new KeyCase("false", r -> r.client().keyWithoutOperation(), false)),
                     Map.entry(
-                            ConfigKeys.CLIENT_KEY_LIFETIME,
+                            ClientKeys.KEY_LIFETIME,
                             new KeyCase("2h", r -> r.client().keyLifetime(), Duration.ofHours(2))),
                     Map.entry(
-                            ConfigKeys.CLIENT_RETRY_MAX_RETRIES,
+                            ClientKeys.RETRY_MAX_RETRIES,
                             new KeyCase("5", r -> r.client().maxRetries(), 5)),
                     Map.entry(
-                            ConfigKeys.CLIENT_RETRY_DELAY,
+                            ClientKeys.RETRY_DELAY,
                             new KeyCase("1s", r -> r.client().delay(), Duration.ofSeconds(1))),
                     Map.entry(
-                            ConfigKeys.CLIENT_RETRY_MAX_DELAY,
+                            ClientKeys.RETRY_MAX_DELAY,
                             new KeyCase("30s", r -> r.client().maxDelay(), Duration.ofSeconds(30))),
                     Map.entry(
-                            ConfigKeys.CLIENT_RETRY_MAX_DURATION,
+                            ClientKeys.RETRY_MAX_DURATION,
                             new KeyCase(
                                     "2m", r -> r.client().maxDuration(), Duration.ofMinutes(2))),
                     Map.entry(
-                            ConfigKeys.CLIENT_RETRY_STATUSES,
+                            ClientKeys.RETRY_STATUSES,
                             new KeyCase("503", r -> r.client().retryStatuses(), Set.of(503))));
 
     private static Readings read(Map<String, String> properties) {
