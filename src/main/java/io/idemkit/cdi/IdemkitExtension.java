@@ -16,7 +16,7 @@ import io.idemkit.config.ScopeSource;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.method.DerivedKeys;
-import io.idemkit.method.MessageListenerMethods;
+import io.idemkit.method.MessageTransports;
 import io.idemkit.openapi.IdempotentResourceMethods;
 import io.idemkit.openapi.ResourceMethod;
 import io.idemkit.policy.AnnotationChecks;
@@ -315,14 +315,15 @@ public class IdemkitExtension implements Extension {
     /** What the checks need to know of a method, by the surfaces' own rules. */
     private static MethodSite site(MethodRef ref) {
         boolean resource = JaxRsResourceMethods.isResourceMethod(ref.beanClass(), ref.method());
-        boolean onMessage = MessageListenerMethods.isOnMessage(ref.beanClass(), ref.method());
+        boolean receivesMessages =
+                MessageTransports.installed().receiving(ref.beanClass(), ref.method()).isPresent();
         boolean derived = DerivedKeys.isDerived(ref.method());
         return new MethodSite(
                 ref,
                 resource,
-                onMessage,
+                receivesMessages,
                 derived,
-                derived && !resource && !onMessage
+                derived && !resource && !receivesMessages
                         ? DerivedKeys.volatileLooking(ref.method())
                         : List.of());
     }

@@ -4,7 +4,7 @@ import io.idemkit.Idempotent;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.core.MethodPolicyLookup;
 import io.idemkit.core.OperationPolicy;
-import io.idemkit.method.MessageListenerMethods;
+import io.idemkit.method.MessageTransports;
 import io.idemkit.policy.ConfigLookup;
 import io.idemkit.policy.IdempotentPolicy;
 import io.idemkit.policy.MethodRef;
@@ -65,7 +65,9 @@ public class MethodPolicies implements MethodPolicyLookup {
                                 known != null
                                         ? known
                                         : IdempotentPolicy.resolve(members, config.defaults());
-                        if (MessageListenerMethods.isOnMessage(beanClass, method)) {
+                        if (MessageTransports.installed()
+                                .receiving(beanClass, method)
+                                .isPresent()) {
                             // A message-driven bean stores only the library's own marker, never
                             // the application's data: no redactor applies, and none can fail a
                             // delivery (C4.10).

@@ -148,6 +148,11 @@ final class MessageDelivery implements ListenerDelivery {
     }
 
     @Override
+    public String transport() {
+        return JmsTransport.NAME;
+    }
+
+    @Override
     public Object deliver(InvocationContext invocation, Class<?> beanClass, MethodPlan plan)
             throws Exception {
         Message message = (Message) invocation.getParameters()[0];

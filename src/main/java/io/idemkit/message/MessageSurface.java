@@ -48,6 +48,11 @@ public class MessageSurface implements ListenerDelivery {
     }
 
     @Override
+    public String transport() {
+        return JmsTransport.NAME;
+    }
+
+    @Override
     public Object deliver(InvocationContext invocation, Class<?> beanClass, MethodPlan plan)
             throws Exception {
         return delivery().deliver(invocation, beanClass, plan);

@@ -17,6 +17,7 @@ import io.idemkit.transaction.InTransaction;
 import io.idemkit.transaction.InTransactionInterceptor;
 import io.idemkit.transaction.TransactionHooks;
 import jakarta.annotation.Priority;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Intercepted;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.inject.Inject;
@@ -82,7 +83,7 @@ public class IdempotentInterceptor {
     private MethodResultCodec codec;
     private TransactionHooks transactions;
     private IdemkitConfig config;
-    private ListenerDelivery messages;
+    private Instance<ListenerDelivery> deliveries;
     private Bean<?> intercepted;
 
     /** For the container; the dependencies come through {@link #inject}. */
@@ -96,7 +97,7 @@ public class IdempotentInterceptor {
             MethodResultCodec codec,
             TransactionHooks transactions,
             IdemkitConfig config,
-            ListenerDelivery messages,
+            Instance<ListenerDelivery> deliveries,
             @Intercepted Bean<?> intercepted) {
         this.engine = engine;
         this.scope = scope;
@@ -104,8 +105,22 @@ public class IdempotentInterceptor {
         this.codec = codec;
         this.transactions = transactions;
         this.config = config;
-        this.messages = messages;
+        this.deliveries = deliveries;
         this.intercepted = intercepted;
+    }
+
+    /** The transport's delivery bean: one per transport, each a bean of the library. */
+    private ListenerDelivery delivery(MethodPlan plan) {
+        for (ListenerDelivery delivery : deliveries) {
+            if (delivery.transport().equals(plan.transport())) {
+                return delivery;
+            }
+        }
+        throw new IllegalStateException(
+                "idemkit has no delivery for the "
+                        + plan.transport()
+                        + " listener "
+                        + plan.description());
     }
 
     @AroundInvoke
@@ -117,7 +132,7 @@ public class IdempotentInterceptor {
             return invocation.proceed();
         }
         if (plan.receivesMessages()) {
-            return messages.deliver(invocation, beanClass, plan);
+            return delivery(plan).deliver(invocation, beanClass, plan);
         }
         Object[] arguments = invocation.getParameters();
         Operation operation =

@@ -3,12 +3,17 @@ package io.idemkit.method;
 import jakarta.interceptor.InvocationContext;
 
 /**
- * Where the method surface hands a message-driven bean's {@code onMessage}: a delivery is keyed by
- * its message, not its arguments, and acknowledged or redelivered rather than replayed (C11). The
- * message surface, a package above this one, implements it as the application's one bean, so that
- * this package never loads a class of Jakarta Messaging.
+ * Where the method surface hands a message listener method ({@link MessageTransport}): a delivery
+ * is keyed by its message, not its arguments, and acknowledged or redelivered rather than replayed
+ * (C11). Each transport's wing, a package above this one, implements it as one bean of the
+ * application, so that this package never loads a class of a transport's API.
  */
 public interface ListenerDelivery {
+
+    /**
+     * @return the name of the {@link MessageTransport} whose listener methods this delivers
+     */
+    String transport();
 
     /**
      * Delivers one message to the bean, or acknowledges it as a duplicate, or asks for its

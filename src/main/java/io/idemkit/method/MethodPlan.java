@@ -49,7 +49,10 @@ public final class MethodPlan {
     private final boolean returnsVoid;
     private final boolean returnsStage;
     private final Type resultType;
-    private final boolean receivesMessages;
+
+    /** The transport whose listener method this is, or {@code null}. */
+    private final String transport;
+
     private final AtomicBoolean warnedVolatile = new AtomicBoolean();
 
     private MethodPlan(
@@ -64,7 +67,7 @@ public final class MethodPlan {
             boolean returnsVoid,
             boolean returnsStage,
             Type resultType,
-            boolean receivesMessages) {
+            String transport) {
         this.description = description;
         this.passThrough = passThrough;
         this.keyParameters = keyParameters;
@@ -76,7 +79,7 @@ public final class MethodPlan {
         this.returnsVoid = returnsVoid;
         this.returnsStage = returnsStage;
         this.resultType = resultType;
-        this.receivesMessages = receivesMessages;
+        this.transport = transport;
     }
 
     /** A JAX-RS resource method: the filter pair handles it (C7.4). */
@@ -93,7 +96,7 @@ public final class MethodPlan {
                 false,
                 false,
                 null,
-                false);
+                null);
     }
 
     static MethodPlan of(Class<?> beanClass, Method method, OperationPolicy policy) {
@@ -141,7 +144,10 @@ public final class MethodPlan {
                 method.getReturnType() == void.class,
                 stage,
                 result,
-                MessageListenerMethods.isOnMessage(beanClass, method));
+                MessageTransports.installed()
+                        .receiving(beanClass, method)
+                        .map(MessageTransport::name)
+                        .orElse(null));
     }
 
     boolean passesThrough() {
@@ -149,11 +155,18 @@ public final class MethodPlan {
     }
 
     /**
-     * @return whether this is a message-driven bean's {@code onMessage}, keyed by its message (C11)
-     *     rather than by its arguments
+     * @return whether this is a transport's listener method ({@link MessageTransport}), keyed by
+     *     its message (C11) rather than by its arguments
      */
     boolean receivesMessages() {
-        return receivesMessages;
+        return transport != null;
+    }
+
+    /**
+     * @return the name of the transport whose listener method this is, or {@code null}
+     */
+    String transport() {
+        return transport;
     }
 
     public OperationPolicy policy() {

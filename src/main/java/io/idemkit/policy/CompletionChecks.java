@@ -55,7 +55,7 @@ public final class CompletionChecks {
             if (policy == null
                     || policy.completion() != CompletionMode.IN_TRANSACTION
                     || site.resource()
-                    || site.onMessage()
+                    || site.receivesMessages()
                     || CompletionStage.class.isAssignableFrom(ref.method().getReturnType())) {
                 continue;
             }

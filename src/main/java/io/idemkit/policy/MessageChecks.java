@@ -39,7 +39,7 @@ public final class MessageChecks {
         List<String> problems = new ArrayList<>();
         TransactionTimeout timeout = null;
         for (MethodSite site : methods) {
-            if (!site.onMessage()) {
+            if (!site.receivesMessages()) {
                 continue;
             }
             MethodRef ref = site.ref();

@@ -10,7 +10,8 @@ import java.util.Objects;
  *
  * @param ref the method, as seen on its bean class
  * @param resource whether it is a JAX-RS resource method, which the filter pair protects (C7.4)
- * @param onMessage whether it is a message-driven bean's {@code onMessage} (C11)
+ * @param receivesMessages whether it is a message listener method, a transport's to deliver (C11: a
+ *     message-driven bean's {@code onMessage})
  * @param derived whether its key would be derived from all its arguments: no {@code IdempotencyKey}
  *     parameter (C7.1)
  * @param volatileLooking for a derived key, a description of every argument that looks as if it
@@ -19,7 +20,7 @@ import java.util.Objects;
 public record MethodSite(
         MethodRef ref,
         boolean resource,
-        boolean onMessage,
+        boolean receivesMessages,
         boolean derived,
         List<String> volatileLooking) {
 
@@ -34,6 +35,6 @@ public record MethodSite(
      *     listener, and no key parameter
      */
     boolean derivesItsKey() {
-        return !resource && !onMessage && derived;
+        return !resource && !receivesMessages && derived;
     }
 }

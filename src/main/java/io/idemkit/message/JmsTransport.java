@@ -1,26 +1,36 @@
-package io.idemkit.method;
+package io.idemkit.message;
 
+import io.idemkit.method.MessageTransport;
 import java.lang.reflect.Method;
 
 /**
- * Recognizes a message-driven bean's listener method, {@code
- * jakarta.jms.MessageListener.onMessage(Message)}, by the names of its types, so that a runtime
- * without Jakarta Messaging never loads a class of it.
+ * Jakarta Messaging as a message transport: a message-driven bean's listener method, {@code
+ * jakarta.jms.MessageListener.onMessage(Message)}, recognized by the names of its types, so that a
+ * runtime without Jakarta Messaging never loads a class of it. Listed in {@code
+ * META-INF/services/io.idemkit.method.MessageTransport}.
  */
-public final class MessageListenerMethods {
+public final class JmsTransport implements MessageTransport {
+
+    /** The transport's name, which {@link MessageSurface} answers to. */
+    public static final String NAME = "jms";
 
     private static final String LISTENER = "jakarta.jms.MessageListener";
     private static final String MESSAGE = "jakarta.jms.Message";
 
-    private MessageListenerMethods() {}
+    /** For the service loader. */
+    public JmsTransport() {}
+
+    @Override
+    public String name() {
+        return NAME;
+    }
 
     /**
-     * @param beanClass the bean class
-     * @param method a method as seen on it
      * @return whether {@code method} is the bean's {@code onMessage(jakarta.jms.Message)} and the
      *     bean is a {@code jakarta.jms.MessageListener}
      */
-    public static boolean isOnMessage(Class<?> beanClass, Method method) {
+    @Override
+    public boolean receives(Class<?> beanClass, Method method) {
         return method.getName().equals("onMessage")
                 && method.getParameterCount() == 1
                 && method.getParameterTypes()[0].getName().equals(MESSAGE)
