@@ -50,6 +50,22 @@ public final class ConfigValues {
     }
 
     /**
+     * Reads a wing's settings on their own, where the wing starts (the deployment checked them
+     * already, with everything else).
+     *
+     * @param config the application's MicroProfile Config
+     * @param read reads the settings, recording a broken key
+     * @return the settings
+     * @throws InvalidConfigurationException when a key is broken
+     */
+    public static <T> T checked(Config config, Function<ConfigValues, T> read) {
+        ConfigValues values = new ConfigValues(config);
+        T settings = read.apply(values);
+        values.throwIfBroken();
+        return settings;
+    }
+
+    /**
      * @return every key the library reads: {@link ConfigKeys}' and the wings'
      */
     public Set<String> knownKeys() {

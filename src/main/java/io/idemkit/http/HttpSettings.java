@@ -57,10 +57,7 @@ public record HttpSettings(
      * @throws io.idemkit.config.InvalidConfigurationException when a key is broken
      */
     public static HttpSettings read(Config config) {
-        ConfigValues values = new ConfigValues(config);
-        HttpSettings settings = read(values);
-        values.throwIfBroken();
-        return settings;
+        return ConfigValues.checked(config, HttpSettings::read);
     }
 
     /**

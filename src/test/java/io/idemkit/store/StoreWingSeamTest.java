@@ -10,18 +10,13 @@ import io.idemkit.store.jdbc.JdbcStoreFactory;
 import io.idemkit.store.memory.MemoryStoreFactory;
 import io.idemkit.store.mongo.MongoStoreFactory;
 import io.idemkit.store.sample.SampleStoreFactory;
+import io.idemkit.testsupport.CapturedLog;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,32 +33,11 @@ class StoreWingSeamTest {
                     new MemoryStoreFactory(),
                     new JdbcStoreFactory(),
                     new SampleStoreFactory());
-    private final List<String> warnings = new CopyOnWriteArrayList<>();
-    private final Logger configLog = Logger.getLogger(ConfigReader.class.getName());
-    private final Handler capture =
-            new Handler() {
-                @Override
-                public void publish(LogRecord record) {
-                    if (record.getLevel() == Level.WARNING) {
-                        warnings.add(record.getMessage());
-                    }
-                }
-
-                @Override
-                public void flush() {}
-
-                @Override
-                public void close() {}
-            };
-
-    @BeforeEach
-    void listen() {
-        configLog.addHandler(capture);
-    }
+    private final CapturedLog log = CapturedLog.of(ConfigReader.class);
 
     @AfterEach
     void stopListening() {
-        configLog.removeHandler(capture);
+        log.close();
     }
 
     /** Reads as the glue does: every factory's keys known, the name checked, the stores' keys. */
@@ -99,7 +73,7 @@ class StoreWingSeamTest {
 
         assertThat(selection.factory()).isInstanceOf(SampleStoreFactory.class);
         assertThat(selection.configured()).isTrue();
-        assertThat(warnings).as("idemkit.sample.endpoint is a known key").isEmpty();
+        assertThat(log.warnings()).as("idemkit.sample.endpoint is a known key").isEmpty();
     }
 
     @Test
@@ -143,7 +117,7 @@ class StoreWingSeamTest {
     void aKeyOfNoWing_isStillWarnedAbout() {
         ConfigReader.read(read(Map.of("idemkit.sampel.endpoint", "x")));
 
-        assertThat(warnings)
+        assertThat(log.warnings())
                 .singleElement()
                 .satisfies(w -> assertThat(w).contains("idemkit.sampel.endpoint"));
     }

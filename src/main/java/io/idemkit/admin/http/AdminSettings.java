@@ -27,10 +27,7 @@ public record AdminSettings(boolean enabled, String role) {
      * @throws io.idemkit.config.InvalidConfigurationException when a key is broken
      */
     public static AdminSettings read(Config config) {
-        ConfigValues values = new ConfigValues(config);
-        AdminSettings settings = read(values);
-        values.throwIfBroken();
-        return settings;
+        return ConfigValues.checked(config, AdminSettings::read);
     }
 
     /**
