@@ -91,8 +91,8 @@ public class IdemkitExtension implements Extension {
     private final List<StoreFactory> storeFactories = load(StoreFactory.class);
 
     /**
-     * The wings' own configuration beyond the stores' (the admin API's keys), read in the same
-     * reading.
+     * The wings' own configuration beyond the stores' (the HTTP surface's, the client half's and
+     * the admin API's keys), read in the same reading.
      */
     private final List<ConfigSection> configSections = load(ConfigSection.class);
 
@@ -221,7 +221,7 @@ public class IdemkitExtension implements Extension {
             @Observes @Priority(Interceptor.Priority.LIBRARY_BEFORE)
                     AfterDeploymentValidation event,
             BeanManager beans) {
-        // The store's keys first, so that the one exception lists their problems with the rest.
+        // The wings' keys first, so that the one exception lists their problems with the rest.
         ConfigValues values =
                 new ConfigValues(
                         ConfigProvider.getConfig(),

@@ -17,10 +17,12 @@ import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigValue;
 
 /**
- * Reads and validates the engine's and the surfaces' {@code idemkit.*} keys, collecting every
- * problem rather than stopping at the first, so that one failed deployment shows them all. A
- * store's own keys ({@code idemkit.mongo.*}) are read by the store's package through the same
- * {@link ConfigValues}, before this reader, so that the one exception lists theirs too.
+ * Reads and validates the keys of {@link ConfigKeys}: the engine's, and the surfaces' defaults that
+ * the per-method policy merges; collecting every problem rather than stopping at the first, so that
+ * one failed deployment shows them all. A wing's own keys (a store's {@code idemkit.mongo.*}, the
+ * HTTP surface's {@code idemkit.http.*}) are read by its {@link ConfigSection} through the same
+ * {@link ConfigValues}, before this reader, so that the one exception lists theirs too; the
+ * unknown-key check here knows them from there.
  */
 public final class ConfigReader {
 
