@@ -158,8 +158,9 @@ public final class LibertyServer implements OwnServer {
 
     /**
      * Starts the server and waits until {@code probe} answers. At its first start, a server whose
-     * port another program took after {@link TestPorts} checked it ({@code CWWKO0221E}) is stopped
-     * and started once more on new ports: ask {@link #application} again afterwards.
+     * port another program took after {@link TestPorts} checked it ({@code CWWKO0221E}) is killed,
+     * as the other runtimes' are, and started once more on new ports: ask {@link #application}
+     * again afterwards.
      */
     @Override
     public void start(URI probe) throws IOException, InterruptedException {
@@ -170,7 +171,7 @@ public final class LibertyServer implements OwnServer {
                 throw e;
             }
             TestPorts.retrying("Open Liberty " + name, httpPort, e.getMessage());
-            run("stop");
+            discard();
             int was = httpPort;
             httpPort = TestPorts.next();
             httpsPort = TestPorts.next();
