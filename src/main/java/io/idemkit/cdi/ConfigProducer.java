@@ -31,7 +31,6 @@ public class ConfigProducer {
     @Produces
     @Dependent
     HttpSettings httpSettings(IdemkitExtension extension) {
-        extension.config(); // fails before deployment validation, as the configuration does
         return extension.section(HttpSection.class).settings();
     }
 }

@@ -62,10 +62,7 @@ public final class ConfigReader {
         warnAboutUnknownKeys();
         // Which names exist is the stores' to say (StoreSelection); here, only a name.
         String store =
-                values.value(
-                        ConfigKeys.STORE,
-                        ConfigKeys.STORE_DEFAULT,
-                        text -> text.strip().toLowerCase(Locale.ROOT));
+                values.value(ConfigKeys.STORE, ConfigKeys.STORE_DEFAULT, ConfigReader::storeName);
         Duration leaseTtl = values.ttl(ConfigKeys.LEASE_TTL, ConfigKeys.LEASE_TTL_DEFAULT);
         Duration completedTtl =
                 values.ttl(ConfigKeys.COMPLETED_TTL, ConfigKeys.COMPLETED_TTL_DEFAULT);
@@ -185,6 +182,15 @@ public final class ConfigReader {
                 transactionTimeout,
                 derivedKeys,
                 new HttpKeyPolicy(keyHeader, fingerprintHeaders, keyExtractor, fingerprintFields));
+    }
+
+    /**
+     * @param text a value of {@code idemkit.store}
+     * @return the store's name as the stores declare theirs: without surrounding white space, in
+     *     lower case
+     */
+    public static String storeName(String text) {
+        return text.strip().toLowerCase(Locale.ROOT);
     }
 
     private void warnAboutUnknownKeys() {

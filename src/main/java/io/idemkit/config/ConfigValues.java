@@ -24,6 +24,9 @@ import org.eclipse.microprofile.config.Config;
  */
 public final class ConfigValues {
 
+    /** The keys of {@link ConfigKeys}, found once: the reading is by reflection. */
+    private static final Set<String> ENGINE_KEYS = ConfigKeys.all();
+
     private final Config config;
     private final Set<String> knownKeys;
     private final List<String> problems = new ArrayList<>();
@@ -44,9 +47,13 @@ public final class ConfigValues {
      */
     public ConfigValues(Config config, Set<String> wingKeys) {
         this.config = Objects.requireNonNull(config, "config");
-        Set<String> known = new TreeSet<>(ConfigKeys.all());
-        known.addAll(wingKeys);
-        this.knownKeys = Collections.unmodifiableSet(known);
+        if (wingKeys.isEmpty()) {
+            this.knownKeys = ENGINE_KEYS;
+        } else {
+            Set<String> known = new TreeSet<>(ENGINE_KEYS);
+            known.addAll(wingKeys);
+            this.knownKeys = Collections.unmodifiableSet(known);
+        }
     }
 
     /**

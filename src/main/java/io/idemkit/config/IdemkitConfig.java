@@ -7,8 +7,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The whole validated {@code idemkit.*} configuration of an application. Read once at deployment by
- * {@link ConfigReader}; immutable afterwards.
+ * The validated keys of {@link ConfigKeys}: the engine's, and the surfaces' defaults that the
+ * per-method policy merges (a wing's own keys are its {@link ConfigSection}'s settings). Read once
+ * at deployment by {@link ConfigReader}; immutable afterwards.
  *
  * @param store {@code idemkit.store}: {@code auto} or a store's name, in lower case
  * @param defaults the operation policy for methods that override nothing

@@ -1,10 +1,10 @@
 package io.idemkit.store;
 
 import io.idemkit.config.ConfigKeys;
+import io.idemkit.config.ConfigReader;
 import io.idemkit.config.ConfigValues;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Predicate;
 
@@ -51,7 +51,7 @@ public record StoreSelection(
                 ConfigKeys.STORE,
                 ConfigKeys.STORE_DEFAULT,
                 text -> {
-                    if (!names.contains(text.strip().toLowerCase(Locale.ROOT))) {
+                    if (!names.contains(ConfigReader.storeName(text))) {
                         throw new IllegalArgumentException(
                                 "must be one of " + String.join(", ", names));
                     }
