@@ -68,6 +68,8 @@ class LayeringTest {
                         .definedBy("io.idemkit.store.mongo..")
                         .layer("JDBC store")
                         .definedBy("io.idemkit.store.jdbc..")
+                        .layer("Redis store")
+                        .definedBy("io.idemkit.store.redis..")
                         .layer("Telemetry")
                         .definedBy("io.idemkit.telemetry..")
                         .layer("HTTP surface")
@@ -114,6 +116,8 @@ class LayeringTest {
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "Store base")
                         .whereLayer("JDBC store")
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "Store base")
+                        .whereLayer("Redis store")
+                        .mayOnlyAccessLayers("API", "SPI", "Core", "Config", "Store base")
                         .whereLayer("Telemetry")
                         .mayOnlyAccessLayers("API", "SPI", "Core", "Config")
                         .whereLayer("HTTP surface")
@@ -158,6 +162,7 @@ class LayeringTest {
                                 "In-memory store",
                                 "MongoDB store",
                                 "JDBC store",
+                                "Redis store",
                                 "Telemetry",
                                 "HTTP surface",
                                 "Transaction completion",

@@ -23,6 +23,8 @@ import io.idemkit.store.memory.MemoryStoreSettings;
 import io.idemkit.store.mongo.MongoKeys;
 import io.idemkit.store.mongo.MongoSettingsReader;
 import io.idemkit.store.mongo.MongoStoreSettings;
+import io.idemkit.store.redis.RedisKeys;
+import io.idemkit.store.redis.RedisStoreSettings;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.time.Duration;
@@ -51,6 +53,7 @@ class EveryConfigKeyTest {
             MemoryStoreSettings memory,
             MongoStoreSettings mongo,
             JdbcStoreSettings jdbc,
+            RedisStoreSettings redis,
             AdminSettings admin,
             ClientSettings client,
             HttpSettings http,
@@ -234,6 +237,49 @@ class EveryConfigKeyTest {
                                     r -> r.engine().messageTransactionTimeout(),
                                     Optional.of(Duration.ofMinutes(5)))),
                     Map.entry(
+                            RedisKeys.URI,
+                            new KeyCase(
+                                    "redis://cache:6380",
+                                    r -> r.redis().uri(),
+                                    "redis://cache:6380")),
+                    Map.entry(
+                            RedisKeys.NODES,
+                            new KeyCase(
+                                    "a:7000, b:7001",
+                                    r -> r.redis().nodes(),
+                                    List.of("a:7000", "b:7001"))),
+                    Map.entry(RedisKeys.USER, new KeyCase("app", r -> r.redis().user(), "app")),
+                    Map.entry(
+                            RedisKeys.PASSWORD,
+                            new KeyCase("s3cret", r -> r.redis().password(), "s3cret")),
+                    Map.entry(RedisKeys.TLS, new KeyCase("true", r -> r.redis().tls(), true)),
+                    Map.entry(
+                            RedisKeys.TIMEOUT,
+                            new KeyCase("2s", r -> r.redis().timeout(), Duration.ofSeconds(2))),
+                    Map.entry(RedisKeys.POOL_SIZE, new KeyCase("8", r -> r.redis().poolSize(), 8)),
+                    Map.entry(
+                            RedisKeys.KEY_PREFIX,
+                            new KeyCase("shop:", r -> r.redis().keyPrefix(), "shop:")),
+                    Map.entry(
+                            RedisKeys.LEASE_GRACE,
+                            new KeyCase("5m", r -> r.redis().leaseGrace(), Duration.ofMinutes(5))),
+                    Map.entry(
+                            RedisKeys.WAIT_REPLICAS,
+                            new KeyCase("1", r -> r.redis().waitReplicas(), 1)),
+                    Map.entry(
+                            RedisKeys.WAIT_TIMEOUT,
+                            new KeyCase(
+                                    "250ms", r -> r.redis().waitTimeout(), Duration.ofMillis(250))),
+                    Map.entry(
+                            RedisKeys.NOTIFICATIONS,
+                            new KeyCase("false", r -> r.redis().notifications(), false)),
+                    Map.entry(
+                            RedisKeys.EVICTION_CHECK,
+                            new KeyCase(
+                                    "warn",
+                                    r -> r.redis().evictionCheck(),
+                                    RedisStoreSettings.EvictionCheck.WARN)),
+                    Map.entry(
                             MongoKeys.URI,
                             new KeyCase(
                                     "mongodb://db:27017",
@@ -342,6 +388,7 @@ class EveryConfigKeyTest {
         MemoryStoreSettings memory = MemoryStoreSettings.read(values);
         MongoStoreSettings mongo = MongoSettingsReader.read(values);
         JdbcStoreSettings jdbc = JdbcSettingsReader.read(values);
+        RedisStoreSettings redis = RedisStoreSettings.read(values);
         IdemkitConfig engine = ConfigReader.read(values);
         ClientSettings client = ClientSettingsReader.read(values);
         HttpSettings http = HttpSettings.read(values);
@@ -350,6 +397,7 @@ class EveryConfigKeyTest {
                 memory,
                 mongo,
                 jdbc,
+                redis,
                 AdminSettings.read(config),
                 client,
                 http,
@@ -375,7 +423,8 @@ class EveryConfigKeyTest {
                 .containsOnly(
                         Map.entry("memory", MemoryKeys.all()),
                         Map.entry("mongo", MongoKeys.all()),
-                        Map.entry("jdbc", JdbcKeys.all()));
+                        Map.entry("jdbc", JdbcKeys.all()),
+                        Map.entry("redis", RedisKeys.all()));
         byStore.forEach(
                 (name, keys) ->
                         assertThat(keys).allMatch(k -> k.startsWith("idemkit." + name + ".")));
