@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
+import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -35,40 +36,53 @@ final class RedisBinary {
         return path;
     }
 
-    /** The jar's resource for this machine's {@code os.name} and {@code os.arch}. */
+    /** The jar's resource for this machine; aborts the calling test where there is none. */
     private static String resource() {
-        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
-        boolean amd64 = arch.equals("amd64") || arch.equals("x86_64");
-        boolean arm64 = arch.equals("aarch64") || arch.equals("arm64");
-        String name = null;
-        if (os.contains("linux")) {
-            name =
-                    amd64
-                            ? "redis-server-6.2.6-v5-linux-amd64"
-                            : arm64
-                                    ? "redis-server-6.2.7-linux-arm64"
-                                    : arch.matches("x86|i[3-6]86")
-                                            ? "redis-server-6.2.7-linux-386"
-                                            : null;
-        } else if (os.contains("mac") || os.contains("darwin")) {
-            name =
-                    amd64
-                            ? "redis-server-6.2.6-v5-darwin-amd64"
-                            : arm64 ? "redis-server-6.2.6-v5-darwin-arm64" : null;
-        }
-        // Windows: the jar's binary is Redis 5.0, and SIGSTOP (pause) has no Windows counterpart.
+        Optional<String> name =
+                resource(System.getProperty("os.name", ""), System.getProperty("os.arch", ""));
         Assumptions.assumeTrue(
-                name != null,
+                name.isPresent(),
                 "no redis-server binary in embedded-redis for "
                         + System.getProperty("os.name")
                         + "/"
                         + System.getProperty("os.arch")
-                        + ": the Redis tests need Linux or macOS on amd64 or arm64");
+                        + ": the Redis tests need Linux or macOS on amd64 or arm64 (or Linux x86)");
         Assumptions.assumeTrue(
-                RedisBinary.class.getResource("/" + name) != null,
-                "the resource " + name + " is not on the test classpath (embedded-redis)");
-        return name;
+                RedisBinary.class.getResource("/" + name.get()) != null,
+                "the resource " + name.get() + " is not on the test classpath (embedded-redis)");
+        return name.get();
+    }
+
+    /**
+     * @param osName {@code os.name}
+     * @param osArch {@code os.arch}
+     * @return embedded-redis's resource for that platform, if it has one (Windows: its binary is
+     *     Redis 5.0, and SIGSTOP has no Windows counterpart)
+     */
+    static Optional<String> resource(String osName, String osArch) {
+        String os = osName.toLowerCase(Locale.ROOT);
+        String arch = osArch.toLowerCase(Locale.ROOT);
+        boolean amd64 = arch.equals("amd64") || arch.equals("x86_64");
+        boolean arm64 = arch.equals("aarch64") || arch.equals("arm64");
+        if (os.contains("linux")) {
+            if (amd64) {
+                return Optional.of("redis-server-6.2.6-v5-linux-amd64");
+            }
+            if (arm64) {
+                return Optional.of("redis-server-6.2.7-linux-arm64");
+            }
+            if (arch.matches("x86|i[3-6]86")) {
+                return Optional.of("redis-server-6.2.7-linux-386");
+            }
+        } else if (os.contains("mac") || os.contains("darwin")) {
+            if (amd64) {
+                return Optional.of("redis-server-6.2.6-v5-darwin-amd64");
+            }
+            if (arm64) {
+                return Optional.of("redis-server-6.2.6-v5-darwin-arm64");
+            }
+        }
+        return Optional.empty();
     }
 
     /**

@@ -128,6 +128,25 @@ class RedisServerTest {
     }
 
     @Test
+    void aBadOption_failsTheStart_withTheServersComplaint() {
+        assertThatThrownBy(() -> RedisServer.builder().config("no-such-option", "1").start())
+                .isInstanceOf(IllegalStateException.class)
+                .hasStackTraceContaining("exited")
+                .hasStackTraceContaining("no-such-option");
+    }
+
+    @Test
+    void theBinary_isChosenByPlatform_andThereIsNoneForWindows() {
+        assertThat(RedisBinary.resource("Linux", "amd64"))
+                .contains("redis-server-6.2.6-v5-linux-amd64");
+        assertThat(RedisBinary.resource("Mac OS X", "aarch64"))
+                .contains("redis-server-6.2.6-v5-darwin-arm64");
+        assertThat(RedisBinary.resource("Windows 11", "amd64")).isEmpty();
+        assertThat(RedisBinary.resource("Linux", "s390x")).isEmpty();
+        assertThat(RedisBinary.path()).isExecutable();
+    }
+
+    @Test
     void close_deletesTheFolder() {
         RedisServer server = RedisServer.builder().start();
         server.close();
