@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import redis.clients.jedis.HostAndPort;
@@ -43,22 +44,34 @@ public final class RedisCluster implements AutoCloseable {
      * @return the started cluster
      */
     public static RedisCluster start(int masters) {
+        return start(masters, node -> {});
+    }
+
+    /**
+     * As {@link #start(int)}, with more options for every node.
+     *
+     * @param masters how many masters, 1 or more
+     * @param options sets options of every node, e.g. {@code node -> node.appendOnly(true)} for
+     *     masters that keep their keys through a {@link RedisServer#kill()}
+     * @return the started cluster
+     */
+    public static RedisCluster start(int masters, Consumer<RedisServer.Builder> options) {
         if (masters < 1) {
             throw new IllegalArgumentException("masters must be 1 or more: " + masters);
         }
-        List<RedisServer> nodes = new ArrayList<>();
+        List<RedisServer> started = new ArrayList<>();
         try {
             for (int i = 0; i < masters; i++) {
-                nodes.add(
+                RedisServer.Builder node =
                         RedisServer.builder()
-                                .clusterEnabled()
                                 .config("cluster-node-timeout", "2000")
-                                .config("cluster-require-full-coverage", "no")
-                                .start());
+                                .config("cluster-require-full-coverage", "no");
+                options.accept(node);
+                started.add(node.clusterEnabled().start());
             }
-            RedisCluster cluster = new RedisCluster(nodes);
+            RedisCluster cluster = new RedisCluster(started);
             for (int i = 0; i < masters; i++) {
-                try (Jedis jedis = nodes.get(i).connect()) {
+                try (Jedis jedis = started.get(i).connect()) {
                     jedis.clusterSetConfigEpoch(i + 1L);
                     int[] slots = IntStream.range(cluster.first(i), cluster.first(i + 1)).toArray();
                     for (int from = 0; from < slots.length; from += 1_000) {
@@ -68,15 +81,15 @@ public final class RedisCluster implements AutoCloseable {
                     }
                 }
             }
-            try (Jedis first = nodes.get(0).connect()) {
-                for (RedisServer other : nodes.subList(1, masters)) {
+            try (Jedis first = started.get(0).connect()) {
+                for (RedisServer other : started.subList(1, masters)) {
                     first.clusterMeet(other.host(), other.port());
                 }
             }
             cluster.awaitHealthy();
             return cluster;
         } catch (RuntimeException e) {
-            nodes.forEach(RedisServer::close);
+            started.forEach(RedisServer::close);
             throw e;
         }
     }

@@ -17,8 +17,8 @@ import redis.clients.jedis.exceptions.JedisException;
 class RedisClusterTest {
 
     @Test
-    void threeMasters_serveEveryKeyOnItsMaster_andOneStoppedMasterFailsOnlyItsKeys() {
-        try (RedisCluster cluster = RedisCluster.start(3)) {
+    void threeMasters_serveEveryKeyOnItsMaster_andOneStoppedMasterFailsOnlyItsKeys_untilItIsBack() {
+        try (RedisCluster cluster = RedisCluster.start(3, node -> node.appendOnly(true))) {
             for (RedisServer master : cluster.masters()) {
                 try (Jedis jedis = master.connect()) {
                     assertThat(jedis.clusterInfo())
@@ -54,6 +54,7 @@ class RedisClusterTest {
                 owner.start();
                 cluster.awaitHealthy();
 
+                assertThat(client.get(key)).as("kept by its AOF").isEqualTo("here");
                 client.set(key, "back");
                 assertThat(client.get(key)).isEqualTo("back");
                 assertThat(client.get(other)).isEqualTo("there");

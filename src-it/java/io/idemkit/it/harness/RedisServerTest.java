@@ -147,6 +147,22 @@ class RedisServerTest {
     }
 
     @Test
+    void maxMemory_withNoEviction_refusesWritesPastIt() {
+        try (RedisServer server = RedisServer.builder().maxMemory("2mb", "noeviction").start();
+                Jedis jedis = server.connect()) {
+            String value = "x".repeat(10_000);
+            assertThatThrownBy(
+                            () -> {
+                                for (int i = 0; i < 1_000; i++) {
+                                    jedis.set("k" + i, value);
+                                }
+                            })
+                    .isInstanceOf(JedisDataException.class)
+                    .hasMessageContaining("OOM");
+        }
+    }
+
+    @Test
     void close_deletesTheFolder() {
         RedisServer server = RedisServer.builder().start();
         server.close();
