@@ -182,11 +182,16 @@ public final class RedisServer implements AutoCloseable {
         process = RedisProcess.launch(command, folder);
         LIVE.add(this);
         paused = false;
-        await("answer PING", this::answersPing);
-        if (primary != null) {
-            await(
-                    "replicate " + primary.uri(),
-                    () -> info("replication").contains("master_link_status:up"));
+        try {
+            await("answer PING", this::answersPing);
+            if (primary != null) {
+                await(
+                        "replicate " + primary.uri(),
+                        () -> info("replication").contains("master_link_status:up"));
+            }
+        } catch (RuntimeException e) {
+            kill(); // a server that failed its start is no half-running one
+            throw e;
         }
     }
 
@@ -417,6 +422,7 @@ public final class RedisServer implements AutoCloseable {
          *     folder
          */
         public RedisServer start() {
+            RedisBinary.path(); // where there is none, the test aborts here, not in the port retry
             return TestPorts.start(
                     "redis-server",
                     cluster ? TestPorts.withFreeOffset(10_000) : port -> true,
