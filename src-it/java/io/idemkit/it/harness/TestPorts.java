@@ -12,6 +12,7 @@ import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.function.IntPredicate;
 
 /**
  * The one allocator of the ports that the tests' own servers, databases and proxies listen on.
@@ -54,13 +55,42 @@ public final class TestPorts {
      *     this round of the pool
      */
     public static int next() {
+        return next(port -> true);
+    }
+
+    /**
+     * @param fits what else the port must fulfil, for a server that also listens on a port derived
+     *     from it (a Redis Cluster node's bus on the port + 10000: {@link #withFreeOffset})
+     * @return a port outside the ephemeral range that no one listens on and that fits, not handed
+     *     out before in this round of the pool
+     * @throws IllegalStateException when no port of the pool is free and fits
+     */
+    public static int next(IntPredicate fits) {
         for (int tries = 0; tries < POOL[1] - POOL[0] + 1; tries++) {
-            int port = draw();
+            int port = draw(fits);
+            if (port < 0) {
+                break;
+            }
             if (free(port)) {
                 return port;
             }
         }
-        throw new IllegalStateException("no free port in " + POOL[0] + "-" + POOL[1]);
+        throw new IllegalStateException(
+                "no free port in " + POOL[0] + "-" + POOL[1] + " that fits the server");
+    }
+
+    /**
+     * @param offset the distance of a second port the server derives from its port
+     * @return the ports whose port + {@code offset} is a port (at most 65535), outside the
+     *     ephemeral range too (where any outgoing connection could take it) and free
+     */
+    public static IntPredicate withFreeOffset(int offset) {
+        return port -> {
+            int derived = port + offset;
+            return derived <= 65_535
+                    && (derived < EPHEMERAL[0] || derived > EPHEMERAL[1])
+                    && free(derived);
+        };
     }
 
     /**
@@ -94,13 +124,25 @@ public final class TestPorts {
      * @return the started server
      */
     public static <T> T start(String what, Start<T> start) {
-        int port = next();
+        return start(what, port -> true, start);
+    }
+
+    /**
+     * As {@link #start(String, Start)}, on ports of {@link #next(IntPredicate)}.
+     *
+     * @param what the server, for the log
+     * @param fits what else its port must fulfil
+     * @param start starts it on a port
+     * @return the started server
+     */
+    public static <T> T start(String what, IntPredicate fits, Start<T> start) {
+        int port = next(fits);
         try {
             return start.on(port);
         } catch (Exception e) {
             retrying(what, port, e);
         }
-        int again = next();
+        int again = next(fits);
         try {
             return start.on(again);
         } catch (Exception e) {
@@ -147,8 +189,11 @@ public final class TestPorts {
         return true;
     }
 
-    /** The next port of the pool, from the counter shared by every JVM on the machine. */
-    private static synchronized int draw() {
+    /**
+     * The next port of the pool that fits, from the counter shared by every JVM on the machine, or
+     * -1 when none does; the ports passed over count as drawn.
+     */
+    private static synchronized int draw(IntPredicate fits) {
         try (FileChannel file =
                         FileChannel.open(
                                 COUNTER,
@@ -163,8 +208,14 @@ public final class TestPorts {
                             ? Math.floorMod(buffer.flip().getInt(), size)
                             // A first draw on this machine starts anywhere in the pool.
                             : (int) Math.floorMod(ProcessHandle.current().pid() * 7919L, size);
-            file.write(ByteBuffer.allocate(Integer.BYTES).putInt(0, (offset + 1) % size), 0);
-            return POOL[0] + offset;
+            for (int i = 0; i < size; i++) {
+                int at = (offset + i) % size;
+                if (fits.test(POOL[0] + at)) {
+                    file.write(ByteBuffer.allocate(Integer.BYTES).putInt(0, (at + 1) % size), 0);
+                    return POOL[0] + at;
+                }
+            }
+            return -1;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot use " + COUNTER, e);
         }

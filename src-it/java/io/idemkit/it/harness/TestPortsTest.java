@@ -88,6 +88,33 @@ class TestPortsTest {
     }
 
     @Test
+    void aPortWithAnOffset_hasItsDerivedPortValidFreeAndOutsideTheEphemeralRange() {
+        int[] ephemeral = TestPorts.EPHEMERAL;
+        for (int i = 0; i < 20; i++) {
+            int bus = TestPorts.next(TestPorts.withFreeOffset(10_000)) + 10_000;
+
+            assertThat(bus).isLessThanOrEqualTo(65_535);
+            assertThat(bus < ephemeral[0] || bus > ephemeral[1])
+                    .as("bus port %d outside %d-%d", bus, ephemeral[0], ephemeral[1])
+                    .isTrue();
+            assertThat(TestPorts.free(bus)).isTrue();
+        }
+    }
+
+    @Test
+    void aPortWhoseDerivedPortSomeoneListensOn_doesNotFit() throws IOException {
+        int derived;
+        try (ServerSocket listener = TestPorts.bindLoopback(1)) {
+            derived = listener.getLocalPort();
+            assertThat(TestPorts.withFreeOffset(1).test(derived - 1)).isFalse();
+        }
+        assertThat(TestPorts.withFreeOffset(1).test(derived - 1)).isTrue();
+        assertThat(TestPorts.withFreeOffset(65_535).test(1)).as("past 65535").isFalse();
+        assertThatThrownBy(() -> TestPorts.next(port -> false))
+                .hasMessageContaining("no free port");
+    }
+
+    @Test
     void aServerWhosePortIsTaken_isStartedOnceMoreOnAnother() throws IOException {
         List<Integer> tried = new ArrayList<>();
 
