@@ -4,8 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Supplier;
 import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
@@ -72,12 +74,26 @@ final class RedisCommands {
 
     /**
      * Runs a script on {@code key}: {@code EVALSHA}, and {@code EVAL} when the server has not seen
-     * the script (a new or restarted server, or one whose scripts were flushed).
+     * the script (a new or restarted server, or one whose scripts were flushed). When a pooled
+     * connection turns out broken (the server restarted, or closed idle clients), the pool's idle
+     * connections are dropped and a {@link Scripts#resendable() resendable} script is sent once
+     * more, on a new one; a script whose answer timed out is never sent again.
      *
      * @return the script's reply, as Jedis gives it: {@code byte[]}, {@code Long}, {@code List} or
      *     {@code null}
      */
     Object run(Scripts script, byte[] key, byte[]... args) {
+        try {
+            return once(script, key, args);
+        } catch (JedisConnectionException e) {
+            if (!resend(script, e)) {
+                throw e;
+            }
+            return once(script, key, script.resent(args));
+        }
+    }
+
+    private Object once(Scripts script, byte[] key, byte[][] args) {
         List<byte[]> keys = List.of(key);
         List<byte[]> argv = List.of(args);
         try {
@@ -88,14 +104,41 @@ final class RedisCommands {
     }
 
     /**
+     * Whether to send a script again after {@code failure}: on one server, for a broken connection
+     * (not an answer that timed out), after dropping the pool's idle connections, which the same
+     * cause broke too. A cluster client retries on its own.
+     */
+    private boolean resend(Scripts script, JedisConnectionException failure) {
+        if (!script.resendable()
+                || RedisFailures.timedOutReading(failure)
+                || !(client() instanceof RedisClient one)) {
+            return false;
+        }
+        one.getPool().clear();
+        return true;
+    }
+
+    /**
      * Runs a script on {@code key} and then {@code WAIT}s for {@code replicas} replicas of its
      * server, on one connection, as {@code WAIT} requires: it counts the replicas that acknowledged
-     * the writes of the connection it is sent on.
+     * the writes of the connection it is sent on. Sent again as {@link #run} is.
      *
      * @return the script's reply and how many replicas acknowledged it
      */
     Waited runAndWait(
             Scripts script, byte[] key, int replicas, long timeoutMillis, byte[]... args) {
+        try {
+            return waitOnce(script, key, replicas, timeoutMillis, args);
+        } catch (JedisConnectionException e) {
+            if (!resend(script, e)) {
+                throw e;
+            }
+            return waitOnce(script, key, replicas, timeoutMillis, script.resent(args));
+        }
+    }
+
+    private Waited waitOnce(
+            Scripts script, byte[] key, int replicas, long timeoutMillis, byte[][] args) {
         List<byte[]> keys = List.of(key);
         List<byte[]> argv = List.of(args);
         try {

@@ -71,14 +71,15 @@ final class RedisFailures {
     private static Kind kind(boolean writes, RuntimeException e) {
         if (e instanceof JedisDataException data) {
             String text = String.valueOf(data.getMessage());
-            if (text.startsWith("OOM")) {
+            // A refusal inside a script comes wrapped: "ERR Error running script ...: -OOM ...".
+            if (text.contains("OOM command not allowed")) {
                 return Kind.REFUSED;
             }
             if (text.startsWith("CLUSTERDOWN")
                     || text.startsWith("LOADING")
-                    || text.startsWith("READONLY")
                     || text.startsWith("TRYAGAIN")
-                    || text.startsWith("MASTERDOWN")) {
+                    || text.startsWith("MASTERDOWN")
+                    || text.contains("READONLY")) {
                 return Kind.UNREACHABLE;
             }
             return Kind.FAILED;
@@ -100,7 +101,7 @@ final class RedisFailures {
     /**
      * Whether the command was sent and its answer timed out, rather than the connection failing.
      */
-    private static boolean timedOutReading(Throwable e) {
+    static boolean timedOutReading(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SocketTimeoutException timeout
                     && !String.valueOf(timeout.getMessage()).toLowerCase().contains("connect")) {

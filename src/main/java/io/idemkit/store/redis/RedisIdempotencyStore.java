@@ -72,7 +72,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     private final RedisStoreSettings settings;
     private final RedisCommands commands;
     private final Clock clock;
-    private final CompletionPoll completions = new CompletionPoll();
+    private final CompletionPoll completions;
     private final CompletionChannel channel;
     private final byte[] channelName;
     private final byte[] clockKey;
@@ -87,7 +87,11 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
      * @param clock the JVM clock the server's offset is reported against; no decision uses it
      */
     public RedisIdempotencyStore(UnifiedJedis client, RedisStoreSettings settings, Clock clock) {
-        this(new RedisCommands(Objects.requireNonNull(client, "client")), settings, clock);
+        this(
+                new RedisCommands(Objects.requireNonNull(client, "client")),
+                settings,
+                clock,
+                new CompletionPoll());
     }
 
     /**
@@ -98,12 +102,22 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
      * @param clock the JVM clock the server's offset is reported against; no decision uses it
      */
     RedisIdempotencyStore(Supplier<UnifiedJedis> client, RedisStoreSettings settings, Clock clock) {
-        this(new RedisCommands(client), settings, clock);
+        this(new RedisCommands(client), settings, clock, new CompletionPoll());
+    }
+
+    /**
+     * A store on an application's client whose waiters poll as {@code poll} says: a test that must
+     * tell a wake-up from a poll gives it pauses far longer than its own bounds.
+     */
+    RedisIdempotencyStore(
+            UnifiedJedis client, RedisStoreSettings settings, Clock clock, CompletionPoll poll) {
+        this(new RedisCommands(client), settings, clock, poll);
     }
 
     private RedisIdempotencyStore(
-            RedisCommands commands, RedisStoreSettings settings, Clock clock) {
+            RedisCommands commands, RedisStoreSettings settings, Clock clock, CompletionPoll poll) {
         this.commands = commands;
+        this.completions = poll;
         this.settings = Objects.requireNonNull(settings, "settings");
         this.clock = Objects.requireNonNull(clock, "clock");
         String channelText = settings.keyPrefix() + "completed";
@@ -191,7 +205,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
             RecordCodec.headers(result.headers()),
             result.body(),
             channelName,
-            bytes(key)
+            bytes(key),
+            bytes(0) // sent again: Scripts.resent
         };
         int replicas = settings.waitReplicas();
         boolean stored;

@@ -113,10 +113,12 @@ final class RedisStoreOpening {
         List<String> unknown = new ArrayList<>();
         for (Map.Entry<String, Pool<Connection>> server : servers(client)) {
             try (Connection connection = server.getValue().getResource()) {
-                Map<String, String> config =
-                        new Jedis(connection).configGet("maxmemory", "maxmemory-policy");
-                String max = config.getOrDefault("maxmemory", "0");
-                String policy = config.getOrDefault("maxmemory-policy", "noeviction");
+                // One parameter a CONFIG GET: several are Redis 7's.
+                Jedis jedis = new Jedis(connection);
+                String max = jedis.configGet("maxmemory").getOrDefault("maxmemory", "0");
+                String policy =
+                        jedis.configGet("maxmemory-policy")
+                                .getOrDefault("maxmemory-policy", "noeviction");
                 if (!"0".equals(max) && !"noeviction".equals(policy)) {
                     evicting.add(
                             server.getKey()

@@ -15,22 +15,48 @@ import java.util.HexFormat;
  * and by {@code EVAL} the first time a server has not seen the script ({@link RedisCommands}).
  */
 enum Scripts {
-    CLAIM("claim.lua"),
-    COMPLETE("complete.lua"),
-    RENEW("renew.lua"),
-    RELEASE("release.lua"),
-    DELETE("delete.lua"),
-    FIND("find.lua"),
-    COUNT("count.lua"),
-    CLOCK("clock.lua");
+    CLAIM("claim.lua", true),
+    COMPLETE("complete.lua", true),
+    RENEW("renew.lua", true),
+    RELEASE("release.lua", false),
+    DELETE("delete.lua", false),
+    FIND("find.lua", true),
+    COUNT("count.lua", false),
+    CLOCK("clock.lua", true);
 
     private final byte[] text;
     private final byte[] sha;
+    private final boolean resendable;
 
-    Scripts(String file) {
+    Scripts(String file, boolean resendable) {
+        this.resendable = resendable;
         String source = resource("record.lua") + "\n" + resource(file);
         this.text = source.getBytes(StandardCharsets.UTF_8);
         this.sha = sha1(text).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * @return whether the script may be sent again after its connection broke, not knowing whether
+     *     it ran: it reads only, or it writes the same again ({@code renew}), or it recognizes its
+     *     own first run by the token ({@code claim}; {@code complete}, told it is sent again). A
+     *     release, a delete or an attempt count sent twice would answer or count wrongly
+     */
+    boolean resendable() {
+        return resendable;
+    }
+
+    /**
+     * @param args the arguments of the first sending
+     * @return the arguments to send again with: the same, but for {@code complete}, whose last
+     *     argument then says that it is sent again
+     */
+    byte[][] resent(byte[][] args) {
+        if (this != COMPLETE) {
+            return args;
+        }
+        byte[][] again = args.clone();
+        again[again.length - 1] = new byte[] {'1'};
+        return again;
     }
 
     /**

@@ -1,6 +1,13 @@
--- KEYS[1] the record; ARGV: token, retention (ms), status, headers, body, channel, key.
--- 1 when the claim held with the token is now completed, 0 when the claim was lost.
+-- KEYS[1] the record; ARGV: token, retention (ms), status, headers, body, channel, key, and 1 when
+-- this call is sent again after its connection broke. 1 when the claim held with the token is now
+-- completed (or, sent again, was completed with it the first time), 0 when the claim was lost.
 if not held(KEYS[1], ARGV[1]) then
+    if ARGV[8] == '1' then
+        local r = read(KEYS[1])
+        if r and r.state == 'COMPLETED' and r.token == ARGV[1] then
+            return 1
+        end
+    end
     return 0
 end
 local now = now_ms()
