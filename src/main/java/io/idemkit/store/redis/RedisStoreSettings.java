@@ -27,6 +27,7 @@ import java.util.Objects;
  * @param waitReplicas how many replicas must acknowledge a completion; 0 does not wait
  * @param waitTimeout the longest a completion waits for them
  * @param notifications whether completions are announced over Pub/Sub
+ * @param pollLongestPause the longest pause between two reads of a waiting duplicate
  * @param evictionCheck what the deployment does when the server may evict keys
  */
 public record RedisStoreSettings(
@@ -42,6 +43,7 @@ public record RedisStoreSettings(
         int waitReplicas,
         Duration waitTimeout,
         boolean notifications,
+        Duration pollLongestPause,
         EvictionCheck evictionCheck) {
 
     /** What the deployment does when the server may evict keys (C12). */
@@ -59,6 +61,7 @@ public record RedisStoreSettings(
         Objects.requireNonNull(keyPrefix, "keyPrefix");
         Objects.requireNonNull(leaseGrace, "leaseGrace");
         Objects.requireNonNull(waitTimeout, "waitTimeout");
+        Objects.requireNonNull(pollLongestPause, "pollLongestPause");
         Objects.requireNonNull(evictionCheck, "evictionCheck");
     }
 
@@ -97,6 +100,7 @@ public record RedisStoreSettings(
                 0,
                 DurationFormat.parse(RedisKeys.WAIT_TIMEOUT_DEFAULT),
                 true,
+                DurationFormat.parse(RedisKeys.POLL_LONGEST_PAUSE_DEFAULT),
                 EvictionCheck.REFUSE);
     }
 
@@ -142,6 +146,8 @@ public record RedisStoreSettings(
         Duration timeout = values.positive(RedisKeys.TIMEOUT, RedisKeys.TIMEOUT_DEFAULT);
         Duration grace = values.notNegative(RedisKeys.LEASE_GRACE, RedisKeys.LEASE_GRACE_DEFAULT);
         int pool = values.wholeNumber(RedisKeys.POOL_SIZE, RedisKeys.POOL_SIZE_DEFAULT, 10_000);
+        Duration pause =
+                values.positive(RedisKeys.POLL_LONGEST_PAUSE, RedisKeys.POLL_LONGEST_PAUSE_DEFAULT);
         EvictionCheck eviction =
                 values.enumValue(
                         RedisKeys.EVICTION_CHECK,
@@ -160,6 +166,7 @@ public record RedisStoreSettings(
                 replicas != null ? replicas : 0,
                 waitTimeout != null ? waitTimeout : s.waitTimeout,
                 values.bool(RedisKeys.NOTIFICATIONS, RedisKeys.NOTIFICATIONS_DEFAULT),
+                pause != null ? pause : s.pollLongestPause,
                 eviction != null ? eviction : EvictionCheck.REFUSE);
     }
 
@@ -183,6 +190,7 @@ public record RedisStoreSettings(
                 waitReplicas,
                 waitTimeout,
                 notifications,
+                pollLongestPause,
                 evictionCheck);
     }
 
@@ -213,6 +221,7 @@ public record RedisStoreSettings(
                 waitReplicas,
                 waitTimeout,
                 notifications,
+                pollLongestPause,
                 evictionCheck);
     }
 
@@ -235,6 +244,7 @@ public record RedisStoreSettings(
                 waitReplicas,
                 waitTimeout,
                 notifications,
+                pollLongestPause,
                 evictionCheck);
     }
 
@@ -256,6 +266,7 @@ public record RedisStoreSettings(
                 waitReplicas,
                 waitTimeout,
                 notifications,
+                pollLongestPause,
                 evictionCheck);
     }
 
@@ -277,6 +288,7 @@ public record RedisStoreSettings(
                 waitReplicas,
                 waitTimeout,
                 notifications,
+                pollLongestPause,
                 evictionCheck);
     }
 
@@ -298,6 +310,7 @@ public record RedisStoreSettings(
                 waitReplicas,
                 waitTimeout,
                 notifications,
+                pollLongestPause,
                 evictionCheck);
     }
 
@@ -405,6 +418,8 @@ public record RedisStoreSettings(
                 + waitTimeout
                 + ", notifications="
                 + notifications
+                + ", pollLongestPause="
+                + pollLongestPause
                 + ", evictionCheck="
                 + evictionCheck
                 + "]";
