@@ -5,6 +5,7 @@ import io.idemkit.it.harness.FaultProxy;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.ItPostgres;
 import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.LibraryJar;
 import io.idemkit.it.harness.RedisServer;
 import io.idemkit.it.harness.WebXml;
 import io.idemkit.it.http.HttpScenarioSupport;
@@ -99,8 +100,10 @@ final class TwoNodes {
         proxy = new FaultProxy("127.0.0.1", postgres.getPort());
         redis = RedisServer.builder().start();
         WebArchive redisWar =
-                HttpScenarioSupport.memoryWar(
-                        REDIS_WAR, "idemkit.redis.uri=" + redis.uri() + "\n" + REDIS_CONFIG);
+                LibraryJar.addRedisClient(
+                        HttpScenarioSupport.memoryWar(
+                                REDIS_WAR,
+                                "idemkit.redis.uri=" + redis.uri() + "\n" + REDIS_CONFIG));
         WebArchive war =
                 WebXml.add(
                         HttpScenarioSupport.memoryWar(
