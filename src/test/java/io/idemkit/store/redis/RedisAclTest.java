@@ -50,7 +50,6 @@ class RedisAclTest {
                         "+client|setinfo",
                         "+ping",
                         "+time",
-                        "+type",
                         "+exists",
                         "+hmget",
                         "+hset",
