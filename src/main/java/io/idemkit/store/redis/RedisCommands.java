@@ -21,7 +21,7 @@ final class RedisCommands {
     private final boolean owned;
     private final Object lock = new Object();
     private volatile UnifiedJedis client;
-    private boolean closed; // guarded by lock
+    private volatile boolean closed;
 
     /**
      * @param client a client made by the application, never closed here
@@ -45,6 +45,9 @@ final class RedisCommands {
      * @throws IllegalStateException after {@link #close()}
      */
     UnifiedJedis client() {
+        if (closed) {
+            throw new IllegalStateException("the store is closed");
+        }
         UnifiedJedis made = client;
         if (made != null) {
             return made;

@@ -9,6 +9,7 @@ import io.idemkit.it.harness.RedisServer;
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimStatus;
 import io.idemkit.spi.StoredResult;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -143,6 +144,28 @@ class RedisFaultsTest {
             try (Jedis raw = server.connect()) {
                 raw.configSet("maxmemory", "0");
             }
+        }
+    }
+
+    @Test
+    void afterClose_everyOperationFailsAsAStorageError_andAnApplicationsClientStaysOpen() {
+        try (redis.clients.jedis.RedisClient own =
+                redis.clients.jedis.RedisClient.create(server.host(), server.port())) {
+            RedisIdempotencyStore onOwn =
+                    new RedisIdempotencyStore(
+                            own, RedisStoreSettings.forUri(server.uri()), Clock.systemUTC());
+            String key = key();
+            onOwn.claim(key, FP, 1, LEASE);
+
+            onOwn.close();
+            store.close();
+
+            assertThatThrownBy(() -> onOwn.find(key))
+                    .isInstanceOf(IdempotencyStorageException.class)
+                    .hasMessageContaining("the store is closed");
+            assertThatThrownBy(() -> store.claim(key(), FP, 1, LEASE))
+                    .isInstanceOf(IdempotencyStorageException.class);
+            assertThat(own.ping()).isEqualTo("PONG");
         }
     }
 
