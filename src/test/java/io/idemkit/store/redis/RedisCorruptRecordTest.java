@@ -26,7 +26,7 @@ import redis.clients.jedis.UnifiedJedis;
 /**
  * What the Redis store makes of values it did not write, or that were damaged (C3): every one is
  * absent to a read and taken over by a claim, which says it recovered; and what it wrote comes back
- * byte for byte, whatever the headers hold.
+ * byte for byte, whatever the headers hold, up to the largest body the library stores.
  */
 class RedisCorruptRecordTest {
 
@@ -172,6 +172,22 @@ class RedisCorruptRecordTest {
         assertThat(store.find(key).orElseThrow().result()).isEqualTo(result);
         assertThat(store.claim(key, FP, 1, Duration.ofSeconds(30)).record().result())
                 .isEqualTo(result);
+    }
+
+    /** The largest body {@code idemkit.max-body-bytes} allows, 15 MiB, every byte value in it. */
+    @Test
+    void theLargestStorableBody_comesBackByteForByte() {
+        String key = "k" + UUID.randomUUID();
+        byte[] body = new byte[15 * 1024 * 1024];
+        new java.util.Random(7).nextBytes(body);
+        StoredResult result = new StoredResult(200, List.of(), body);
+        ClaimResult claim = store.claim(key, FP, 1, Duration.ofSeconds(30));
+
+        assertThat(store.complete(key, claim.token(), result, Duration.ofMinutes(1))).isTrue();
+
+        assertThat(store.claim(key, FP, 1, Duration.ofSeconds(30)).record().result())
+                .isEqualTo(result);
+        store.delete(key);
     }
 
     @Test
