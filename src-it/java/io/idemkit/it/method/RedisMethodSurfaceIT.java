@@ -1,0 +1,90 @@
+package io.idemkit.it.method;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idemkit.it.harness.ItRedis;
+import io.idemkit.it.harness.LibraryJar;
+import io.idemkit.it.method.app.MethodApplication;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import redis.clients.jedis.Jedis;
+
+/**
+ * The method surface (C7) and the tool-call vectors on the Redis store (C3), on each runtime of the
+ * suite, deployed on its shared server, with a real {@code redis-server} outside it ({@link
+ * ItRedis}) and Jedis in the WAR's {@code WEB-INF/lib}.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class RedisMethodSurfaceIT extends MethodSurfaceContract {
+
+    @Deployment(testable = false)
+    static WebArchive application() {
+        return LibraryJar.addTo(
+                ShrinkWrap.create(WebArchive.class, "method-redis.war")
+                        .addPackage(MethodApplication.class.getPackage())
+                        .addAsResource(
+                                new StringAsset(
+                                        ItRedis.storeConfig()
+                                                + "idemkit.scope-mode=single-tenant\n"),
+                                "META-INF/microprofile-config.properties"));
+    }
+
+    @Override
+    String expectedStore() {
+        return "redis";
+    }
+
+    /** A call's record is a hash on the Redis server, under the store's key prefix. */
+    @Test
+    void aCallsRecord_isAHashOnTheRedisServer() throws Exception {
+        Set<String> before = records();
+        HttpResponse<String> reply =
+                HttpClient.newHttpClient()
+                        .send(
+                                HttpRequest.newBuilder(
+                                                URI.create(
+                                                        base.toURI()
+                                                                + "api/method/stateless/book?key="
+                                                                + UUID.randomUUID()))
+                                        .POST(HttpRequest.BodyPublishers.noBody())
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
+        Set<String> added = records();
+        added.removeAll(before);
+        try (Jedis redis = ItRedis.connect()) {
+            assertThat(added)
+                    .as("the call's record")
+                    .singleElement()
+                    .satisfies(k -> assertThat(redis.hget(k, "state")).isEqualTo("COMPLETED"));
+        }
+    }
+
+    /** The keys of every record on the server, each a hash. */
+    private static Set<String> records() {
+        try (Jedis redis = ItRedis.connect()) {
+            Set<String> records = new HashSet<>();
+            for (String key : redis.keys(ItRedis.KEY_PREFIX + "*")) {
+                if ("hash".equals(redis.type(key))) {
+                    records.add(key);
+                }
+            }
+            return records;
+        }
+    }
+}
