@@ -1,10 +1,13 @@
 package io.idemkit.it.http;
 
+import static io.idemkit.it.harness.ItRuntime.LIBERTY;
+import static io.idemkit.it.harness.ItRuntime.WILDFLY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.HttpCalls.Reply;
 import io.idemkit.it.harness.ItRedis;
+import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.harness.OwnServer;
 import io.idemkit.it.http.HttpJdbcScenarios.ServerToKill;
 import io.idemkit.it.http.app.ResourcesResource;
@@ -37,9 +40,19 @@ import redis.clients.jedis.Jedis;
  * retry lands on the surviving server, which answers it in progress while the dead claim's lease
  * holds and runs it once after. That server starts in the background at deployment, beside the
  * other scenarios.
+ *
+ * <p>Not on Payara Micro, for CI time only: there Arquillian starts a Payara Micro for the class
+ * and the crash test another, and the class took 28 s (all passed, 2026-12-07); lift the runtime
+ * restriction to run it there.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
+@OnRuntimes(
+        value = {LIBERTY, WILDFLY},
+        because =
+                "CI time: Payara Micro starts a server for each IT class; the Redis store runs"
+                        + " these on Open Liberty and WildFly, and Payara Micro runs the same"
+                        + " vectors on PostgreSQL and MongoDB")
 class HttpRedisStoreIT extends HttpScenarios {
 
     /** The WAR's name, and so the application's context root, on both servers. */
