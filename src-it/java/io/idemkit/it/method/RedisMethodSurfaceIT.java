@@ -4,16 +4,16 @@ import static io.idemkit.it.harness.ItRuntime.LIBERTY;
 import static io.idemkit.it.harness.ItRuntime.WILDFLY;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idemkit.core.ScopeResolver;
+import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.it.harness.ItRedis;
 import io.idemkit.it.harness.LibraryJar;
 import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.method.app.MethodApplication;
-import java.net.URI;
+import io.idemkit.it.method.app.StatelessBookings;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.HashSet;
-import java.util.Set;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -61,40 +61,30 @@ class RedisMethodSurfaceIT extends MethodSurfaceContract {
     /** A call's record is a hash on the Redis server, under the store's key prefix. */
     @Test
     void aCallsRecord_isAHashOnTheRedisServer() throws Exception {
-        Set<String> before = records();
+        String key = UUID.randomUUID().toString();
         HttpResponse<String> reply =
                 HttpClient.newHttpClient()
                         .send(
                                 HttpRequest.newBuilder(
-                                                URI.create(
-                                                        base.toURI()
-                                                                + "api/method/stateless/book?key="
-                                                                + UUID.randomUUID()))
+                                                base.toURI()
+                                                        .resolve(
+                                                                "api/method/stateless/book?key="
+                                                                        + key))
                                         .POST(HttpRequest.BodyPublishers.noBody())
                                         .build(),
                                 HttpResponse.BodyHandlers.ofString());
+        String record =
+                ItRedis.recordKey(
+                        EffectiveKey.forMethod(
+                                key,
+                                ScopeResolver.SINGLE_TENANT_SCOPE,
+                                StatelessBookings.class.getName(),
+                                "book(java.lang.String,java.lang.String)java.lang.String"));
 
         assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
-        Set<String> added = records();
-        added.removeAll(before);
         try (Jedis redis = ItRedis.connect()) {
-            assertThat(added)
-                    .as("the call's record")
-                    .singleElement()
-                    .satisfies(k -> assertThat(redis.hget(k, "state")).isEqualTo("COMPLETED"));
-        }
-    }
-
-    /** The keys of every record on the server, each a hash. */
-    private static Set<String> records() {
-        try (Jedis redis = ItRedis.connect()) {
-            Set<String> records = new HashSet<>();
-            for (String key : redis.keys(ItRedis.KEY_PREFIX + "*")) {
-                if ("hash".equals(redis.type(key))) {
-                    records.add(key);
-                }
-            }
-            return records;
+            assertThat(redis.type(record)).isEqualTo("hash");
+            assertThat(redis.hget(record, "state")).isEqualTo("COMPLETED");
         }
     }
 }
