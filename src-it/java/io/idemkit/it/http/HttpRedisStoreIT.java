@@ -119,7 +119,11 @@ class HttpRedisStoreIT extends HttpScenarios {
             key = key("K6-again");
             leaseUntil = crashMidRequest(target, key);
         }
-        assertThat(leaseUntil - ItRedis.serverMillis())
+        long leaseLeft = leaseUntil - ItRedis.serverMillis();
+        System.out.printf(
+                "crash_recovery_lease_expiry: %d ms of the dead claim's lease left at the retry%n",
+                leaseLeft);
+        assertThat(leaseLeft)
                 .as("ms of the dead claim's lease left before the retry")
                 .isGreaterThanOrEqualTo(ENOUGH_LEASE_LEFT_MILLIS);
 
