@@ -5,15 +5,19 @@ import io.idemkit.it.harness.FaultProxy;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.ItPostgres;
 import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.LibraryJar;
+import io.idemkit.it.harness.RedisServer;
 import io.idemkit.it.harness.WebXml;
 import io.idemkit.it.http.HttpScenarioSupport;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import javax.sql.DataSource;
+import org.awaitility.Awaitility;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
@@ -32,10 +36,28 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  * with the JDBC store's network bound at 2 s ({@code idemkit.jdbc.network-timeout}; the system
  * property {@code idemkit.it.faults.network-timeout} overrides it, {@code 0} to see the fault tests
  * fail without it) and completion inside the business transaction (C13) on {@code jdbc/business}.
+ *
+ * <p>Beside it, each server runs the HTTP test application on the Redis store ({@value
+ * #REDIS_WAR}), both on one real Redis server: the same application, so that what is proven of two
+ * nodes on one database is proven of two nodes on one Redis with the same tests and kills.
  */
 final class TwoNodes {
 
     static final String WAR = "two-nodes";
+
+    /** The application on the Redis store. */
+    static final String REDIS_WAR = "two-nodes-redis";
+
+    /**
+     * The Redis store's settings: a 2 s bound on its commands, so that the application's shortest
+     * leases, raised to 5 s here, meet its lease rule (twice the bound); and the poll of {@link
+     * #POLL_CONFIG}.
+     */
+    static final String REDIS_CONFIG =
+            "idemkit.redis.timeout=2s\n"
+                    + "idemkit.redis.poll-longest-pause=1m\n"
+                    + "io.idemkit.it.http.app.ShortLeaseResource/outlived/Idempotent/leaseTtl=5s\n"
+                    + "io.idemkit.it.http.app.ShortLeaseResource/shortLease/Idempotent/leaseTtl=5s\n";
 
     /**
      * The poll of a waiting duplicate pauses 10 ms, doubling up to a minute: its reads fall 10, 30,
@@ -60,6 +82,11 @@ final class TwoNodes {
     static final URI[] APPS = new URI[2];
     static final HttpCalls[] HTTP = new HttpCalls[2];
 
+    static RedisServer redis;
+
+    /** The application on the Redis store, on each node. */
+    static final HttpCalls[] REDIS_HTTP = new HttpCalls[2];
+
     private TwoNodes() {}
 
     /** Starts the database, the proxy and both servers; {@link #stop} ends whatever started. */
@@ -71,6 +98,12 @@ final class TwoNodes {
                 "CREATE TABLE fault_payments (id SERIAL PRIMARY KEY, pay_key TEXT NOT NULL,"
                         + " tag TEXT NOT NULL)");
         proxy = new FaultProxy("127.0.0.1", postgres.getPort());
+        redis = RedisServer.builder().start();
+        WebArchive redisWar =
+                LibraryJar.addRedisClient(
+                        HttpScenarioSupport.memoryWar(
+                                REDIS_WAR,
+                                "idemkit.redis.uri=" + redis.uri() + "\n" + REDIS_CONFIG));
         WebArchive war =
                 WebXml.add(
                         HttpScenarioSupport.memoryWar(
@@ -84,6 +117,7 @@ final class TwoNodes {
         for (int n = 0; n < 2; n++) {
             int port = n == 0 ? proxy.port() : postgres.getPort();
             LibertyServer node = new LibertyServer("idemkit-node-" + n, war, dataSources(port));
+            node.addApplication(redisWar);
             NODES[n] = node;
             URI probe = node.application(war).resolve("api/calls/probe");
             starts.add(
@@ -101,7 +135,18 @@ final class TwoNodes {
         for (int n = 0; n < 2; n++) {
             APPS[n] = NODES[n].application(war);
             HTTP[n] = new HttpCalls(APPS[n]);
+            REDIS_HTTP[n] = new HttpCalls(NODES[n].application(redisWar));
+            awaitRedisApplication(n);
         }
+    }
+
+    /** Waits until node {@code n}'s application on the Redis store answers. */
+    static void awaitRedisApplication(int n) {
+        Awaitility.await(REDIS_WAR + " on node " + n)
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .ignoreExceptions()
+                .until(() -> REDIS_HTTP[n].get("api/calls/probe").status() == 200);
     }
 
     static void stop() throws Exception {
@@ -115,6 +160,9 @@ final class TwoNodes {
         }
         if (postgres != null) {
             postgres.close();
+        }
+        if (redis != null) {
+            redis.close();
         }
     }
 

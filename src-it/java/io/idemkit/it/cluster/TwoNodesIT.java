@@ -27,15 +27,17 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two nodes on one database (C4.1, C4.3, C9, C12): two Open Liberty servers, each on its own ports,
- * run the same application on the JDBC store, whose data sources reach one real PostgreSQL; the
- * duplicates of one key are sent to both. The data sources are Liberty's usual set-up: the driver
- * in a server {@code <library>} that their {@code <jdbcDriver>} references, which the application
- * cannot see; the store's wake-ups still listen on each node (it reaches the driver through the
- * driver's own class loader), so a waiter on one node hears of a completion on the other. Every
- * server is on loopback; the test stops them all. The servers are {@link TwoNodes}'; node 0 reaches
- * the database through a proxy, which passes every byte except in the store fault tests nested here
- * ({@link Faults}), which share the servers rather than start their own.
+ * Two nodes on one database, and on one Redis (C4.1, C4.3, C9, C12): two Open Liberty servers, each
+ * on its own ports, run the same application on the JDBC store, whose data sources reach one real
+ * PostgreSQL, and beside it on the Redis store, on one real Redis server; the duplicates of one key
+ * are sent to both. The data sources are Liberty's usual set-up: the driver in a server {@code
+ * <library>} that their {@code <jdbcDriver>} references, which the application cannot see; the
+ * store's wake-ups still listen on each node (it reaches the driver through the driver's own class
+ * loader), so a waiter on one node hears of a completion on the other; on Redis, by the store's
+ * Pub/Sub channel. Every server is on loopback; the test stops them all. The servers are {@link
+ * TwoNodes}'; node 0 reaches the database through a proxy, which passes every byte except in the
+ * store fault tests nested here ({@link Faults}), which share the servers rather than start their
+ * own.
  */
 @OnRuntimes(
         value = LIBERTY,
@@ -49,6 +51,7 @@ class TwoNodesIT {
 
     private static final URI[] APPS = TwoNodes.APPS;
     private static final HttpCalls[] HTTP = TwoNodes.HTTP;
+    private static final HttpCalls[] REDIS_HTTP = TwoNodes.REDIS_HTTP;
 
     private String tag;
 
@@ -82,13 +85,23 @@ class TwoNodesIT {
 
     @Test
     void fiftyDuplicatesSpreadOverBothNodes_runOnce_andEveryCallerGetsTheResult() throws Exception {
+        spreadOverBothNodes(HTTP);
+    }
+
+    @Test
+    void onRedis_fiftyDuplicatesSpreadOverBothNodes_runOnce_andEveryCallerGetsTheResult()
+            throws Exception {
+        spreadOverBothNodes(REDIS_HTTP);
+    }
+
+    private void spreadOverBothNodes(HttpCalls[] nodes) throws Exception {
         String key = "spread-" + tag;
         ExecutorService callers = Executors.newFixedThreadPool(50);
         CountDownLatch go = new CountDownLatch(1);
         List<CompletableFuture<Reply>> replies = new ArrayList<>();
         try {
             for (int i = 0; i < 50; i++) {
-                HttpCalls node = HTTP[i % 2];
+                HttpCalls node = nodes[i % 2];
                 replies.add(
                         CompletableFuture.supplyAsync(
                                 () -> {
@@ -111,7 +124,7 @@ class TwoNodesIT {
                 answers.add(reply.get(120, TimeUnit.SECONDS));
             }
 
-            assertThat(calls(0) + calls(1)).as("runs over both nodes").isEqualTo(1);
+            assertThat(calls(nodes, 0) + calls(nodes, 1)).as("runs over both nodes").isEqualTo(1);
             assertThat(answers).extracting(Reply::status).containsOnly(201);
             assertThat(answers).extracting(Reply::text).containsOnly(answers.get(0).text());
             assertThat(answers)
@@ -123,37 +136,55 @@ class TwoNodesIT {
         }
     }
 
+    /**
+     * One kill of node 0 while it runs an operation on each store (the JDBC store's application and
+     * the Redis store's): on each, a duplicate sent to node 1 waits while the dead node's 5 s lease
+     * runs out, no longer renewed, then claims the key over and runs it once.
+     */
     @Test
     void theNodeRunningTheOperationIsKilled_aDuplicateOnTheOtherTakesOverAfterTheLease_andRunsOnce()
             throws Exception {
         String key = "takeover-" + tag;
         String path = "api/resources/short-lease/takeover";
-        CompletableFuture<Reply> doomed =
-                CompletableFuture.supplyAsync(
-                        () ->
-                                HTTP[0].postKeyed(
-                                        path, BODY, key, tag, HttpScenarioSupport.DELAY, "60000"));
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> calls(0) == 1);
+        List<HttpCalls[]> stores = List.of(HTTP, REDIS_HTTP);
+        List<CompletableFuture<Reply>> doomed = new ArrayList<>();
+        for (HttpCalls[] nodes : stores) {
+            doomed.add(
+                    CompletableFuture.supplyAsync(
+                            () ->
+                                    nodes[0].postKeyed(
+                                            path,
+                                            BODY,
+                                            key,
+                                            tag,
+                                            HttpScenarioSupport.DELAY,
+                                            "60000")));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> calls(nodes, 0) == 1);
+        }
 
         NODES[0].kill();
         try {
-            // Waits on node 1 while the dead node's lease runs out (5 s, no longer renewed), then
-            // claims the key over and runs.
-            Reply takenOver = HTTP[1].postKeyed(path, BODY, key, tag);
+            for (int s = 0; s < stores.size(); s++) {
+                HttpCalls[] nodes = stores.get(s);
+                String store = s == 0 ? "JDBC" : "Redis";
+                // Waits on node 1 while the dead node's lease runs out, then claims it and runs.
+                Reply takenOver = nodes[1].postKeyed(path, BODY, key, tag);
 
-            assertThat(doomed)
-                    .failsWithin(30, TimeUnit.SECONDS)
-                    .withThrowableThat()
-                    .withMessageContaining("request failed");
-            assertThat(takenOver.status()).isEqualTo(201);
-            assertThat(takenOver.has("Idempotency-Replayed")).isFalse();
-            assertThat(calls(1)).as("one run after the kill").isEqualTo(1);
-            Reply again = HTTP[1].postKeyed(path, BODY, key, tag);
-            assertThat(again.header("Idempotency-Replayed")).isEqualTo("true");
-            assertThat(again.text()).isEqualTo(takenOver.text());
-            assertThat(calls(1)).as("never twice").isEqualTo(1);
+                assertThat(doomed.get(s))
+                        .failsWithin(30, TimeUnit.SECONDS)
+                        .withThrowableThat()
+                        .withMessageContaining("request failed");
+                assertThat(takenOver.status()).as(store).isEqualTo(201);
+                assertThat(takenOver.has("Idempotency-Replayed")).as(store).isFalse();
+                assertThat(calls(nodes, 1)).as("one run after the kill, " + store).isEqualTo(1);
+                Reply again = nodes[1].postKeyed(path, BODY, key, tag);
+                assertThat(again.header("Idempotency-Replayed")).as(store).isEqualTo("true");
+                assertThat(again.text()).as(store).isEqualTo(takenOver.text());
+                assertThat(calls(nodes, 1)).as("never twice, " + store).isEqualTo(1);
+            }
         } finally {
             NODES[0].start(APPS[0].resolve("api/calls/probe"));
+            TwoNodes.awaitRedisApplication(0);
         }
     }
 
@@ -187,14 +218,36 @@ class TwoNodesIT {
      */
     @Test
     void aWaiterOnTheOtherNode_isWokenByTheNotification_notByItsPoll() throws Exception {
+        wokenAcrossNodes(HTTP, "PostgreSQL NOTIFY");
+        for (LibertyServer node : NODES) {
+            assertThat(node.messagesLog())
+                    .doesNotContain("cannot listen for completions")
+                    .doesNotContain("PostgreSQL listener failed")
+                    .doesNotContain("Exception in thread \"idemkit-listener");
+        }
+    }
+
+    /**
+     * The same on the Redis store: the waiter is woken by the completion's publication on the
+     * store's channel (Pub/Sub), its poll pausing as long ({@link TwoNodes#REDIS_CONFIG}).
+     */
+    @Test
+    void onRedis_aWaiterOnTheOtherNode_isWokenByThePublication_notByItsPoll() throws Exception {
+        wokenAcrossNodes(REDIS_HTTP, "Redis Pub/Sub");
+        for (LibertyServer node : NODES) {
+            assertThat(node.messagesLog()).doesNotContain("Exception in thread \"idemkit-redis");
+        }
+    }
+
+    private void wokenAcrossNodes(HttpCalls[] nodes, String how) throws Exception {
         List<Long> lags = new ArrayList<>();
         for (int round = 0; round < ROUNDS; round++) {
             String key = "lag-" + round + "-" + tag;
-            int before = calls(0);
+            int before = calls(nodes, 0);
             CompletableFuture<Long> first =
                     CompletableFuture.supplyAsync(
                             () -> {
-                                HTTP[0].postKeyed(
+                                nodes[0].postKeyed(
                                         "api/resources",
                                         BODY,
                                         key,
@@ -206,8 +259,8 @@ class TwoNodesIT {
             Awaitility.await()
                     .atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(20))
-                    .until(() -> calls(0) > before);
-            Reply replay = HTTP[1].postKeyed("api/resources", BODY, key, tag);
+                    .until(() -> calls(nodes, 0) > before);
+            Reply replay = nodes[1].postKeyed("api/resources", BODY, key, tag);
             long replayedAt = System.nanoTime();
             long completedAt = first.get(30, TimeUnit.SECONDS);
 
@@ -217,7 +270,9 @@ class TwoNodesIT {
         lags.sort(null);
         long median = lags.get(ROUNDS / 2);
         System.out.println(
-                "TwoNodesIT: from the first node's answer to the other node's replay, ms, "
+                "TwoNodesIT ("
+                        + how
+                        + "): from the first node's answer to the other node's replay, ms, "
                         + ROUNDS
                         + " rounds (negative: the replay came first): min "
                         + lags.get(0)
@@ -227,21 +282,15 @@ class TwoNodesIT {
                         + lags.get(ROUNDS - 1)
                         + "; all "
                         + lags);
-        assertThat(calls(1)).as("the other node never ran it").isZero();
-        assertThat(HTTP[1].get("api/store/health/notifications").text()).isEqualTo("listening");
+        assertThat(calls(nodes, 1)).as("the other node never ran it").isZero();
+        assertThat(nodes[1].get("api/store/health/notifications").text()).isEqualTo("listening");
         assertThat(median)
                 .as("median lag, ms, of %s (a poll would be about 1.6 s late)", lags)
                 .isLessThan(MEDIAN_LAG_BOUND_MS);
-        for (LibertyServer node : NODES) {
-            assertThat(node.messagesLog())
-                    .doesNotContain("cannot listen for completions")
-                    .doesNotContain("PostgreSQL listener failed")
-                    .doesNotContain("Exception in thread \"idemkit-listener");
-        }
     }
 
-    private int calls(int node) {
-        return Integer.parseInt(HTTP[node].get("api/calls/" + tag).text());
+    private int calls(HttpCalls[] nodes, int node) {
+        return Integer.parseInt(nodes[node].get("api/calls/" + tag).text());
     }
 
     /** Sends again while the answer is 423 (in progress), as a client following §6.3 would. */

@@ -21,6 +21,8 @@ public final class LibraryJar {
             new File(System.getProperty("idemkit.classes", "target/classes"));
     private static final File RUNTIME_DEPENDENCIES =
             new File(System.getProperty("idemkit.it-lib", "target/it-lib"));
+    private static final File REDIS_CLIENT =
+            new File(System.getProperty("idemkit.it-lib-redis", "target/it-lib-redis"));
 
     private LibraryJar() {}
 
@@ -36,6 +38,24 @@ public final class LibraryJar {
                         new File[0]);
         Arrays.sort(dependencies);
         return war.addAsLibraries(dependencies);
+    }
+
+    /**
+     * @param war the test application, with the library ({@link #addTo})
+     * @return {@code war}, with Jedis and its runtime dependencies in {@code WEB-INF/lib}, as an
+     *     application on the Redis store adds them (Jedis is an optional dependency of the
+     *     library), which the build copies to {@code target/it-lib-redis}
+     */
+    public static WebArchive addRedisClient(WebArchive war) {
+        File[] jars =
+                Objects.requireNonNullElse(
+                        REDIS_CLIENT.listFiles((dir, name) -> name.endsWith(".jar")), new File[0]);
+        if (jars.length == 0) {
+            throw new IllegalStateException(
+                    "No Redis client in " + REDIS_CLIENT.getAbsolutePath() + ": run mvn verify");
+        }
+        Arrays.sort(jars);
+        return war.addAsLibraries(jars);
     }
 
     /**

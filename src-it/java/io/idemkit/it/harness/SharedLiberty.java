@@ -141,6 +141,45 @@ public final class SharedLiberty {
      * @throws IllegalStateException when the server refuses the application
      */
     public URI deploy(WebArchive war, String probe, String applicationConfig) throws IOException {
+        install(war, applicationConfig);
+        URI root = server.application(war);
+        awaitRunning(app(war), root.resolve(probe));
+        return root;
+    }
+
+    /**
+     * Deploys {@code war}, an application the server is to refuse, under the context root of its
+     * name, and waits until the server refuses it; {@link #removeRefused} takes it away.
+     *
+     * @param war the application
+     * @return the server's line that refuses it ({@code CWWKZ0002E})
+     */
+    public String deployRefused(WebArchive war) throws IOException {
+        install(war, "");
+        return server.awaitRefusal(app(war));
+    }
+
+    /**
+     * Removes an application that {@link #deployRefused} deployed, and waits until the server has
+     * read its configuration without it: a refused application has nothing to stop.
+     *
+     * @param war the application
+     */
+    public void removeRefused(WebArchive war) throws IOException {
+        long updatesBefore = configUpdates();
+        Files.delete(config(app(war)));
+        Awaitility.await(app(war) + " removed")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> configUpdates() > updatesBefore);
+        Files.deleteIfExists(server.directory().resolve("apps").resolve(war.getName()));
+    }
+
+    /**
+     * Writes {@code war} into the server's {@code apps} folder, and its {@code webApplication} into
+     * the configuration.
+     */
+    private void install(WebArchive war, String applicationConfig) throws IOException {
         String app = app(war);
         Path apps = server.directory().resolve("apps");
         war.as(ZipExporter.class).exportTo(apps.resolve(war.getName()).toFile(), true);
@@ -161,9 +200,6 @@ public final class SharedLiberty {
                         + applicationConfig
                         + "</webApplication>\n</server>\n");
         Files.move(written, config, StandardCopyOption.ATOMIC_MOVE);
-        URI root = server.application(war);
-        awaitRunning(app, root.resolve(probe));
-        return root;
     }
 
     /**

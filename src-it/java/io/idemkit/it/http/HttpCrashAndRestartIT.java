@@ -27,7 +27,9 @@ import org.junit.jupiter.api.Test;
  * (SIGKILL), and later restarts (C2, C4.1, C9): the dead server's claim holds its key for the
  * lease, then the next request runs the resource once, and its stored result is replayed by the
  * same server after an ordinary restart. The MongoDB-wire server lives in this test's JVM, so it
- * outlives every server process.
+ * outlives every server process. The lease is 18 s ({@code crashable-soon}); a restart on a loaded
+ * machine that leaves too little of it stages the crash once more on the 30 s one ({@code
+ * crashable}).
  */
 class HttpCrashAndRestartIT {
 
@@ -57,34 +59,37 @@ class HttpCrashAndRestartIT {
             server.start(server.application(war).resolve("api/calls/" + tag));
             URI app = server.application(war);
             HttpCalls http = new HttpCalls(app);
-            String path = "api/resources/crashable";
+            String path = "api/resources/crashable-soon";
             connect(http);
 
-            String first = "crash-" + tag;
-            String key = first;
-            if (!crashAndRestart(server, app, http, tag, path, first)) {
+            String key = "crash-" + tag;
+            if (!crashAndRestart(server, app, http, tag, path, key, SOON_LEASE)) {
                 // The restart outlasted most of the dead claim's lease (a loaded machine): a
-                // duplicate now could meet a takeover, not the dead claim. Staged once more.
+                // duplicate now could meet a takeover, not the dead claim. Staged once more, with
+                // a longer lease.
                 System.out.println(
-                        "HttpCrashAndRestartIT: the restart took most of the lease; staging again");
+                        "HttpCrashAndRestartIT: the restart took most of the lease; staging again"
+                                + " with a 30 s lease");
+                path = "api/resources/crashable";
                 key = "crash-again-" + tag;
-                assertThat(crashAndRestart(server, app, http, tag, path, key))
+                assertThat(crashAndRestart(server, app, http, tag, path, key, LONG_LEASE))
                         .as("the restart left most of the dead claim's lease, the second time")
                         .isTrue();
             }
             String staged = key;
-            Reply whileLeased = http.postKeyed(path, BODY, staged, tag);
+            String stagedPath = path;
+            Reply whileLeased = http.postKeyed(stagedPath, BODY, staged, tag);
             assertThat(whileLeased.status()).isEqualTo(423);
             assertThat(whileLeased.header("Retry-After")).isNotNull();
 
-            // The dead server's lease (30 s, on MongoDB's clock, longer than a restart) runs
-            // out; then exactly one run.
+            // The dead server's lease (on MongoDB's clock, longer than a restart) runs out; then
+            // exactly one run.
             Reply ran =
                     Awaitility.await()
                             .atMost(Duration.ofSeconds(60))
                             .pollInterval(Duration.ofMillis(500))
                             .until(
-                                    () -> http.postKeyed(path, BODY, staged, tag),
+                                    () -> http.postKeyed(stagedPath, BODY, staged, tag),
                                     r -> r.status() != 423);
             assertThat(ran.status()).isEqualTo(201);
             assertThat(ran.has("Idempotency-Replayed")).isFalse();
@@ -92,7 +97,7 @@ class HttpCrashAndRestartIT {
 
             server.stop();
             startConnected(server, app, http, tag);
-            Reply replay = http.postKeyed(path, BODY, staged, tag);
+            Reply replay = http.postKeyed(stagedPath, BODY, staged, tag);
 
             assertThat(replay.status()).isEqualTo(201);
             assertThat(replay.header("Idempotency-Replayed")).isEqualTo("true");
@@ -104,11 +109,18 @@ class HttpCrashAndRestartIT {
     /**
      * Kills the server while it runs a keyed request on {@code path}, then starts it again.
      *
-     * @return whether the server answered again within the first {@link #LEASE_LEFT_BEFORE} of the
-     *     dead claim's 30 s lease (timed from before the request, so it overstates what passed)
+     * @param lease the lease of the endpoint at {@code path}
+     * @return whether the server answered again while at least {@link #ENOUGH_LEASE_LEFT} of the
+     *     dead claim's lease was left (timed from before the request, so it overstates what passed)
      */
     private static boolean crashAndRestart(
-            OwnServer server, URI app, HttpCalls http, String tag, String path, String key)
+            OwnServer server,
+            URI app,
+            HttpCalls http,
+            String tag,
+            String path,
+            String key,
+            Duration lease)
             throws Exception {
         long started = System.nanoTime();
         String effectiveKey =
@@ -126,11 +138,18 @@ class HttpCrashAndRestartIT {
                 .withMessageContaining("request failed");
 
         startConnected(server, app, http, tag);
-        return Duration.ofNanos(System.nanoTime() - started).compareTo(LEASE_LEFT_BEFORE) < 0;
+        return Duration.ofNanos(System.nanoTime() - started)
+                        .compareTo(lease.minus(ENOUGH_LEASE_LEFT))
+                < 0;
     }
 
-    /** The dead claim's lease (30 s) less a margin far above one request's time. */
-    private static final Duration LEASE_LEFT_BEFORE = Duration.ofSeconds(25);
+    /** The lease of {@code crashable-soon}, and of {@code crashable}. */
+    private static final Duration SOON_LEASE = Duration.ofSeconds(18);
+
+    private static final Duration LONG_LEASE = Duration.ofSeconds(30);
+
+    /** Lease left when the duplicate is sent, at least: far more than one request takes. */
+    private static final Duration ENOUGH_LEASE_LEFT = Duration.ofSeconds(5);
 
     /**
      * Starts the server, then waits until the application's store answers: the store connects to

@@ -62,7 +62,13 @@ public final class BenchMain {
                     new Case("JdbcBenchmark.rawInsert", 1),
                     new Case("JdbcBenchmark.jdbcFresh", 8),
                     new Case("JdbcBenchmark.jdbcReplay", 8),
-                    new Case("JdbcBenchmark.rawInsert", 8));
+                    new Case("JdbcBenchmark.rawInsert", 8),
+                    new Case("RedisBenchmark.redisFresh", 1),
+                    new Case("RedisBenchmark.redisReplay", 1),
+                    new Case("RedisBenchmark.rawSet", 1),
+                    new Case("RedisBenchmark.redisFresh", 8),
+                    new Case("RedisBenchmark.redisReplay", 8),
+                    new Case("RedisBenchmark.rawSet", 8));
 
     /**
      * The targets, and the figures without one, each checked at every thread count both sides were
@@ -92,7 +98,11 @@ public final class BenchMain {
                     // The JDBC store on PostgreSQL against a bare INSERT there: figures, no
                     // target yet (C12).
                     Ratio.rate("JdbcBenchmark.jdbcReplay", "JdbcBenchmark.rawInsert"),
-                    Ratio.rate("JdbcBenchmark.jdbcFresh", "JdbcBenchmark.rawInsert"));
+                    Ratio.rate("JdbcBenchmark.jdbcFresh", "JdbcBenchmark.rawInsert"),
+                    // The Redis store against a bare SET on the same server and client: a replay
+                    // is one script call to the raw one round trip, a fresh request two.
+                    Ratio.rateAtLeast("RedisBenchmark.redisReplay", "RedisBenchmark.rawSet", 0.8),
+                    Ratio.rateAtLeast("RedisBenchmark.redisFresh", "RedisBenchmark.rawSet", 0.4));
 
     private BenchMain() {}
 

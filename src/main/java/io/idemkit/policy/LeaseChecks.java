@@ -24,8 +24,18 @@ public final class LeaseChecks {
      * @param text the member's text
      * @param lease its value
      * @param where the annotated class or method
+     * @param overriddenBy the per-method configuration keys ({@link PerMethodConfig}) any one of
+     *     which, set, overrides this lease wherever it would apply, so that it is no effective
+     *     lease: the method's key for a method's own lease, the class's key for a class's
      */
-    public record AnnotatedLease(String text, Duration lease, String where) {}
+    public record AnnotatedLease(
+            String text, Duration lease, String where, List<String> overriddenBy) {
+
+        /** Copies the keys. */
+        public AnnotatedLease {
+            overriddenBy = List.copyOf(overriddenBy);
+        }
+    }
 
     /** Leases under this are warned about at deployment (the reference's A§4.8). */
     public static final Duration SHORT_LEASE = Duration.ofSeconds(5);
@@ -82,6 +92,9 @@ public final class LeaseChecks {
         leases.add(
                 new StoreLease(ConfigKeys.LEASE_TTL + "=" + DurationFormat.format(global), global));
         for (AnnotatedLease lease : annotated) {
+            if (lease.overriddenBy().stream().anyMatch(config::isSet)) {
+                continue; // a per-method key's lease applies instead, added below
+            }
             leases.add(
                     new StoreLease(
                             "@Idempotent(leaseTtl=\"" + lease.text() + "\") on " + lease.where(),

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The MongoDB store's lease rule is checked at deployment for every effective lease (C9): the
- * global one and every annotation's. The store never connects here (connections are lazy), so the
- * URI points nowhere.
+ * global one, every annotation's that no per-method key overrides, and every per-method key's. The
+ * store never connects here (connections are lazy), so the URI points nowhere.
  */
 class MongoLeaseRuleDeploymentTest {
 
@@ -61,6 +61,47 @@ class MongoLeaseRuleDeploymentTest {
                 .isInstanceOf(DeploymentException.class)
                 .hasMessageContaining("Invalid @Idempotent(leaseTtl=\"5s\") on ")
                 .hasMessageContaining("Set it to 6s or more");
+    }
+
+    @Test
+    void aMethodKeyOverridingTheAnnotationsShortLease_makesTheDeploymentValid() {
+        deployment
+                .set("idemkit.mongo.uri", NOWHERE)
+                .set(ShortLease.class.getName() + "/pay/Idempotent/leaseTtl", "20s");
+
+        IdempotencyStore store =
+                deployment.start(ShortLease.class).select(IdempotencyStore.class).get();
+
+        assertThat(store.name()).isEqualTo("mongodb");
+    }
+
+    @Test
+    void aMethodKeyBelowTheRule_failsTheDeploymentNamingTheKey() {
+        deployment
+                .set("idemkit.mongo.uri", NOWHERE)
+                .set(ShortLease.class.getName() + "/pay/Idempotent/leaseTtl", "4s");
+
+        assertThatThrownBy(() -> deployment.start(ShortLease.class))
+                .isInstanceOf(DeploymentException.class)
+                .hasMessageContaining(
+                        "Invalid "
+                                + ShortLease.class.getName()
+                                + "/pay/Idempotent/leaseTtl=4s: with the MongoDB store")
+                .message()
+                .doesNotContain("@Idempotent(leaseTtl=\"3s\")");
+    }
+
+    @Test
+    void aClassKeyOverridingTheTypesShortLease_makesTheDeploymentValid() {
+        deployment
+                .set("idemkit.mongo.uri", NOWHERE)
+                .set("idemkit.mongo.timeout", "1s")
+                .set(ShortLeaseType.class.getName() + "/Idempotent/leaseTtl", "10s");
+
+        IdempotencyStore store =
+                deployment.start(ShortLeaseType.class).select(IdempotencyStore.class).get();
+
+        assertThat(store.name()).isEqualTo("mongodb");
     }
 
     @Test

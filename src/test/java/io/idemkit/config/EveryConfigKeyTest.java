@@ -274,6 +274,12 @@ class EveryConfigKeyTest {
                             RedisKeys.NOTIFICATIONS,
                             new KeyCase("false", r -> r.redis().notifications(), false)),
                     Map.entry(
+                            RedisKeys.POLL_LONGEST_PAUSE,
+                            new KeyCase(
+                                    "1m",
+                                    r -> r.redis().pollLongestPause(),
+                                    Duration.ofMinutes(1))),
+                    Map.entry(
                             RedisKeys.EVICTION_CHECK,
                             new KeyCase(
                                     "warn",

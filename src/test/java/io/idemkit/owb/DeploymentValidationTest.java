@@ -75,7 +75,7 @@ class DeploymentValidationTest {
         deployment.set("idemkit.lease-ttl", "-5s");
         deployment.set("idemkit.on-storage-error", "fail-sometimes");
         deployment.set("idemkit.cacheable-status", "2xx,700");
-        deployment.set("idemkit.store", "redis");
+        deployment.set("idemkit.store", "cassandra");
 
         assertThatThrownBy(deployment::start).isInstanceOf(DeploymentException.class);
         assertThat(deployment.deploymentErrors())
@@ -86,7 +86,9 @@ class DeploymentValidationTest {
                 .contains("Invalid idemkit.cacheable-status=2xx,700")
                 // The names are the bundled stores' own (StoreFactory#name), in the service
                 // file's order.
-                .contains("Invalid idemkit.store=redis: must be one of auto, mongo, memory, jdbc");
+                .contains(
+                        "Invalid idemkit.store=cassandra: must be one of auto, mongo, memory, jdbc,"
+                                + " redis");
     }
 
     @Test

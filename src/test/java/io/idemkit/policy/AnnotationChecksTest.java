@@ -71,14 +71,21 @@ class AnnotationChecksTest {
         checks.type(onType, Charges.class.getName());
         checks.method(on(method("hidden")), onType, method("hidden"));
 
+        String charges = Charges.class.getName();
         assertThat(checks.leases())
                 .containsExactly(
                         new LeaseChecks.AnnotatedLease(
-                                "20s", Duration.ofSeconds(20), Charges.class.getName()),
+                                "20s",
+                                Duration.ofSeconds(20),
+                                charges,
+                                List.of(charges + "/Idempotent/leaseTtl")),
                         new LeaseChecks.AnnotatedLease(
                                 "20s",
                                 Duration.ofSeconds(20),
-                                Charges.class.getName() + ".hidden()"));
+                                charges + ".hidden()",
+                                List.of(
+                                        charges + "/hidden/Idempotent/leaseTtl",
+                                        charges + "/Idempotent/leaseTtl")));
     }
 
     @Test

@@ -101,7 +101,7 @@ class StoreWingSeamTest {
 
     @Test
     void aNameNoFactoryDeclares_isAConfigurationProblemListingTheNames() {
-        ConfigValues values = read(Map.of("idemkit.store", "redis"));
+        ConfigValues values = read(Map.of("idemkit.store", "cassandra"));
 
         assertThatThrownBy(() -> ConfigReader.read(values))
                 .isInstanceOfSatisfying(
@@ -109,7 +109,7 @@ class StoreWingSeamTest {
                         e ->
                                 assertThat(e.problems())
                                         .containsExactly(
-                                                "Invalid idemkit.store=redis: must be one of auto,"
+                                                "Invalid idemkit.store=cassandra: must be one of auto,"
                                                         + " mongo, memory, jdbc, sample"));
     }
 

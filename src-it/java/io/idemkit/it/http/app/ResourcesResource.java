@@ -114,12 +114,27 @@ public class ResourcesResource {
         throw new IllegalStateException("unmapped failure");
     }
 
+    // The crash tests kill the server while this runs, restart it, and wait out the dead claim's
+    // lease, which must outlast the restart by far. The 18 s one (about three idle restarts, and
+    // the shortest the MongoDB store accepts at its default timeout, 3 × 5 s + 3 s, so that every
+    // WAR of this class deploys) is staged first; a restart on a loaded machine that leaves too
+    // little of it is staged once more on the 30 s one.
     @POST
     @Path("crashable")
     @Idempotent(leaseTtl = "30s", waitTimeout = "0s")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     public Response crashable(
+            Item item, @HeaderParam(TAG) String tag, @HeaderParam(DELAY) long delayMs) {
+        return answer(item, tag, delayMs, 201, false);
+    }
+
+    @POST
+    @Path("crashable-soon")
+    @Idempotent(leaseTtl = "18s", waitTimeout = "0s")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response crashableSoon(
             Item item, @HeaderParam(TAG) String tag, @HeaderParam(DELAY) long delayMs) {
         return answer(item, tag, delayMs, 201, false);
     }

@@ -59,6 +59,21 @@ final class CompletionChannel implements Runnable {
         return subscribed;
     }
 
+    /**
+     * @return {@code listening}, {@code idle (subscribes when a duplicate first waits)} or {@code
+     *     polling (subscription down)}
+     */
+    String status() {
+        if (subscribed) {
+            return "listening";
+        }
+        synchronized (lock) {
+            return thread == null
+                    ? "idle (subscribes when a duplicate first waits)"
+                    : "polling (subscription down)";
+        }
+    }
+
     @Override
     public void run() {
         long retry = FIRST_RETRY_MILLIS;

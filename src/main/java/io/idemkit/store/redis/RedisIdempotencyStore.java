@@ -91,7 +91,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
                 new RedisCommands(Objects.requireNonNull(client, "client")),
                 settings,
                 clock,
-                new CompletionPoll());
+                CompletionPoll.upTo(settings.pollLongestPause()));
     }
 
     /**
@@ -102,7 +102,11 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
      * @param clock the JVM clock the server's offset is reported against; no decision uses it
      */
     RedisIdempotencyStore(Supplier<UnifiedJedis> client, RedisStoreSettings settings, Clock clock) {
-        this(new RedisCommands(client), settings, clock, new CompletionPoll());
+        this(
+                new RedisCommands(client),
+                settings,
+                clock,
+                CompletionPoll.upTo(settings.pollLongestPause()));
     }
 
     /**
@@ -358,7 +362,10 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
 
     /**
      * Up when the server answers; reports the server's clock offset from this JVM's as {@code
-     * clockOffsetMillis}, measured at the midpoint of the round trip.
+     * clockOffsetMillis}, measured at the midpoint of the round trip, and how waiting duplicates
+     * hear of completions on other instances as {@code notifications}: {@code listening}, {@code
+     * idle (subscribes when a duplicate first waits)}, {@code polling (subscription down)} while it
+     * is being restored, or {@code polling} with notifications off; never down because of it.
      */
     @Override
     public StoreHealth health() {
@@ -368,7 +375,9 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         return StoreHealth.up(
                 Map.of(
                         "clockOffsetMillis",
-                        server.toEpochMilli() - (before + (after - before) / 2)));
+                        server.toEpochMilli() - (before + (after - before) / 2),
+                        "notifications",
+                        channel != null ? channel.status() : "polling"));
     }
 
     /**

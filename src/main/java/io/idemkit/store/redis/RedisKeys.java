@@ -81,6 +81,15 @@ public final class RedisKeys {
     public static final String NOTIFICATIONS_DEFAULT = "true";
 
     /**
+     * The longest pause between two reads of a duplicate that waits: it pauses 10 ms, doubling up
+     * to this; an announcement ends a pause at once.
+     */
+    public static final String POLL_LONGEST_PAUSE = ConfigKeys.PREFIX + "redis.poll-longest-pause";
+
+    /** Default of {@link #POLL_LONGEST_PAUSE}. */
+    public static final String POLL_LONGEST_PAUSE_DEFAULT = "500ms";
+
+    /**
      * What the deployment does when the server may evict keys ({@code maxmemory} set with a policy
      * other than {@code noeviction}): {@code refuse} or {@code warn}.
      */

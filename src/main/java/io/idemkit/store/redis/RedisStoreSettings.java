@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * The Redis store's settings ({@code idemkit.redis.*}, {@link RedisKeys}), checked as they are
@@ -27,6 +28,7 @@ import java.util.Objects;
  * @param waitReplicas how many replicas must acknowledge a completion; 0 does not wait
  * @param waitTimeout the longest a completion waits for them
  * @param notifications whether completions are announced over Pub/Sub
+ * @param pollLongestPause the longest pause between two reads of a waiting duplicate
  * @param evictionCheck what the deployment does when the server may evict keys
  */
 public record RedisStoreSettings(
@@ -42,6 +44,7 @@ public record RedisStoreSettings(
         int waitReplicas,
         Duration waitTimeout,
         boolean notifications,
+        Duration pollLongestPause,
         EvictionCheck evictionCheck) {
 
     /** What the deployment does when the server may evict keys (C12). */
@@ -59,6 +62,7 @@ public record RedisStoreSettings(
         Objects.requireNonNull(keyPrefix, "keyPrefix");
         Objects.requireNonNull(leaseGrace, "leaseGrace");
         Objects.requireNonNull(waitTimeout, "waitTimeout");
+        Objects.requireNonNull(pollLongestPause, "pollLongestPause");
         Objects.requireNonNull(evictionCheck, "evictionCheck");
     }
 
@@ -84,20 +88,7 @@ public record RedisStoreSettings(
     }
 
     private static RedisStoreSettings defaults() {
-        return new RedisStoreSettings(
-                null,
-                List.of(),
-                null,
-                null,
-                false,
-                DurationFormat.parse(RedisKeys.TIMEOUT_DEFAULT),
-                Integer.parseInt(RedisKeys.POOL_SIZE_DEFAULT),
-                RedisKeys.KEY_PREFIX_DEFAULT,
-                DurationFormat.parse(RedisKeys.LEASE_GRACE_DEFAULT),
-                0,
-                DurationFormat.parse(RedisKeys.WAIT_TIMEOUT_DEFAULT),
-                true,
-                EvictionCheck.REFUSE);
+        return new Parts().build();
     }
 
     /**
@@ -142,25 +133,30 @@ public record RedisStoreSettings(
         Duration timeout = values.positive(RedisKeys.TIMEOUT, RedisKeys.TIMEOUT_DEFAULT);
         Duration grace = values.notNegative(RedisKeys.LEASE_GRACE, RedisKeys.LEASE_GRACE_DEFAULT);
         int pool = values.wholeNumber(RedisKeys.POOL_SIZE, RedisKeys.POOL_SIZE_DEFAULT, 10_000);
+        Duration pause =
+                values.positive(RedisKeys.POLL_LONGEST_PAUSE, RedisKeys.POLL_LONGEST_PAUSE_DEFAULT);
         EvictionCheck eviction =
                 values.enumValue(
                         RedisKeys.EVICTION_CHECK,
                         RedisKeys.EVICTION_CHECK_DEFAULT,
                         EvictionCheck.class);
-        return new RedisStoreSettings(
-                s.uri,
-                s.nodes,
-                values.text(RedisKeys.USER).orElse(null),
-                values.text(RedisKeys.PASSWORD).orElse(null),
-                values.bool(RedisKeys.TLS, RedisKeys.TLS_DEFAULT),
-                timeout != null ? timeout : s.timeout,
-                pool > 0 ? pool : s.poolSize,
-                prefix != null ? prefix : s.keyPrefix,
-                grace != null ? grace : s.leaseGrace,
-                replicas != null ? replicas : 0,
-                waitTimeout != null ? waitTimeout : s.waitTimeout,
-                values.bool(RedisKeys.NOTIFICATIONS, RedisKeys.NOTIFICATIONS_DEFAULT),
-                eviction != null ? eviction : EvictionCheck.REFUSE);
+        RedisStoreSettings read = s;
+        return read.change(
+                p -> {
+                    p.user = values.text(RedisKeys.USER).orElse(null);
+                    p.password = values.text(RedisKeys.PASSWORD).orElse(null);
+                    p.tls = values.bool(RedisKeys.TLS, RedisKeys.TLS_DEFAULT);
+                    p.timeout = timeout != null ? timeout : read.timeout;
+                    p.poolSize = pool > 0 ? pool : read.poolSize;
+                    p.keyPrefix = prefix != null ? prefix : read.keyPrefix;
+                    p.leaseGrace = grace != null ? grace : read.leaseGrace;
+                    p.waitReplicas = replicas != null ? replicas : 0;
+                    p.waitTimeout = waitTimeout != null ? waitTimeout : read.waitTimeout;
+                    p.notifications =
+                            values.bool(RedisKeys.NOTIFICATIONS, RedisKeys.NOTIFICATIONS_DEFAULT);
+                    p.pollLongestPause = pause != null ? pause : read.pollLongestPause;
+                    p.evictionCheck = eviction != null ? eviction : EvictionCheck.REFUSE;
+                });
     }
 
     /**
@@ -170,20 +166,11 @@ public record RedisStoreSettings(
      */
     public RedisStoreSettings withUri(String uri) {
         String checked = checkUri(uri);
-        return new RedisStoreSettings(
-                checked,
-                List.of(),
-                user,
-                password,
-                tls,
-                timeout,
-                poolSize,
-                keyPrefix,
-                leaseGrace,
-                waitReplicas,
-                waitTimeout,
-                notifications,
-                evictionCheck);
+        return change(
+                p -> {
+                    p.uri = checked;
+                    p.nodes = List.of();
+                });
     }
 
     /**
@@ -200,20 +187,11 @@ public record RedisStoreSettings(
         for (String node : text.split(",")) {
             parsed.add(checkNode(node.strip(), text));
         }
-        return new RedisStoreSettings(
-                null,
-                parsed,
-                user,
-                password,
-                tls,
-                timeout,
-                poolSize,
-                keyPrefix,
-                leaseGrace,
-                waitReplicas,
-                waitTimeout,
-                notifications,
-                evictionCheck);
+        return change(
+                p -> {
+                    p.uri = null;
+                    p.nodes = parsed;
+                });
     }
 
     /**
@@ -222,20 +200,11 @@ public record RedisStoreSettings(
      * @return these settings with {@code WAIT} on completion
      */
     public RedisStoreSettings withWait(int waitReplicas, Duration waitTimeout) {
-        return new RedisStoreSettings(
-                uri,
-                nodes,
-                user,
-                password,
-                tls,
-                timeout,
-                poolSize,
-                keyPrefix,
-                leaseGrace,
-                waitReplicas,
-                waitTimeout,
-                notifications,
-                evictionCheck);
+        return change(
+                p -> {
+                    p.waitReplicas = waitReplicas;
+                    p.waitTimeout = waitTimeout;
+                });
     }
 
     /**
@@ -243,20 +212,7 @@ public record RedisStoreSettings(
      * @return these settings with that bound
      */
     public RedisStoreSettings withTimeout(Duration timeout) {
-        return new RedisStoreSettings(
-                uri,
-                nodes,
-                user,
-                password,
-                tls,
-                timeout,
-                poolSize,
-                keyPrefix,
-                leaseGrace,
-                waitReplicas,
-                waitTimeout,
-                notifications,
-                evictionCheck);
+        return change(p -> p.timeout = timeout);
     }
 
     /**
@@ -264,20 +220,7 @@ public record RedisStoreSettings(
      * @return these settings so
      */
     public RedisStoreSettings withNotifications(boolean notifications) {
-        return new RedisStoreSettings(
-                uri,
-                nodes,
-                user,
-                password,
-                tls,
-                timeout,
-                poolSize,
-                keyPrefix,
-                leaseGrace,
-                waitReplicas,
-                waitTimeout,
-                notifications,
-                evictionCheck);
+        return change(p -> p.notifications = notifications);
     }
 
     /**
@@ -285,20 +228,69 @@ public record RedisStoreSettings(
      * @return these settings so
      */
     public RedisStoreSettings withKeyPrefix(String keyPrefix) {
-        return new RedisStoreSettings(
-                uri,
-                nodes,
-                user,
-                password,
-                tls,
-                timeout,
-                poolSize,
-                prefix(keyPrefix),
-                leaseGrace,
-                waitReplicas,
-                waitTimeout,
-                notifications,
-                evictionCheck);
+        String checked = prefix(keyPrefix);
+        return change(p -> p.keyPrefix = checked);
+    }
+
+    private RedisStoreSettings change(Consumer<Parts> edit) {
+        Parts parts = new Parts(this);
+        edit.accept(parts);
+        return parts.build();
+    }
+
+    /** The components, to change some and build the settings again; the defaults at first. */
+    private static final class Parts {
+        String uri;
+        List<String> nodes = List.of();
+        String user;
+        String password;
+        boolean tls;
+        Duration timeout = DurationFormat.parse(RedisKeys.TIMEOUT_DEFAULT);
+        int poolSize = Integer.parseInt(RedisKeys.POOL_SIZE_DEFAULT);
+        String keyPrefix = RedisKeys.KEY_PREFIX_DEFAULT;
+        Duration leaseGrace = DurationFormat.parse(RedisKeys.LEASE_GRACE_DEFAULT);
+        int waitReplicas;
+        Duration waitTimeout = DurationFormat.parse(RedisKeys.WAIT_TIMEOUT_DEFAULT);
+        boolean notifications = true;
+        Duration pollLongestPause = DurationFormat.parse(RedisKeys.POLL_LONGEST_PAUSE_DEFAULT);
+        EvictionCheck evictionCheck = EvictionCheck.REFUSE;
+
+        Parts() {}
+
+        Parts(RedisStoreSettings s) {
+            uri = s.uri;
+            nodes = s.nodes;
+            user = s.user;
+            password = s.password;
+            tls = s.tls;
+            timeout = s.timeout;
+            poolSize = s.poolSize;
+            keyPrefix = s.keyPrefix;
+            leaseGrace = s.leaseGrace;
+            waitReplicas = s.waitReplicas;
+            waitTimeout = s.waitTimeout;
+            notifications = s.notifications;
+            pollLongestPause = s.pollLongestPause;
+            evictionCheck = s.evictionCheck;
+        }
+
+        RedisStoreSettings build() {
+            return new RedisStoreSettings(
+                    uri,
+                    nodes,
+                    user,
+                    password,
+                    tls,
+                    timeout,
+                    poolSize,
+                    keyPrefix,
+                    leaseGrace,
+                    waitReplicas,
+                    waitTimeout,
+                    notifications,
+                    pollLongestPause,
+                    evictionCheck);
+        }
     }
 
     /**
@@ -405,6 +397,8 @@ public record RedisStoreSettings(
                 + waitTimeout
                 + ", notifications="
                 + notifications
+                + ", pollLongestPause="
+                + pollLongestPause
                 + ", evictionCheck="
                 + evictionCheck
                 + "]";

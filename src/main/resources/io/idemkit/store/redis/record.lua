@@ -62,14 +62,14 @@ end
 -- the record under key as a table (its raw field values in r.raw), or nil and whether something
 -- unreadable is there: another type, a missing or malformed field
 local function read(key)
-    local kind = redis.call('TYPE', key)['ok']
-    if kind == 'none' then
-        return nil, false
+    local v = redis.pcall('HMGET', key, unpack(FIELDS))
+    if v['err'] then
+        return nil, true -- another type than a hash
     end
-    if kind ~= 'hash' then
-        return nil, true
+    if not v[1] then
+        -- no state: nothing there, or a hash without one
+        return nil, redis.call('EXISTS', key) == 1
     end
-    local v = redis.call('HMGET', key, unpack(FIELDS))
     local r = {state = v[1], token = v[4], fpv = int(v[3]), claimed_at = int(v[5]),
                lease_until = int(v[6]), raw = v}
     if (r.state ~= 'CLAIMED' and r.state ~= 'COMPLETED') or not text(v[2]) or #v[2] > 256

