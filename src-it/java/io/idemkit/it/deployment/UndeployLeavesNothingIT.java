@@ -13,6 +13,7 @@ import io.idemkit.it.harness.ItMongo;
 import io.idemkit.it.harness.ItPostgres;
 import io.idemkit.it.harness.ItRedis;
 import io.idemkit.it.harness.ItRuntime;
+import io.idemkit.it.harness.LibraryJar;
 import io.idemkit.it.harness.OnRuntimes;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -92,7 +93,8 @@ class UndeployLeavesNothingIT {
 
     @Deployment(name = "redis", managed = false, testable = false)
     static WebArchive redis() {
-        return UndeployProbe.removable("undeploy-redis", ItRedis.storeConfig());
+        return LibraryJar.addRedisClient(
+                UndeployProbe.removable("undeploy-redis", ItRedis.storeConfig()));
     }
 
     @Deployment(name = "jdbc", managed = false, testable = false)

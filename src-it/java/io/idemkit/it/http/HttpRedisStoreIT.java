@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.HttpCalls.Reply;
 import io.idemkit.it.harness.ItRedis;
+import io.idemkit.it.harness.LibraryJar;
 import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.harness.OwnServer;
 import io.idemkit.it.http.HttpJdbcScenarios.ServerToKill;
@@ -33,13 +34,13 @@ import redis.clients.jedis.Jedis;
 /**
  * The HTTP scenarios on the Redis store (C3, C6), deployed on the runtime's shared server, with a
  * real {@code redis-server} outside it ({@link ItRedis}): Jedis and its dependencies ship in the
- * WAR's {@code WEB-INF/lib}, as an application that chooses the store ships them. What only a store
- * outside the server can show is here too: a corrupt record planted raw in Redis, and the
- * reference's crash-recovery-lease-expiry with a real crash: a second server of the same runtime,
- * running the same application on the same Redis, is killed (SIGKILL) mid-request, and the client's
- * retry lands on the surviving server, which answers it in progress while the dead claim's lease
- * holds and runs it once after. That server starts in the background at deployment, beside the
- * other scenarios.
+ * WAR's {@code WEB-INF/lib} ({@link LibraryJar#addRedisClient}), as an application that chooses the
+ * store ships them. What only a store outside the server can show is here too: a corrupt record
+ * planted raw in Redis, and the reference's crash-recovery-lease-expiry with a real crash: a second
+ * server of the same runtime, running the same application on the same Redis, is killed (SIGKILL)
+ * mid-request, and the client's retry lands on the surviving server, which answers it in progress
+ * while the dead claim's lease holds and runs it once after. That server starts in the background
+ * at deployment, beside the other scenarios.
  *
  * <p>Not on Payara Micro, for CI time only: there Arquillian starts a Payara Micro for the class
  * and the crash test another, and the class took 28 s (all passed, 2026-12-07); lift the runtime
@@ -81,10 +82,11 @@ class HttpRedisStoreIT extends HttpScenarios {
         // cross-tenant scenario, which it does not run; made before Arquillian deploys (see
         // HttpJdbcScenarios.startInBackground).
         WebArchive crashing =
-                withoutShortLease(memoryWar(NAME, "idemkit.require-key=true\n" + config));
+                LibraryJar.addRedisClient(
+                        withoutShortLease(memoryWar(NAME, "idemkit.require-key=true\n" + config)));
         ownServer = OwnServer.of("idemkit-http-redis", crashing);
         killable = HttpJdbcScenarios.startInBackground(ownServer, crashing);
-        return withoutShortLease(scenarioWar(NAME, config));
+        return LibraryJar.addRedisClient(withoutShortLease(scenarioWar(NAME, config)));
     }
 
     @AfterAll

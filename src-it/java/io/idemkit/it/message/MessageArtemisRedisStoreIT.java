@@ -4,6 +4,7 @@ import static io.idemkit.it.harness.ItRuntime.WILDFLY;
 
 import io.idemkit.it.harness.ArtemisBindings;
 import io.idemkit.it.harness.ItRedis;
+import io.idemkit.it.harness.LibraryJar;
 import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.harness.OwnServer;
 import io.idemkit.it.harness.WildFlyServer;
@@ -33,9 +34,10 @@ class MessageArtemisRedisStoreIT extends MessageScenarios {
     @BeforeAll
     static void startServer() throws Exception {
         String storeConfig = ItRedis.storeConfig();
-        WebArchive war = ArtemisBindings.on(war(APP, storeConfig), "");
+        WebArchive war = ArtemisBindings.on(LibraryJar.addRedisClient(war(APP, storeConfig)), "");
         server = new WildFlyServer("idemkit-message-artemis-redis", war, WildFlyServer.FULL);
-        server.addApplication(ArtemisBindings.on(badLeaseWar(storeConfig), ""));
+        server.addApplication(
+                ArtemisBindings.on(LibraryJar.addRedisClient(badLeaseWar(storeConfig)), ""));
         app = start(server, war);
     }
 

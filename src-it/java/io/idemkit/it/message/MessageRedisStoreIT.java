@@ -4,6 +4,7 @@ import static io.idemkit.it.harness.ItRuntime.LIBERTY;
 
 import io.idemkit.it.harness.ItRedis;
 import io.idemkit.it.harness.LibertyServer;
+import io.idemkit.it.harness.LibraryJar;
 import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.spi.IdempotencyStore;
 import java.net.URI;
@@ -29,9 +30,9 @@ class MessageRedisStoreIT extends MessageScenarios {
     @BeforeAll
     static void startServer() throws Exception {
         String storeConfig = ItRedis.storeConfig();
-        WebArchive war = war(APP, storeConfig);
+        WebArchive war = LibraryJar.addRedisClient(war(APP, storeConfig));
         server = new LibertyServer("idemkit-message-redis", war, messaging(APP));
-        server.addApplication(badLeaseWar(storeConfig));
+        server.addApplication(LibraryJar.addRedisClient(badLeaseWar(storeConfig)));
         app = start(server, war);
     }
 

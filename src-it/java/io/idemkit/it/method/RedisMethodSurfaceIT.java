@@ -43,14 +43,15 @@ class RedisMethodSurfaceIT extends MethodSurfaceContract {
 
     @Deployment(testable = false)
     static WebArchive application() {
-        return LibraryJar.addTo(
-                ShrinkWrap.create(WebArchive.class, "method-redis.war")
-                        .addPackage(MethodApplication.class.getPackage())
-                        .addAsResource(
-                                new StringAsset(
-                                        ItRedis.storeConfig()
-                                                + "idemkit.scope-mode=single-tenant\n"),
-                                "META-INF/microprofile-config.properties"));
+        return LibraryJar.addRedisClient(
+                LibraryJar.addTo(
+                        ShrinkWrap.create(WebArchive.class, "method-redis.war")
+                                .addPackage(MethodApplication.class.getPackage())
+                                .addAsResource(
+                                        new StringAsset(
+                                                ItRedis.storeConfig()
+                                                        + "idemkit.scope-mode=single-tenant\n"),
+                                        "META-INF/microprofile-config.properties")));
     }
 
     @Override
