@@ -83,6 +83,8 @@ final class ConformanceRows {
     /**
      * A surface on a store, and the IT classes that run its vectors there.
      *
+     * @param production whether the store is a production backend in the reference's sense (Redis
+     *     or PostgreSQL), whose rows decide what the table claims as compatible
      * @param notApplicable the vectors that cannot run on this store as the reference means them
      * @param runBy the vectors a test not named after them runs, in a class of its own or not
      */
@@ -140,6 +142,9 @@ final class ConformanceRows {
 
     private static final String MONGO = "MongoDB (mongo-java-server)";
 
+    /** A real {@code redis-server} (6.2), a production backend in the reference's sense. */
+    private static final String REDIS = "Redis";
+
     /** Why no crash of the server can leave a claim of the in-memory store behind. */
     static final String DIES_WITH_THE_SERVER =
             "the in-memory store lives in the server's process: a real crash takes it, claims"
@@ -171,6 +176,8 @@ final class ConformanceRows {
                             "PostgreSQL",
                             true,
                             List.of("HttpJdbcStoreIT", "HttpJdbcAppDataSourceIT")),
+                    // A second server killed mid-request; the retry lands on the surviving one.
+                    new Row(Surface.HTTP, REDIS, true, List.of("HttpRedisStoreIT")),
                     new Row(
                             Surface.HTTP,
                             "MariaDB",
@@ -191,6 +198,11 @@ final class ConformanceRows {
                             "PostgreSQL",
                             true,
                             List.of("MessageJdbcStoreIT", "MessageArtemisJdbcStoreIT")),
+                    new Row(
+                            Surface.QUEUE,
+                            REDIS,
+                            true,
+                            List.of("MessageRedisStoreIT", "MessageArtemisRedisStoreIT")),
                     new Row(Surface.QUEUE, MONGO, false, List.of("MessageMongoStoreIT")),
                     new Row(
                                     Surface.QUEUE,
@@ -203,6 +215,8 @@ final class ConformanceRows {
                                     "PostgreSQL",
                                     true,
                                     List.of("JdbcMethodSurfaceIT", "JdbcAppDataSourceMethodIT"))
+                            .notApplicable(PICKLE, NO_PICKLE),
+                    new Row(Surface.TOOL, REDIS, true, List.of("RedisMethodSurfaceIT"))
                             .notApplicable(PICKLE, NO_PICKLE),
                     new Row(Surface.TOOL, "MariaDB", false, List.of("JdbcMariaDbMethodSurfaceIT"))
                             .notApplicable(PICKLE, NO_PICKLE),

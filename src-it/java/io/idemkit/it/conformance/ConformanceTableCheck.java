@@ -37,8 +37,9 @@ import org.junit.jupiter.api.Test;
  * ({@link NotApplicable}): the table shows it as not applicable, with the reason in a note, never
  * as passed, and the check fails when a test named after it passes there after all. A surface is
  * "compatible" in the reference's sense on a runtime where every one of its vectors passed on a
- * production backend; of the stores here, that is PostgreSQL. A vector that does not apply there
- * withholds the claim, and the table says so.
+ * production backend; of the stores here, those are PostgreSQL and Redis (the rows {@link
+ * ConformanceRows} marks production), and the table names the runtimes each of them passed on. A
+ * vector that does not apply on a production backend withholds the claim, and the table says so.
  */
 class ConformanceTableCheck {
 
@@ -129,10 +130,12 @@ class ConformanceTableCheck {
         }
         md.append(" Vectors that did not pass |\n|---|---|");
         md.append("---|".repeat(runtimes.size())).append("---|\n");
-        Map<Surface, Set<String>> compatible = new EnumMap<>(Surface.class);
+        // Per surface, each production store and the runtimes where it passed every vector.
+        Map<Surface, Map<String, Set<String>>> compatible = new EnumMap<>(Surface.class);
         Map<Surface, Set<NotApplicable>> notApplicableThere = new EnumMap<>(Surface.class);
+        Set<String> productionStores = new LinkedHashSet<>();
         for (Surface surface : Surface.values()) {
-            compatible.put(surface, new LinkedHashSet<>());
+            compatible.put(surface, new LinkedHashMap<>());
             notApplicableThere.put(surface, new LinkedHashSet<>());
         }
         List<String> notes = new ArrayList<>();
@@ -143,6 +146,10 @@ class ConformanceTableCheck {
                     .append(row.store())
                     .append(" |");
             Set<String> missing = new LinkedHashSet<>();
+            if (row.production()) {
+                productionStores.add(row.store());
+                compatible.get(row.surface()).putIfAbsent(row.store(), new LinkedHashSet<>());
+            }
             for (Runtime runtime : runtimes) {
                 Map<String, Map<String, Outcome>> ran = new LinkedHashMap<>();
                 for (String itClass : row.classes()) {
@@ -169,7 +176,7 @@ class ConformanceTableCheck {
                 int all = row.surface().vectors.size();
                 md.append(' ').append(passed).append('/').append(all).append(" |");
                 if (row.production() && passed == all - row.notApplicable().size()) {
-                    compatible.get(row.surface()).add(runtime.title());
+                    compatible.get(row.surface()).get(row.store()).add(runtime.title());
                 }
             }
             if (row.production()) {
@@ -185,7 +192,9 @@ class ConformanceTableCheck {
             }
         }
         md.append("\nCompatible in the reference's sense (every vector of the surface passes on a")
-                .append(" production backend, here PostgreSQL):\n");
+                .append(" production backend, here ")
+                .append(String.join(" or ", productionStores))
+                .append("):\n");
         for (Surface surface : Surface.values()) {
             md.append("- ")
                     .append(surface.title)
@@ -218,14 +227,23 @@ class ConformanceTableCheck {
     }
 
     /**
-     * @param on the runtimes where the surface's production row passed every vector that applies
-     * @param notApplicable the vectors that do not apply on the surface's production row
+     * @param stores each production store of the surface, with the runtimes where its row passed
+     *     every vector that applies
+     * @param notApplicable the vectors that do not apply on the surface's production rows
      * @return what the table claims of the surface: no compatibility where a vector does not apply
      */
     private static String compatibility(
-            Set<String> on, Set<NotApplicable> notApplicable, List<String> notes) {
+            Map<String, Set<String>> stores, Set<NotApplicable> notApplicable, List<String> notes) {
+        List<String> passed = new ArrayList<>();
+        stores.forEach(
+                (store, runtimes) -> {
+                    if (!runtimes.isEmpty()) {
+                        passed.add("with " + store + " on " + String.join(", ", runtimes));
+                    }
+                });
+        String on = String.join("; ", passed);
         if (notApplicable.isEmpty()) {
-            return on.isEmpty() ? "not claimed" : "on " + String.join(", ", on);
+            return on.isEmpty() ? "not claimed" : on;
         }
         List<String> vectors = new ArrayList<>();
         for (NotApplicable n : notApplicable) {
@@ -236,9 +254,7 @@ class ConformanceTableCheck {
                         + String.join(", ", vectors)
                         + (vectors.size() == 1 ? " does" : " do")
                         + " not apply";
-        return on.isEmpty()
-                ? claim
-                : claim + "; every other vector passes on " + String.join(", ", on);
+        return on.isEmpty() ? claim : claim + "; every other vector passes " + on;
     }
 
     /**

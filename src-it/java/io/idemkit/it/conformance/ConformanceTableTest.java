@@ -73,7 +73,8 @@ class ConformanceTableTest {
 
         assertThat(table)
                 .contains("| Tool call | Db | 6/6 | – |\n")
-                .contains("- Tool call: on Server\n")
+                .contains("production backend, here Db):\n")
+                .contains("- Tool call: with Db on Server\n")
                 .doesNotContain("Not applicable");
     }
 
@@ -96,8 +97,8 @@ class ConformanceTableTest {
                 .contains(
                         "- Tool call: not claimed, `"
                                 + PICKLE
-                                + "` (note 1) does not apply; every other vector passes on"
-                                + " Server\n");
+                                + "` (note 1) does not apply; every other vector passes with"
+                                + " Db on Server\n");
     }
 
     @Test
@@ -152,6 +153,34 @@ class ConformanceTableTest {
 
         assertThat(ConformanceTableCheck.table(List.of(runtime()), List.of(row)))
                 .contains("| HTTP | Store | 12/12 | – |\n");
+    }
+
+    @Test
+    void twoProductionStores_eachIsClaimedOnTheRuntimesWhereItPassedEveryVector()
+            throws IOException {
+        Path other = reports.resolve("other");
+        Files.createDirectories(other);
+        allPassed("SqlIT", Surface.HTTP, Map.of());
+        allPassed("KvIT", Surface.HTTP, Map.of("basic_replay", Outcome.FAILED));
+        Files.copy(
+                reports.resolve("TEST-io.idemkit.it.somewhere.SqlIT.xml"),
+                other.resolve("TEST-io.idemkit.it.somewhere.SqlIT.xml"));
+        Files.copy(
+                reports.resolve("TEST-io.idemkit.it.somewhere.SqlIT.xml"),
+                other.resolve("TEST-io.idemkit.it.somewhere.KvIT.xml"));
+        List<Row> rows =
+                List.of(
+                        new Row(Surface.HTTP, "Sql", true, List.of("SqlIT")),
+                        new Row(Surface.HTTP, "Kv", true, List.of("KvIT")),
+                        new Row(Surface.HTTP, "Toy", false, List.of("SqlIT")));
+
+        String table =
+                ConformanceTableCheck.table(List.of(runtime(), new Runtime("Other", other)), rows);
+
+        assertThat(table)
+                .contains("| HTTP | Kv | 11/12 | 12/12 | `basic-replay` |\n")
+                .contains("production backend, here Sql or Kv):\n")
+                .contains("- HTTP: with Sql on Server, Other; with Kv on Other\n");
     }
 
     @Test

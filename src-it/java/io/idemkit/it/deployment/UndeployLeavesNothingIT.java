@@ -11,7 +11,9 @@ import io.idemkit.it.deployment.undeploy.PidResource;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.ItMongo;
 import io.idemkit.it.harness.ItPostgres;
+import io.idemkit.it.harness.ItRedis;
 import io.idemkit.it.harness.ItRuntime;
+import io.idemkit.it.harness.LibraryJar;
 import io.idemkit.it.harness.OnRuntimes;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -32,16 +34,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Undeploying an application leaves nothing of idemkit behind in the server (C15.1): none of its
  * threads (the in-memory store's sweeper, the JDBC store's PostgreSQL listener, the lease
- * heartbeat, the MongoDB driver's monitors and buffer pool pruner), no purge ({@code
- * idemkit.jdbc.purge-interval}, which runs on the runtime's managed scheduler), and nothing that
- * keeps the application's class loader from being collected. One application per store, deployed on
- * the suite's server beside an anchor application that stays, used (a request, a duplicate that
- * waits for it, so that every thread a store starts runs), then undeployed; the test looks into the
- * server's JVM with {@code jcmd <pid> Thread.print}, and asks the anchor whether the application's
- * class loader was collected ({@link UndeployProbe#loader}). A control application without idemkit
- * is collected on each runtime, so that check tells what idemkit does (on WildFly the MongoDB
- * store's case is reported, not asserted: see its test). On Open Liberty the JDBC store's
- * application runs on a server of its own: {@link UndeployJdbcLibertyIT}.
+ * heartbeat, the MongoDB driver's monitors and buffer pool pruner, the Redis store's Pub/Sub
+ * subscriber and the evictor of Jedis's pool), no purge ({@code idemkit.jdbc.purge-interval}, which
+ * runs on the runtime's managed scheduler), and nothing that keeps the application's class loader
+ * from being collected. One application per store, deployed on the suite's server beside an anchor
+ * application that stays, used (a request, a duplicate that waits for it, so that every thread a
+ * store starts runs), then undeployed; the test looks into the server's JVM with {@code jcmd <pid>
+ * Thread.print}, and asks the anchor whether the application's class loader was collected ({@link
+ * UndeployProbe#loader}). A control application without idemkit is collected on each runtime, so
+ * that check tells what idemkit does (on WildFly the MongoDB store's case is reported, not
+ * asserted: see its test). On Open Liberty the JDBC store's application runs on a server of its
+ * own: {@link UndeployJdbcLibertyIT}.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -86,6 +89,12 @@ class UndeployLeavesNothingIT {
         return UndeployProbe.removable(
                 "undeploy-mongo",
                 "idemkit.mongo.uri=" + ItMongo.uri(MONGO) + "\nidemkit.mongo.database=undeploy\n");
+    }
+
+    @Deployment(name = "redis", managed = false, testable = false)
+    static WebArchive redis() {
+        return LibraryJar.addRedisClient(
+                UndeployProbe.removable("undeploy-redis", ItRedis.storeConfig()));
     }
 
     @Deployment(name = "jdbc", managed = false, testable = false)
@@ -151,6 +160,18 @@ class UndeployLeavesNothingIT {
         if (!ItRuntime.current().idleRequestThreadMayHoldUndeployedApplication()) {
             assertThat(loader).isEqualTo("collected");
         }
+    }
+
+    /**
+     * With the Pub/Sub subscriber, which a duplicate that waits starts (C4.3), and Jedis's pool.
+     */
+    @Test
+    void theRedisStoresApplication_leavesNothing() throws Exception {
+        List<String> running = useThenUndeploy("redis", "undeploy-redis");
+
+        assertThat(running).contains("idemkit-redis-" + ItRedis.KEY_PREFIX + "completed");
+        probe().assertNoLibraryThreadIsLeft();
+        assertThat(probe().loader("undeploy-redis")).isEqualTo("collected");
     }
 
     /**

@@ -40,13 +40,14 @@ final class UndeployProbe {
     private static final Path JCMD = Path.of(System.getProperty("java.home"), "bin", "jcmd");
 
     /**
-     * The threads of idemkit and of the MongoDB driver it opens: its monitors, its pool's
-     * maintenance, and its buffer pool's pruner.
+     * The threads of idemkit and of the drivers it opens: the MongoDB driver's monitors, its pool's
+     * maintenance, and its buffer pool's pruner; the evictor of Apache Commons Pool, under Jedis's
+     * connection pool.
      */
     private static final Pattern LIBRARY_THREAD =
             Pattern.compile(
                     "idemkit-.*|cluster-(rtt-)?ClusterId\\{.*|MaintenanceTimer-.*"
-                            + "|BufferPoolPruner-.*");
+                            + "|BufferPoolPruner-.*|commons-pool-.*");
 
     private final URI anchor;
 
