@@ -50,14 +50,18 @@ public abstract class HttpScenarioSupport {
     }
 
     /**
-     * The test application without the 300 ms lease, which the MongoDB store refuses at deployment
-     * (a lease must outlast 3 × idemkit.mongo.timeout + 3 s).
+     * The test application without the 300 ms lease, which the MongoDB and Redis stores refuse at
+     * deployment (a lease must outlast 3 × idemkit.mongo.timeout + 3 s, or 2 ×
+     * idemkit.redis.timeout).
      */
     public static WebArchive war(String name, String extraConfig) {
         return withoutShortLease(memoryWar(name, extraConfig));
     }
 
-    /** {@code war} without the endpoint of the 300 ms lease, which the MongoDB store refuses. */
+    /**
+     * {@code war} without the endpoint of the 300 ms lease, which the MongoDB and Redis stores
+     * refuse.
+     */
     static WebArchive withoutShortLease(WebArchive war) {
         return war.deleteClass(ShortLeaseResource.class);
     }
