@@ -9,9 +9,9 @@ import redis.clients.jedis.RedisClient;
 /**
  * The Redis the Redis store's ITs share: {@link RedisServer#shared()}, one real {@code
  * redis-server} process per IT JVM, outside every application server, so that it outlives a killed
- * one. The applications reach it with {@link #storeConfig()}'s settings; the tests reach the records
- * as another process would, through a store of their own ({@link #storeOfAnotherProcess()}) or raw
- * commands ({@link #connect()}). The tests keep apart by their keys, each test's own.
+ * one. The applications reach it with {@link #storeConfig()}'s settings; the tests reach the
+ * records as another process would, through a store of their own ({@link #storeOfAnotherProcess()})
+ * or raw commands ({@link #connect()}). The tests keep apart by their keys, each test's own.
  */
 public final class ItRedis {
 
