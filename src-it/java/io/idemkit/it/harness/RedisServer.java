@@ -300,6 +300,8 @@ public final class RedisServer implements AutoCloseable {
                 .connectionTimeoutMillis(1_000)
                 .socketTimeoutMillis(socketTimeoutMillis)
                 .password(password)
+                // RESP2, as Redis 6.2 speaks it by default; Jedis warns at every connection else.
+                .autoNegotiateProtocol(false)
                 .build();
     }
 
