@@ -21,7 +21,8 @@ import java.util.function.Predicate;
  * @param factory the chosen store
  * @param configured whether {@code idemkit.store} named it, rather than {@code auto} choosing it
  * @param problem why the chosen store cannot be had, or empty
- * @param warnings what to say when {@code auto} fell back to memory
+ * @param warnings what to say when {@code auto} fell back to memory, or chose the first of several
+ *     configured stores
  */
 public record StoreSelection(
         StoreFactory factory, boolean configured, Optional<String> problem, List<String> warnings) {
@@ -100,12 +101,51 @@ public record StoreSelection(
                 continue;
             }
             if (factory.pickedByAuto(resources)) {
-                return new StoreSelection(factory, false, Optional.empty(), List.of());
+                return new StoreSelection(
+                        factory,
+                        false,
+                        Optional.empty(),
+                        alsoConfigured(factory, factories, usable, values, resources));
             }
             factory.passedOver(resources).ifPresent(warnings::add);
         }
         warnings.add(fallback(factories, usable));
         return new StoreSelection(named(MEMORY, factories), false, Optional.empty(), warnings);
+    }
+
+    /**
+     * The warning that {@code auto} chose the first of several stores the configuration asks for
+     * (MongoDB's URI and Redis's both set): the others are not used, which the application may not
+     * mean.
+     */
+    private static List<String> alsoConfigured(
+            StoreFactory chosen,
+            List<StoreFactory> factories,
+            Predicate<StoreFactory> usable,
+            ConfigValues values,
+            StoreResources resources) {
+        List<String> others =
+                factories.stream()
+                        .filter(f -> f != chosen)
+                        .filter(
+                                f ->
+                                        usable.test(f)
+                                                ? f.pickedByAuto(resources)
+                                                : f.askedForByConfiguration(values))
+                        .map(StoreFactory::name)
+                        .toList();
+        if (others.isEmpty()) {
+            return List.of();
+        }
+        return List.of(
+                ConfigKeys.STORE
+                        + "=auto found more than one store configured and uses the "
+                        + chosen.name()
+                        + " store, the first it considers; the configuration of "
+                        + String.join(", ", others)
+                        + " is not used. Set "
+                        + ConfigKeys.STORE
+                        + " to the store you mean.");
     }
 
     /**

@@ -41,6 +41,41 @@ class RedisStoreChoiceTest {
     }
 
     @Test
+    void autoWithBothAMongoAndARedisUri_usesMongo_andWarnsThatRedisIsNotUsed() {
+        StoreSelection selection =
+                choose(
+                        "auto",
+                        Map.of(
+                                "idemkit.mongo.uri", "mongodb://db:27017",
+                                "idemkit.redis.uri", "redis://cache:6379"),
+                        EVERY_DRIVER);
+
+        assertThat(selection.factory().name()).isEqualTo("mongo");
+        assertThat(selection.warnings())
+                .containsExactly(
+                        "idemkit.store=auto found more than one store configured and uses the"
+                                + " mongo store, the first it considers; the configuration of"
+                                + " redis is not used. Set idemkit.store to the store you mean.");
+        assertThat(
+                        choose(
+                                        "redis",
+                                        Map.of(
+                                                "idemkit.mongo.uri", "mongodb://db:27017",
+                                                "idemkit.redis.uri", "redis://cache:6379"),
+                                        EVERY_DRIVER)
+                                .warnings())
+                .as("named, nothing to warn about")
+                .isEmpty();
+        assertThat(
+                        choose(
+                                        "auto",
+                                        Map.of("idemkit.redis.uri", "redis://cache:6379"),
+                                        EVERY_DRIVER)
+                                .warnings())
+                .isEmpty();
+    }
+
+    @Test
     void redisNamed_withoutAUriOrNodes_isAProblemSayingWhichToSet() {
         StoreSelection selection = choose("redis", Map.of(), EVERY_DRIVER);
 
