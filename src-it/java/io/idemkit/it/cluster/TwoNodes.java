@@ -4,9 +4,9 @@ import io.idemkit.it.faults.app.FaultsResource;
 import io.idemkit.it.harness.FaultProxy;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.ItPostgres;
+import io.idemkit.it.harness.ItRedis;
 import io.idemkit.it.harness.LibertyServer;
 import io.idemkit.it.harness.LibraryJar;
-import io.idemkit.it.harness.RedisServer;
 import io.idemkit.it.harness.WebXml;
 import io.idemkit.it.http.HttpScenarioSupport;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -49,13 +49,12 @@ final class TwoNodes {
     static final String REDIS_WAR = "two-nodes-redis";
 
     /**
-     * The Redis store's settings: a 2 s bound on its commands, so that the application's shortest
-     * leases, raised to 5 s here, meet its lease rule (twice the bound); and the poll of {@link
-     * #POLL_CONFIG}.
+     * The Redis store's settings beyond {@link ItRedis#storeConfig()}'s (whose 2 s bound on
+     * commands lets the application's shortest leases, raised to 5 s here, meet the lease rule):
+     * the poll of {@link #POLL_CONFIG}.
      */
     static final String REDIS_CONFIG =
-            "idemkit.redis.timeout=2s\n"
-                    + "idemkit.redis.poll-longest-pause=1m\n"
+            "idemkit.redis.poll-longest-pause=1m\n"
                     + "io.idemkit.it.http.app.ShortLeaseResource/outlived/Idempotent/leaseTtl=5s\n"
                     + "io.idemkit.it.http.app.ShortLeaseResource/shortLease/Idempotent/leaseTtl=5s\n";
 
@@ -82,8 +81,6 @@ final class TwoNodes {
     static final URI[] APPS = new URI[2];
     static final HttpCalls[] HTTP = new HttpCalls[2];
 
-    static RedisServer redis;
-
     /** The application on the Redis store, on each node. */
     static final HttpCalls[] REDIS_HTTP = new HttpCalls[2];
 
@@ -98,12 +95,10 @@ final class TwoNodes {
                 "CREATE TABLE fault_payments (id SERIAL PRIMARY KEY, pay_key TEXT NOT NULL,"
                         + " tag TEXT NOT NULL)");
         proxy = new FaultProxy("127.0.0.1", postgres.getPort());
-        redis = RedisServer.builder().start();
         WebArchive redisWar =
                 LibraryJar.addRedisClient(
                         HttpScenarioSupport.memoryWar(
-                                REDIS_WAR,
-                                "idemkit.redis.uri=" + redis.uri() + "\n" + REDIS_CONFIG));
+                                REDIS_WAR, ItRedis.storeConfig() + REDIS_CONFIG));
         WebArchive war =
                 WebXml.add(
                         HttpScenarioSupport.memoryWar(
@@ -160,9 +155,6 @@ final class TwoNodes {
         }
         if (postgres != null) {
             postgres.close();
-        }
-        if (redis != null) {
-            redis.close();
         }
     }
 

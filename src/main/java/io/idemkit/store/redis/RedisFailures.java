@@ -4,6 +4,7 @@ import io.idemkit.IdempotencyException;
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.IdempotencyStorageException.Kind;
 import java.net.SocketTimeoutException;
+import java.util.Locale;
 import java.util.function.Supplier;
 import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -104,7 +105,9 @@ final class RedisFailures {
     static boolean timedOutReading(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SocketTimeoutException timeout
-                    && !String.valueOf(timeout.getMessage()).toLowerCase().contains("connect")) {
+                    && !String.valueOf(timeout.getMessage())
+                            .toLowerCase(Locale.ROOT)
+                            .contains("connect")) {
                 return true;
             }
         }

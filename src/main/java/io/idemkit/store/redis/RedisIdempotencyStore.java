@@ -25,8 +25,8 @@ import java.util.function.Supplier;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * The Redis store (contract C3): one hash per effective key, {@code <key-prefix><key>}, read and
- * changed only by Lua scripts ({@link Scripts}), each atomic on the server that holds the key.
+ * The Redis store (contract C3, C16): one hash per effective key, {@code <key-prefix><key>}, read
+ * and changed only by Lua scripts ({@link Scripts}), each atomic on the server that holds the key.
  * Works on Redis 6.2 and later (and Valkey), one server or a Redis Cluster: every operation touches
  * one key, so a record and everything about it live on one hash slot.
  *

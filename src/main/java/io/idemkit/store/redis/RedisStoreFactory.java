@@ -123,7 +123,7 @@ public final class RedisStoreFactory implements StoreFactory {
     }
 
     /**
-     * Makes the store and asks the servers whether they may evict keys (C12): a server that may is
+     * Makes the store and asks the servers whether they may evict keys (C16): a server that may is
      * refused, or warned about under {@code idemkit.redis.eviction-check=warn}. A server that
      * cannot be asked (unreachable now, or {@code CONFIG} disabled) is warned about: the deployment
      * does not depend on Redis being up.

@@ -47,7 +47,7 @@ public record RedisStoreSettings(
         Duration pollLongestPause,
         EvictionCheck evictionCheck) {
 
-    /** What the deployment does when the server may evict keys (C12). */
+    /** What the deployment does when the server may evict keys (C16). */
     public enum EvictionCheck {
         /** The deployment fails, saying why and how to fix it. */
         REFUSE,
@@ -118,45 +118,54 @@ public record RedisStoreSettings(
                             + RedisKeys.NODES
                             + " for a Redis Cluster, not both");
         }
-        String prefix =
-                values.value(
-                        RedisKeys.KEY_PREFIX,
-                        RedisKeys.KEY_PREFIX_DEFAULT,
-                        RedisStoreSettings::prefix);
-        Duration waitTimeout =
-                values.positive(RedisKeys.WAIT_TIMEOUT, RedisKeys.WAIT_TIMEOUT_DEFAULT);
-        Integer replicas =
-                values.value(
-                        RedisKeys.WAIT_REPLICAS,
-                        RedisKeys.WAIT_REPLICAS_DEFAULT,
-                        RedisStoreSettings::replicas);
-        Duration timeout = values.positive(RedisKeys.TIMEOUT, RedisKeys.TIMEOUT_DEFAULT);
-        Duration grace = values.notNegative(RedisKeys.LEASE_GRACE, RedisKeys.LEASE_GRACE_DEFAULT);
+        // A broken key is recorded in values and leaves its default here.
+        Parts p = new Parts(s);
+        p.user = values.text(RedisKeys.USER).orElse(null);
+        p.password = values.text(RedisKeys.PASSWORD).orElse(null);
+        p.tls = values.bool(RedisKeys.TLS, RedisKeys.TLS_DEFAULT);
+        p.timeout = or(values.positive(RedisKeys.TIMEOUT, RedisKeys.TIMEOUT_DEFAULT), p.timeout);
         int pool = values.wholeNumber(RedisKeys.POOL_SIZE, RedisKeys.POOL_SIZE_DEFAULT, 10_000);
-        Duration pause =
-                values.positive(RedisKeys.POLL_LONGEST_PAUSE, RedisKeys.POLL_LONGEST_PAUSE_DEFAULT);
-        EvictionCheck eviction =
-                values.enumValue(
-                        RedisKeys.EVICTION_CHECK,
-                        RedisKeys.EVICTION_CHECK_DEFAULT,
-                        EvictionCheck.class);
-        RedisStoreSettings read = s;
-        return read.change(
-                p -> {
-                    p.user = values.text(RedisKeys.USER).orElse(null);
-                    p.password = values.text(RedisKeys.PASSWORD).orElse(null);
-                    p.tls = values.bool(RedisKeys.TLS, RedisKeys.TLS_DEFAULT);
-                    p.timeout = timeout != null ? timeout : read.timeout;
-                    p.poolSize = pool > 0 ? pool : read.poolSize;
-                    p.keyPrefix = prefix != null ? prefix : read.keyPrefix;
-                    p.leaseGrace = grace != null ? grace : read.leaseGrace;
-                    p.waitReplicas = replicas != null ? replicas : 0;
-                    p.waitTimeout = waitTimeout != null ? waitTimeout : read.waitTimeout;
-                    p.notifications =
-                            values.bool(RedisKeys.NOTIFICATIONS, RedisKeys.NOTIFICATIONS_DEFAULT);
-                    p.pollLongestPause = pause != null ? pause : read.pollLongestPause;
-                    p.evictionCheck = eviction != null ? eviction : EvictionCheck.REFUSE;
-                });
+        p.poolSize = pool > 0 ? pool : p.poolSize;
+        p.keyPrefix =
+                or(
+                        values.value(
+                                RedisKeys.KEY_PREFIX,
+                                RedisKeys.KEY_PREFIX_DEFAULT,
+                                RedisStoreSettings::prefix),
+                        p.keyPrefix);
+        p.leaseGrace =
+                or(
+                        values.notNegative(RedisKeys.LEASE_GRACE, RedisKeys.LEASE_GRACE_DEFAULT),
+                        p.leaseGrace);
+        p.waitReplicas =
+                or(
+                        values.value(
+                                RedisKeys.WAIT_REPLICAS,
+                                RedisKeys.WAIT_REPLICAS_DEFAULT,
+                                RedisStoreSettings::replicas),
+                        p.waitReplicas);
+        p.waitTimeout =
+                or(
+                        values.positive(RedisKeys.WAIT_TIMEOUT, RedisKeys.WAIT_TIMEOUT_DEFAULT),
+                        p.waitTimeout);
+        p.notifications = values.bool(RedisKeys.NOTIFICATIONS, RedisKeys.NOTIFICATIONS_DEFAULT);
+        p.pollLongestPause =
+                or(
+                        values.positive(
+                                RedisKeys.POLL_LONGEST_PAUSE, RedisKeys.POLL_LONGEST_PAUSE_DEFAULT),
+                        p.pollLongestPause);
+        p.evictionCheck =
+                or(
+                        values.enumValue(
+                                RedisKeys.EVICTION_CHECK,
+                                RedisKeys.EVICTION_CHECK_DEFAULT,
+                                EvictionCheck.class),
+                        p.evictionCheck);
+        return p.build();
+    }
+
+    private static <T> T or(T value, T fallback) {
+        return value != null ? value : fallback;
     }
 
     /**

@@ -1,5 +1,5 @@
 /**
- * The Redis store (contract C3): {@link io.idemkit.store.redis.RedisIdempotencyStore} and its
+ * The Redis store (contract C16): {@link io.idemkit.store.redis.RedisIdempotencyStore} and its
  * {@link io.idemkit.store.redis.RedisStoreSettings}, on Jedis, for one Redis server or a Redis
  * Cluster (Redis 6.2 and later, or Valkey).
  *

@@ -15,7 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The deployment's look at real servers' eviction policy (C12): a server that may evict idemkit's
+ * The deployment's look at real servers' eviction policy (C16): a server that may evict idemkit's
  * keys when full is refused, or warned about when the application accepts the risk; one that cannot
  * be asked is warned about and does not fail the deployment.
  */
