@@ -260,21 +260,25 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
             boolean wakeWaiters,
             UnaryOperator<IdempotencyRecord> change) {
         boolean[] done = new boolean[1];
-        records.computeIfPresent(
-                key,
-                (k, existing) -> {
-                    if (!ownedBy(existing, token)) {
-                        return existing;
-                    }
-                    done[0] = true;
-                    IdempotencyRecord changed = change.apply(existing);
-                    if (changed == null) {
-                        budget.left(existing);
-                    } else {
-                        budget.resize(existing, changed);
-                    }
-                    return changed;
-                });
+        IdempotencyRecord after =
+                records.computeIfPresent(
+                        key,
+                        (k, existing) -> {
+                            if (!ownedBy(existing, token)) {
+                                return existing;
+                            }
+                            done[0] = true;
+                            IdempotencyRecord changed = change.apply(existing);
+                            if (changed == null) {
+                                budget.left(existing);
+                            } else {
+                                budget.resize(existing, changed);
+                            }
+                            return changed;
+                        });
+        if (done[0] && after != null && after.state() == RecordState.COMPLETED) {
+            budget.completed(after);
+        }
         if (done[0] && wakeWaiters) {
             completions.signal(key);
         }
@@ -348,6 +352,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
                 removed++;
             }
         }
+        budget.trim();
         return removed;
     }
 
@@ -384,6 +389,13 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
      */
     public int size() {
         return budget.size();
+    }
+
+    /**
+     * @return the entries of the eviction order, including records that left the map: for tests
+     */
+    int evictionOrderLength() {
+        return budget.queued();
     }
 
     /**

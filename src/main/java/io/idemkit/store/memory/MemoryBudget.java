@@ -8,10 +8,10 @@ import io.idemkit.spi.StoredResult;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,6 +22,16 @@ import java.util.function.Consumer;
  * their bytes (C10.1), and its evictions: least recently completed first (C10.2), counted and
  * warned about (C10.4). Only completed records are ever in the eviction order, so a claim in
  * progress can never be chosen.
+ *
+ * <p>The eviction order is a queue of completed records in the order they were completed: a
+ * completion appends, an eviction takes from the head, each in constant time. A record that left
+ * the map (deleted, purged, claimed again once expired) stays in the queue until it is reached, and
+ * is skipped then, since an eviction removes a record only while the map still holds that very
+ * record. Such records are dropped from the head by {@link #trim}, and the whole queue is swept of
+ * them when they outnumber the records it holds, so it never grows past about twice the completed
+ * records (an earlier, completion-time-sorted skip list cost a logarithmic insertion and removal,
+ * each a chain of comparisons, on every completion and every purge: the largest single cost of a
+ * busy in-memory store).
  *
  * <p>The store keeps the counts in step with its maps: each change of an entry adds the new entry's
  * {@link #footprint} and takes off the old one's. Room for a new entry is taken with {@link
@@ -35,11 +45,8 @@ final class MemoryBudget {
      */
     static final long ENTRY_OVERHEAD_BYTES = 384;
 
-    /** Least recently completed first; the key and token only break ties of one instant. */
-    private static final Comparator<IdempotencyRecord> COMPLETION_ORDER =
-            Comparator.comparing(IdempotencyRecord::completedAt)
-                    .thenComparing(IdempotencyRecord::key)
-                    .thenComparing(record -> record.token().value());
+    /** Records left behind in the queue that are always tolerated before it is swept. */
+    static final int STALE_SLACK = 1024;
 
     /** The store's logger: the warning is about the store, and named for it in the docs. */
     private static final System.Logger LOG =
@@ -56,8 +63,18 @@ final class MemoryBudget {
     private final AtomicReference<Instant> lastEvictionWarning = new AtomicReference<>();
     private final AtomicInteger size = new AtomicInteger();
     private final AtomicLong bytes = new AtomicLong();
-    private final ConcurrentSkipListSet<IdempotencyRecord> completed =
-            new ConcurrentSkipListSet<>(COMPLETION_ORDER);
+
+    /** Completed records, least recently completed at the head; some may have left the map. */
+    private final ConcurrentLinkedQueue<IdempotencyRecord> completed =
+            new ConcurrentLinkedQueue<>();
+
+    /** Entries of {@link #completed}, held or not ({@code size()} would walk the queue). */
+    private final AtomicInteger queued = new AtomicInteger();
+
+    /** Completed records in the map, as far as the queue is concerned. */
+    private final AtomicInteger completedHeld = new AtomicInteger();
+
+    private final AtomicBoolean sweeping = new AtomicBoolean();
     private final AtomicLong evictions = new AtomicLong();
     private final AtomicLong refusals = new AtomicLong();
 
@@ -140,15 +157,26 @@ final class MemoryBudget {
 
     /**
      * An entry changed in place (a claim completed, a lapsed record claimed again): never refused,
-     * since the operation has run or the key's room was already taken.
+     * since the operation has run or the key's room was already taken. A completed record is put in
+     * the eviction order by {@link #completed}, once the map holds it.
      */
     void resize(IdempotencyRecord before, IdempotencyRecord after) {
         bytes.addAndGet(footprint(after) - footprint(before));
         if (before != null && before.state() == RecordState.COMPLETED) {
-            completed.remove(before);
+            completedHeld.decrementAndGet();
         }
-        if (after != null && after.state() == RecordState.COMPLETED) {
-            completed.add(after);
+    }
+
+    /**
+     * Puts a record the map now holds, just completed, last in the eviction order. Called after the
+     * map's update, not inside it: a record in the queue that the map does not hold (yet) would be
+     * taken for one that left it.
+     */
+    void completed(IdempotencyRecord record) {
+        completed.add(record);
+        completedHeld.incrementAndGet();
+        if (queued.incrementAndGet() > 2 * Math.max(completedHeld.get(), 0) + STALE_SLACK) {
+            sweepQueue();
         }
     }
 
@@ -161,9 +189,57 @@ final class MemoryBudget {
     /** A record left the store's map (deleted, purged, evicted). */
     void left(IdempotencyRecord record) {
         if (record.state() == RecordState.COMPLETED) {
-            completed.remove(record);
+            completedHeld.decrementAndGet();
         }
         free(footprint(record));
+    }
+
+    /**
+     * Drops the records at the head of the eviction order that left the map, then sweeps the whole
+     * queue if those behind still outnumber the records it holds. The store's sweeper calls it
+     * after each purge, which removes the oldest records: those at the head.
+     */
+    void trim() {
+        IdempotencyRecord head;
+        while ((head = completed.peek()) != null && !held(head)) {
+            if (completed.remove(head)) {
+                queued.decrementAndGet();
+            }
+        }
+        if (queued.get() > 2 * Math.max(completedHeld.get(), 0) + STALE_SLACK) {
+            sweepQueue();
+        }
+    }
+
+    /** Removes every record that left the map from the queue; one thread at a time. */
+    private void sweepQueue() {
+        if (!sweeping.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            completed.removeIf(
+                    record -> {
+                        if (held(record)) {
+                            return false;
+                        }
+                        queued.decrementAndGet();
+                        return true;
+                    });
+        } finally {
+            sweeping.set(false);
+        }
+    }
+
+    /** Whether the map still holds this very record (records are immutable, new on each change). */
+    private boolean held(IdempotencyRecord record) {
+        return records.get(record.key()) == record;
+    }
+
+    /**
+     * @return the entries of the eviction order, held or not: for tests
+     */
+    int queued() {
+        return queued.get();
     }
 
     /**
@@ -175,7 +251,8 @@ final class MemoryBudget {
      */
     boolean evictLeastRecentlyCompleted() {
         IdempotencyRecord oldest;
-        while ((oldest = completed.pollFirst()) != null) {
+        while ((oldest = completed.poll()) != null) {
+            queued.decrementAndGet();
             if (records.remove(oldest.key(), oldest)) {
                 left(oldest);
                 onEvicted.accept(oldest.key());

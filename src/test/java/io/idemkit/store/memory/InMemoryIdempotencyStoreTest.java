@@ -236,6 +236,50 @@ class InMemoryIdempotencyStoreTest {
         }
     }
 
+    /** C10.2: what left the store is skipped, and the eviction order does not keep it. */
+    @Test
+    void evictionOrder_skipsAndForgetsRecordsThatLeftTheStore() {
+        try (InMemoryIdempotencyStore store = new InMemoryIdempotencyStore(clock, 3)) {
+            completed(store, "a", OK);
+            completed(store, "b", OK);
+            completed(store, "c", OK);
+            assertThat(store.delete("a")).isTrue();
+            completed(store, "d", OK);
+
+            // "a" left first; the least recently completed still held is "b".
+            assertThat(store.claim("e", "fp", 1, LEASE).status()).isEqualTo(ClaimStatus.NEW);
+            assertThat(store.find("b")).isEmpty();
+            assertThat(store.find("c")).isPresent();
+            assertThat(store.find("d")).isPresent();
+        }
+        try (InMemoryIdempotencyStore store = new InMemoryIdempotencyStore(clock, 10)) {
+            for (int i = 0; i < 20 * MemoryBudget.STALE_SLACK; i++) {
+                completed(store, "k" + i, OK);
+                assertThat(store.delete("k" + i)).isTrue();
+            }
+            assertThat(store.evictionOrderLength())
+                    .isLessThanOrEqualTo(MemoryBudget.STALE_SLACK + 2);
+        }
+    }
+
+    /** The sweeper's purge also drops the purged records from the head of the eviction order. */
+    @Test
+    void purgeExpired_dropsThePurgedFromTheEvictionOrder() {
+        try (InMemoryIdempotencyStore store = new InMemoryIdempotencyStore(clock, 1000)) {
+            for (int i = 0; i < 500; i++) {
+                store.complete(
+                        "old" + i, store.claim("old" + i, "fp", 1, LEASE).token(), OK, LEASE);
+            }
+            clock.advance(LEASE.plusSeconds(1));
+            completed(store, "kept", OK);
+
+            assertThat(store.purgeExpired()).isEqualTo(500);
+
+            assertThat(store.evictionOrderLength()).isEqualTo(1);
+            assertThat(store.size()).isEqualTo(1);
+        }
+    }
+
     @Test
     void sweepInterval_purgesInTheBackground() {
         try (InMemoryIdempotencyStore store =
