@@ -14,7 +14,6 @@ import jakarta.enterprise.inject.Instance;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 
 /**
  * Turns the events of every operation into OpenTelemetry signals:
@@ -82,13 +81,17 @@ public class OperationTelemetry {
      * @param telemetry the application's (or the runtime's) OpenTelemetry bean, if there is one
      */
     public OperationTelemetry(Instance<OpenTelemetry> telemetry) {
-        Optional<OpenTelemetry> resolved = Telemetry.resolve(telemetry);
-        if (resolved.isEmpty()) {
+        Meter meter =
+                Telemetry.resolve(telemetry)
+                        .map(t -> t.getMeter(Telemetry.SCOPE))
+                        .filter(m -> !Telemetry.isNoop(m))
+                        .orElse(null);
+        if (meter == null) {
+            // No instruments: each event would build attributes for a meter that records nothing.
             operations = null;
             duration = null;
             return;
         }
-        Meter meter = resolved.get().getMeter(Telemetry.SCOPE);
         operations =
                 meter.counterBuilder(OPERATIONS)
                         .setDescription(

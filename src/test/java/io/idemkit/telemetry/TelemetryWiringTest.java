@@ -226,6 +226,39 @@ class TelemetryWiringTest {
         assertThat(engine.store().getClass().getSimpleName()).isNotEqualTo("TracedStore");
     }
 
+    /** What a runtime with its SDK off (MicroProfile Telemetry's default) provides. */
+    @ApplicationScoped
+    public static class SdkOff {
+        @Produces
+        @ApplicationScoped
+        OpenTelemetry openTelemetry() {
+            return OpenTelemetry.noop();
+        }
+    }
+
+    @Test
+    void withTheSdkOff_theStoreIsNotWrapped_andOperationsRun() {
+        WeldContainer weld = deployment.start(SdkOff.class);
+        IdempotencyEngine engine = weld.select(IdempotencyEngine.class).get();
+
+        ((Admission.Proceed) engine.admit(operation(weld, "fp")))
+                .execution()
+                .finish(new StoredResult(201, List.of(), new byte[] {1}));
+
+        assertThat(engine.admit(operation(weld, "fp"))).isInstanceOf(Admission.Replay.class);
+        assertThat(engine.store().getClass().getSimpleName()).isNotEqualTo("TracedStore");
+    }
+
+    @Test
+    void noopInstruments_areToldFromAnSdksOnes() {
+        OpenTelemetry sdk = new Sdk().openTelemetry();
+
+        assertThat(Telemetry.isNoop(OpenTelemetry.noop().getTracer(Telemetry.SCOPE))).isTrue();
+        assertThat(Telemetry.isNoop(OpenTelemetry.noop().getMeter(Telemetry.SCOPE))).isTrue();
+        assertThat(Telemetry.isNoop(sdk.getTracer(Telemetry.SCOPE))).isFalse();
+        assertThat(Telemetry.isNoop(sdk.getMeter(Telemetry.SCOPE))).isFalse();
+    }
+
     private static Attributes series(String decision) {
         return Attributes.of(
                 AttributeKey.stringKey("decision"),
