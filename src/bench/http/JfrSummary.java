@@ -16,7 +16,9 @@ import jdk.jfr.consumer.RecordingFile;
  * classes, {@code io.idemkit.bench}, not counted), the idemkit methods those samples are in
  * and packages (inclusive: each sample counts once for every idemkit method, and for every idemkit
  * package, on its stack), the hottest leaf
- * frames overall and in idemkit's samples, and the garbage collector's pauses. Run as {@code java
+ * frames overall and in idemkit's samples, the garbage collector's pauses, and the sampled
+ * allocations ({@code jdk.ObjectAllocationSample}, by weight): idemkit's share and the idemkit
+ * methods nearest to each allocation. Run as {@code java
  * JfrSummary.java recording.jfr [top]}.
  */
 public class JfrSummary {
@@ -32,8 +34,24 @@ public class JfrSummary {
         Map<String, Integer> leafPackages = new HashMap<>();
         Duration gcPauses = Duration.ZERO;
         int gcs = 0;
+        long allocated = 0;
+        long allocatedByIdemkit = 0;
+        Map<String, Long> allocationSites = new HashMap<>();
         for (RecordedEvent e : RecordingFile.readAllEvents(Path.of(args[0]))) {
             String type = e.getEventType().getName();
+            if (type.equals("jdk.ObjectAllocationSample") && e.getStackTrace() != null) {
+                long weight = e.getLong("weight");
+                allocated += weight;
+                for (RecordedFrame f : e.getStackTrace().getFrames()) {
+                    String n = name(f);
+                    if (n.startsWith("io.idemkit.") && !n.startsWith("io.idemkit.bench.")) {
+                        allocatedByIdemkit += weight;
+                        allocationSites.merge(n, weight, Long::sum);
+                        break;
+                    }
+                }
+                continue;
+            }
             if (type.equals("jdk.GCPhasePause")) {
                 gcPauses = gcPauses.plus(e.getDuration());
                 gcs++;
@@ -73,6 +91,15 @@ public class JfrSummary {
         print("leaf frames, all samples", leaves, samples, top);
         print("leaf frames' packages, all samples", leafPackages, samples, top);
         print("leaf frames, samples with an idemkit frame", idemkitLeaves, samples, top);
+        System.out.printf(Locale.ROOT, "%nallocation samples: %d MB by weight, %.1f %% under an idemkit frame%n",
+                allocated >> 20, allocated == 0 ? 0 : 100.0 * allocatedByIdemkit / allocated);
+        long allocatedInAll = allocated;
+        System.out.printf("%nnearest idemkit method of an allocation, by weight:%n");
+        allocationSites.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(top)
+                .forEach(c -> System.out.printf(Locale.ROOT, "  %5.1f %%  %s%n",
+                        allocatedInAll == 0 ? 0 : 100.0 * c.getValue() / allocatedInAll, c.getKey()));
     }
 
     static String name(RecordedFrame f) {

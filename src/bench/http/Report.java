@@ -17,7 +17,7 @@ import java.util.function.Function;
 public class Report {
 
     record Row(String runtime, String store, String name, int conns, int round, double rps, double p50, double p99,
-            long non2xx, long errors, long runs) {}
+            long non2xx, long errors, long runs, double bytesPerRequest) {}
 
     public static void main(String[] args) throws Exception {
         List<Row> rows = new ArrayList<>();
@@ -25,7 +25,8 @@ public class Report {
             String[] f = line.split("\t");
             rows.add(new Row(f[0], f[1], f[2], Integer.parseInt(f[3]), Integer.parseInt(f[4]),
                     Double.parseDouble(f[5]), Double.parseDouble(f[6]), Double.parseDouble(f[7]),
-                    Long.parseLong(f[8]), Long.parseLong(f[9]), Long.parseLong(f[10])));
+                    Long.parseLong(f[8]), Long.parseLong(f[9]), Long.parseLong(f[10]),
+                    f.length > 11 ? Double.parseDouble(f[11]) : -1));
         }
         // Per runtime and store, in the order run.sh ran them.
         Map<String, List<Row>> byStore = new LinkedHashMap<>();
@@ -34,14 +35,16 @@ public class Report {
         for (var e : byStore.entrySet()) {
             List<Row> rs = e.getValue();
             System.out.printf("%n### %s store%n%n", e.getKey());
-            System.out.println("| case | conns | req/s (median [range]) | p50 ms | p99 ms | non-2xx | handler runs |");
-            System.out.println("|---|---|---|---|---|---|---|");
+            System.out.println("| case | conns | req/s (median [range]) | p50 ms | p99 ms | bytes allocated per request | non-2xx | handler runs |");
+            System.out.println("|---|---|---|---|---|---|---|---|");
             for (int conns : new int[] {1, 16}) {
                 for (String name : names) {
                     List<Row> c = rs.stream().filter(r -> r.name().equals(name) && r.conns() == conns).toList();
                     if (c.isEmpty()) continue;
-                    System.out.printf(Locale.ROOT, "| %s | %d | %s | %.2f | %.2f | %d | %d |%n", name, conns,
+                    double bytes = median(c, Row::bytesPerRequest);
+                    System.out.printf(Locale.ROOT, "| %s | %d | %s | %.2f | %.2f | %s | %d | %d |%n", name, conns,
                             stat(c, Row::rps, "%.0f"), median(c, Row::p50) / 1000, median(c, Row::p99) / 1000,
+                            bytes < 0 ? "?" : String.format(Locale.ROOT, "%.0f", bytes),
                             c.stream().mapToLong(Row::non2xx).sum() + c.stream().mapToLong(Row::errors).sum(),
                             c.stream().mapToLong(Row::runs).sum());
                 }
@@ -56,6 +59,13 @@ public class Report {
                 line(ratio(rs, "replay", "fresh", conns, -1));
                 line(ratio(rs, "slow-replay", "slow-fresh", conns, 10));
             }
+            System.out.println();
+            System.out.println("| ratio (p99 latency, within a round) | conns | median [range] | target |");
+            System.out.println("|---|---|---|---|");
+            for (int conns : new int[] {1, 16}) {
+                line(p99Ratio(rs, "fresh", "baseline", conns, memory && conns == 16 ? 2.0 : -1));
+                line(p99Ratio(rs, "replay", "baseline", conns, memory && conns == 16 ? 2.0 : -1));
+            }
         }
         System.out.printf("%n### The target ratios, every runtime%n%n");
         System.out.println("| runtime, store | ratio (throughput, within a round) | conns | median [range] | target |");
@@ -68,8 +78,26 @@ public class Report {
                             !memory ? -1 : pair[0].equals("fresh") ? 0.85 : 1.0);
                     if (!line.isEmpty()) System.out.println("| " + e.getKey() + " " + line);
                 }
+                String p99 = p99Ratio(e.getValue(), pair[0], pair[1], 16, memory ? 2.0 : -1);
+                if (!p99.isEmpty()) System.out.println("| " + e.getKey() + " " + p99);
             }
         }
+    }
+
+    /** The p99 of {@code top} over the p99 of {@code bottom}, each pair from one round; at most target. */
+    static String p99Ratio(List<Row> rs, String top, String bottom, int conns, double target) {
+        List<Double> ratios = new ArrayList<>();
+        for (Row t : rs) {
+            if (!t.name().equals(top) || t.conns() != conns) continue;
+            rs.stream().filter(b -> b.name().equals(bottom) && b.conns() == conns && b.round() == t.round())
+                    .findFirst().ifPresent(b -> ratios.add(t.p99() / b.p99()));
+        }
+        if (ratios.isEmpty()) return "";
+        ratios.sort(null);
+        String verdict = target < 0 ? "" : String.format(Locale.ROOT, "≤ %s — %s", trim(target),
+                median(ratios) <= target ? "met" : "MISSED");
+        return String.format(Locale.ROOT, "| p99 %s / %s | %d | %.2f [%.2f..%.2f] | %s |", top, bottom, conns,
+                median(ratios), ratios.get(0), ratios.get(ratios.size() - 1), verdict);
     }
 
     static void line(String row) {

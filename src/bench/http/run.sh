@@ -216,9 +216,11 @@ run_case() { # store round seconds name path mode connections
     jfr="$OUT/$RUNTIME-$store-$name-$conns.jfr"
     jcmd "$(server_pid)" JFR.start name=bench settings=profile >/dev/null
   fi
-  local before after r
+  local before after r bytes_before bytes_after
   before=$(curl -s "$BASE/runs")
+  bytes_before=$(curl -s "$BASE/allocated")
   r=$(load "$path" "$mode" "$key" "$conns" "$seconds")
+  bytes_after=$(curl -s "$BASE/allocated")
   after=$(curl -s "$BASE/runs")
   if [ -n "$jfr" ]; then
     jcmd "$(server_pid)" JFR.stop name=bench filename="$jfr" >/dev/null
@@ -227,10 +229,13 @@ run_case() { # store round seconds name path mode connections
   set -- $r
   [ "$round" = warmup ] && return 0
   local rps; rps=$(awk -v n="$1" -v us="$2" 'BEGIN {printf "%.1f", n / (us / 1e6)}')
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$RUNTIME" \
-    "$store" "$name" "$conns" "$round" "$rps" "$3" "$4" "$5" "$6" "$((after - before))" >> "$RESULTS"
-  printf '  %-7s %-6s %-11s c=%-2s round %s: %8s req/s  p50 %7s us  p99 %8s us  non-2xx %s  handler runs %s\n' \
-    "$RUNTIME" "$store" "$name" "$conns" "$round" "$rps" "$3" "$4" "$5" "$((after - before))"
+  # Bytes the server allocated per request in the case (its live threads' counts; -1 unknown).
+  local per; per=$(awk -v n="$1" -v a="$bytes_before" -v b="$bytes_after" \
+    'BEGIN {if (a < 0 || b < 0 || n == 0) print -1; else printf "%.0f", (b - a) / n}')
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$RUNTIME" \
+    "$store" "$name" "$conns" "$round" "$rps" "$3" "$4" "$5" "$6" "$((after - before))" "$per" >> "$RESULTS"
+  printf '  %-7s %-6s %-11s c=%-2s round %s: %8s req/s  p50 %7s us  p99 %8s us  %6s B/req  non-2xx %s  handler runs %s\n' \
+    "$RUNTIME" "$store" "$name" "$conns" "$round" "$rps" "$3" "$4" "$per" "$5" "$((after - before))"
 }
 
 for RUNTIME in $RUNTIMES; do

@@ -48,6 +48,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * <ul>
  *   <li>{@link #jdbcFresh}: {@code admit} of a new key (the claim, one statement) and {@code
  *       finish} of a 201 with a 1 KiB body (the completion, one {@code UPDATE}): two statements;
+ *   <li>{@link #jdbcFreshQuiet}: the same on a store with {@code idemkit.jdbc.notifications=false}:
+ *       no {@code NOTIFY} after the completion's commit, so two round trips instead of three;
  *   <li>{@link #jdbcReplay}: {@code admit} of a completed key: the claim's one statement returns
  *       the record;
  *   <li>{@link #rawInsert}: one {@code INSERT} of a row shaped and sized like a completed record,
@@ -87,6 +89,8 @@ public class JdbcBenchmark {
     private final String[] replayKeys = new String[REPLAY_KEYS];
     private JdbcIdempotencyStore store;
     private IdempotencyEngine engine;
+    private JdbcIdempotencyStore quietStore;
+    private IdempotencyEngine quietEngine;
     private String rawInsert;
     private volatile IdempotencyEvent lastEvent;
 
@@ -135,6 +139,14 @@ public class JdbcBenchmark {
                 new JdbcIdempotencyStore(
                         Server.POOL, new JdbcStoreSettings("bench_" + suffix, true));
         store.start();
+        quietStore =
+                new JdbcIdempotencyStore(
+                        Server.POOL,
+                        new JdbcStoreSettings("quiet_" + suffix, true).withNotifications(false));
+        quietStore.start();
+        quietEngine =
+                new IdempotencyEngine(
+                        quietStore, event -> lastEvent = event, heartbeat, Ticker.system());
         new JdbcIdempotencyStore(Server.POOL, new JdbcStoreSettings("raw_" + suffix, true)).start();
         rawInsert =
                 "INSERT INTO raw_"
@@ -162,6 +174,8 @@ public class JdbcBenchmark {
     public void stop() {
         engine.close();
         store.close();
+        quietEngine.close();
+        quietStore.close();
         if (lastEvent == null) {
             throw new IllegalStateException("the engine emitted no event");
         }
@@ -186,6 +200,20 @@ public class JdbcBenchmark {
     @Benchmark
     public FinishOutcome jdbcFresh(Keys keys) {
         Admission admission = engine.admit(operation(keys.next()));
+        FinishOutcome outcome = ((Admission.Proceed) admission).execution().finish(created);
+        if (outcome != FinishOutcome.STORED) {
+            throw new IllegalStateException("a fresh key was not stored: " + outcome);
+        }
+        return outcome;
+    }
+
+    /**
+     * @param keys this thread's keys
+     * @return the outcome, always {@link FinishOutcome#STORED}
+     */
+    @Benchmark
+    public FinishOutcome jdbcFreshQuiet(Keys keys) {
+        Admission admission = quietEngine.admit(operation(keys.next()));
         FinishOutcome outcome = ((Admission.Proceed) admission).execution().finish(created);
         if (outcome != FinishOutcome.STORED) {
             throw new IllegalStateException("a fresh key was not stored: " + outcome);

@@ -13,6 +13,8 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import org.bson.Document;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -119,6 +121,27 @@ public class BenchResource {
                         .getCollection("idemkit_records")
                         .deleteMany(new Document())
                         .getDeletedCount());
+    }
+
+    /**
+     * The bytes the server's live threads have allocated so far, summed, for the bytes allocated
+     * per request: run.sh reads it before and after each case. A thread that ended meanwhile takes
+     * its count with it, so the figure is a floor (the runtimes' request threads are pooled and
+     * outlive a case). HotSpot's {@code com.sun.management.ThreadMXBean}; -1 where it is missing.
+     *
+     * @return the bytes, as text
+     */
+    @GET
+    @Path("allocated")
+    @Produces(MediaType.TEXT_PLAIN)
+    public String allocated() {
+        if (!(ManagementFactory.getThreadMXBean()
+                instanceof com.sun.management.ThreadMXBean threads)) {
+            return "-1";
+        }
+        long[] ids = threads.getAllThreadIds();
+        return Long.toString(
+                Arrays.stream(threads.getThreadAllocatedBytes(ids)).filter(b -> b > 0).sum());
     }
 
     /**
