@@ -66,6 +66,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     private final ConcurrentHashMap<String, IdempotencyRecord> records = new ConcurrentHashMap<>();
     private final CompletionPoll completions = new CompletionPoll();
     private final ConcurrentHashMap<String, AttemptCount> attempts = new ConcurrentHashMap<>();
+    private final SharedHeaders sharedHeaders = new SharedHeaders();
     private final AtomicReference<Instant> lastPressurePurge = new AtomicReference<>();
     private final ScheduledExecutorService sweeper;
 
@@ -222,6 +223,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     public boolean complete(
             String key, ClaimToken token, StoredResult result, Duration completedTtl) {
         StoreArguments.checkComplete(key, token, result, completedTtl);
+        StoredResult stored = sharedHeaders.share(result);
         boolean done =
                 fenced(
                         key,
@@ -229,7 +231,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
                         true,
                         owned -> {
                             Instant now = clock.instant();
-                            return owned.complete(now, now.plus(completedTtl), result);
+                            return owned.complete(now, now.plus(completedTtl), stored);
                         });
         while (budget.overBytes() && budget.evictLeastRecentlyCompleted()) {
             // Each pass evicts one record.
