@@ -216,11 +216,11 @@ run_case() { # store round seconds name path mode connections
     jfr="$OUT/$RUNTIME-$store-$name-$conns.jfr"
     jcmd "$(server_pid)" JFR.start name=bench settings=profile >/dev/null
   fi
-  local before after r bytes_before bytes_after
+  local before after r allocated
   before=$(curl -s "$BASE/runs")
-  bytes_before=$(curl -s "$BASE/allocated")
+  curl -s -o /dev/null -X POST "$BASE/allocated"
   r=$(load "$path" "$mode" "$key" "$conns" "$seconds")
-  bytes_after=$(curl -s "$BASE/allocated")
+  allocated=$(curl -s "$BASE/allocated")
   after=$(curl -s "$BASE/runs")
   if [ -n "$jfr" ]; then
     jcmd "$(server_pid)" JFR.stop name=bench filename="$jfr" >/dev/null
@@ -229,9 +229,10 @@ run_case() { # store round seconds name path mode connections
   set -- $r
   [ "$round" = warmup ] && return 0
   local rps; rps=$(awk -v n="$1" -v us="$2" 'BEGIN {printf "%.1f", n / (us / 1e6)}')
-  # Bytes the server allocated per request in the case (its live threads' counts; -1 unknown).
-  local per; per=$(awk -v n="$1" -v a="$bytes_before" -v b="$bytes_after" \
-    'BEGIN {if (a < 0 || b < 0 || n == 0) print -1; else printf "%.0f", (b - a) / n}')
+  # Bytes the server allocated per request in the case (its threads' counts since the mark; a
+  # floor, see BenchResource.allocated; -1 unknown).
+  local per; per=$(awk -v n="$1" -v a="$allocated" \
+    'BEGIN {if (a < 0 || n == 0) print -1; else printf "%.0f", a / n}')
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$RUNTIME" \
     "$store" "$name" "$conns" "$round" "$rps" "$3" "$4" "$5" "$6" "$((after - before))" "$per" >> "$RESULTS"
   printf '  %-7s %-6s %-11s c=%-2s round %s: %8s req/s  p50 %7s us  p99 %8s us  %6s B/req  non-2xx %s  handler runs %s\n' \

@@ -14,7 +14,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.lang.management.ManagementFactory;
-import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.bson.Document;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -32,6 +33,7 @@ public class BenchResource {
     private static final long SLOW_MS = 50;
 
     private final AtomicLong runs = new AtomicLong();
+    private volatile Map<Long, Long> mark;
     private final Instance<MongoClient> mongo;
     private final boolean onMongo;
 
@@ -124,24 +126,58 @@ public class BenchResource {
     }
 
     /**
-     * The bytes the server's live threads have allocated so far, summed, for the bytes allocated
-     * per request: run.sh reads it before and after each case. A thread that ended meanwhile takes
-     * its count with it, so the figure is a floor (the runtimes' request threads are pooled and
-     * outlive a case). HotSpot's {@code com.sun.management.ThreadMXBean}; -1 where it is missing.
+     * Notes what each of the server's live threads has allocated so far, for {@link #allocated}:
+     * run.sh marks before a case and reads after it.
      *
-     * @return the bytes, as text
+     * @return {@code ok}, or {@code unknown} where HotSpot's {@code
+     *     com.sun.management.ThreadMXBean} is missing
+     */
+    @POST
+    @Path("allocated")
+    @Produces(MediaType.TEXT_PLAIN)
+    public String markAllocated() {
+        Map<Long, Long> counts = new HashMap<>();
+        if (!(ManagementFactory.getThreadMXBean()
+                instanceof com.sun.management.ThreadMXBean threads)) {
+            mark = null;
+            return "unknown";
+        }
+        long[] ids = threads.getAllThreadIds();
+        long[] bytes = threads.getThreadAllocatedBytes(ids);
+        for (int i = 0; i < ids.length; i++) {
+            counts.put(ids[i], bytes[i]);
+        }
+        mark = counts;
+        return "ok";
+    }
+
+    /**
+     * The bytes the server's threads allocated since the {@linkplain #markAllocated mark}: each
+     * live thread's count less its count at the mark (a thread started since counts whole). A
+     * thread that ended meanwhile takes its part with it, so this is a floor; the runtimes' request
+     * threads are pooled and outlive a case.
+     *
+     * @return the bytes, as text; -1 without a mark
      */
     @GET
     @Path("allocated")
     @Produces(MediaType.TEXT_PLAIN)
     public String allocated() {
-        if (!(ManagementFactory.getThreadMXBean()
-                instanceof com.sun.management.ThreadMXBean threads)) {
+        Map<Long, Long> before = mark;
+        if (before == null
+                || !(ManagementFactory.getThreadMXBean()
+                        instanceof com.sun.management.ThreadMXBean threads)) {
             return "-1";
         }
         long[] ids = threads.getAllThreadIds();
-        return Long.toString(
-                Arrays.stream(threads.getThreadAllocatedBytes(ids)).filter(b -> b > 0).sum());
+        long[] bytes = threads.getThreadAllocatedBytes(ids);
+        long total = 0;
+        for (int i = 0; i < ids.length; i++) {
+            if (bytes[i] > 0) {
+                total += bytes[i] - before.getOrDefault(ids[i], 0L);
+            }
+        }
+        return Long.toString(total);
     }
 
     /**
