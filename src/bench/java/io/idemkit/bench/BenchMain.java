@@ -330,7 +330,7 @@ public final class BenchMain {
                             top.threads()),
                     figure
                             ? "-"
-                            : String.format(Locale.ROOT, "%s %4.1f", rate ? ">=" : "<=", bound),
+                            : String.format(Locale.ROOT, "%s %4.2f", rate ? ">=" : "<=", bound),
                     median,
                     String.format(Locale.ROOT, "[%.2f..%.2f]", ratios.getMin(), ratios.getMax()),
                     figure ? "(figure)" : met ? "met" : "MISSED");
