@@ -130,6 +130,7 @@ public final class KafkaRecords {
      * @param count how many records to wait for
      * @return the records read (more than {@code count} where more came in the last poll)
      * @throws org.awaitility.core.ConditionTimeoutException when fewer came
+     * @throws IllegalStateException when the broker has no such topic
      */
     public List<ConsumerRecord<String, String>> readFromBeginning(String topic, int count) {
         try (KafkaConsumer<String, String> consumer =
@@ -139,6 +140,9 @@ public final class KafkaRecords {
                     consumer.partitionsFor(topic).stream()
                             .map(info -> new TopicPartition(topic, info.partition()))
                             .toList();
+            if (partitions.isEmpty()) {
+                throw new IllegalStateException("the broker has no topic " + topic);
+            }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             return poll(consumer, count);
