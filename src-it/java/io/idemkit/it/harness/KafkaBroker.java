@@ -47,7 +47,7 @@ public final class KafkaBroker implements AutoCloseable {
 
     /**
      * Generous: six builds may share the machine's 2 cores; a first start takes 2 to 5 s here, a
-     * restart after {@link #kill()} 5 to 7 s (the killed broker's session must lapse first).
+     * restart after {@link #kill()} 5 to 11 s (the killed broker's session must lapse first).
      */
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
@@ -300,8 +300,8 @@ public final class KafkaBroker implements AutoCloseable {
         all.put("log.cleaner.enable", "false");
         // After a kill, the restarted broker's registration is refused until the controller
         // has given up the killed one's session (broker.session.timeout.ms, 9 s by default):
-        // 3 s instead brings that restart from 12 s down to 5 to 7 s here; heartbeats every 0.5 s
-        // keep a running broker's session.
+        // 3 s instead brings that restart from 12 s down to 5 to 7 s on a quiet machine here;
+        // heartbeats every 0.5 s keep a running broker's session.
         all.put("broker.heartbeat.interval.ms", "500");
         all.put("broker.session.timeout.ms", "3000");
         all.putAll(overrides);
