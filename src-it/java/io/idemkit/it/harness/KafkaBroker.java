@@ -253,7 +253,7 @@ public final class KafkaBroker implements AutoCloseable {
                 kill();
             }
             LIVE.remove(this);
-            KafkaProcess.delete(folder);
+            ProcessFolder.delete(folder);
         }
     }
 
@@ -414,7 +414,7 @@ public final class KafkaBroker implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        KafkaProcess.delete(folder);
+        ProcessFolder.delete(folder);
     }
 
     /** The version of the broker's jars: the tests' kafka-clients, which the pom pins to it. */

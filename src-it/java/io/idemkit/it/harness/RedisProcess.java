@@ -1,15 +1,11 @@
 package io.idemkit.it.harness;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /** The operating system's side of a {@link RedisServer}: its process, signals, files. */
 final class RedisProcess {
@@ -72,32 +68,9 @@ final class RedisProcess {
     }
 
     /**
-     * @return the last lines of what the server in {@code folder} said, for a failure's message
+     * @return the last lines of what the process in {@code folder} printed and logged
      */
     static String tail(Path folder) {
-        StringBuilder tail = new StringBuilder();
-        for (String file : List.of("redis.out", "redis.log")) {
-            try {
-                List<String> lines = Files.readAllLines(folder.resolve(file));
-                tail.append("\n--- ").append(file).append(" (end) ---\n");
-                lines.subList(Math.max(0, lines.size() - 20), lines.size())
-                        .forEach(line -> tail.append(line).append('\n'));
-            } catch (IOException | UncheckedIOException e) {
-                // not written (yet)
-            }
-        }
-        return tail.toString();
-    }
-
-    /** Deletes {@code folder} and what it holds, as far as it can. */
-    static void delete(Path folder) {
-        if (!Files.exists(folder)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(folder)) {
-            files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
-        } catch (IOException | UncheckedIOException e) {
-            // a leftover in the temporary folder, nothing worse
-        }
+        return ProcessFolder.tail(folder, 20, "redis.out", "redis.log");
     }
 }

@@ -235,7 +235,7 @@ public final class RedisServer implements AutoCloseable {
                 kill();
             }
             LIVE.remove(this);
-            RedisProcess.delete(folder);
+            ProcessFolder.delete(folder);
         }
     }
 
@@ -326,7 +326,7 @@ public final class RedisServer implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        RedisProcess.delete(folder);
+        ProcessFolder.delete(folder);
     }
 
     /** How to start a {@link RedisServer}; each setting is a {@code redis-server} option. */

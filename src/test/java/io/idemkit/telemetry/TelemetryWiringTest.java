@@ -215,15 +215,7 @@ class TelemetryWiringTest {
 
     @Test
     void withoutAnOpenTelemetryBean_operationsRunAndNothingIsRecorded() {
-        WeldContainer weld = deployment.start();
-        IdempotencyEngine engine = weld.select(IdempotencyEngine.class).get();
-
-        ((Admission.Proceed) engine.admit(operation(weld, "fp")))
-                .execution()
-                .finish(new StoredResult(201, List.of(), new byte[] {1}));
-
-        assertThat(engine.admit(operation(weld, "fp"))).isInstanceOf(Admission.Replay.class);
-        assertThat(engine.store().getClass().getSimpleName()).isNotEqualTo("TracedStore");
+        runsWithTheStoreUnwrapped(deployment.start());
     }
 
     /** What a runtime with its SDK off (MicroProfile Telemetry's default) provides. */
@@ -238,7 +230,11 @@ class TelemetryWiringTest {
 
     @Test
     void withTheSdkOff_theStoreIsNotWrapped_andOperationsRun() {
-        WeldContainer weld = deployment.start(SdkOff.class);
+        runsWithTheStoreUnwrapped(deployment.start(SdkOff.class));
+    }
+
+    /** An operation runs and replays, and the store was not put in spans. */
+    private void runsWithTheStoreUnwrapped(WeldContainer weld) {
         IdempotencyEngine engine = weld.select(IdempotencyEngine.class).get();
 
         ((Admission.Proceed) engine.admit(operation(weld, "fp")))
