@@ -217,14 +217,11 @@ final class MemoryBudget {
             return;
         }
         try {
-            completed.removeIf(
-                    record -> {
-                        if (held(record)) {
-                            return false;
-                        }
-                        queued.decrementAndGet();
-                        return true;
-                    });
+            completed.removeIf(record -> !held(record));
+            // Counted again rather than decremented per removal: an eviction polling the same
+            // record meanwhile would count it twice. A completion appended during the count may
+            // be off by one until the next sweep.
+            queued.set(completed.size());
         } finally {
             sweeping.set(false);
         }

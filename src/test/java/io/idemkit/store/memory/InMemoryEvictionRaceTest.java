@@ -3,6 +3,7 @@ package io.idemkit.store.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.spi.ClaimResult;
+import io.idemkit.spi.ClaimStatus;
 import io.idemkit.spi.IdempotencyRecord;
 import io.idemkit.spi.StoredResult;
 import io.idemkit.testkit.ManualClock;
@@ -52,6 +53,60 @@ class InMemoryEvictionRaceTest {
         try (InMemoryIdempotencyStore store =
                 new InMemoryIdempotencyStore(clock, 1_000, 2 * THREADS * perResult, null)) {
             race(store, result);
+        }
+    }
+
+    /**
+     * Completions and deletes (nine in ten) race with a sweeper that trims the eviction order, so
+     * that what left the store outnumbers what it holds and the order is swept, by the sweeper and
+     * by completions: what left does not pile up, and every completed record still held stays
+     * evictable (filling the store afterwards evicts each one, refusing no new key).
+     */
+    @Test
+    void completionsDeletesAndSweeps_leaveEveryHeldResultEvictable() throws Exception {
+        int room = 4_096;
+        try (InMemoryIdempotencyStore store =
+                new InMemoryIdempotencyStore(clock, room, Long.MAX_VALUE, Duration.ofMillis(1))) {
+            ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+            try {
+                List<Future<?>> done = new ArrayList<>();
+                for (int t = 0; t < THREADS; t++) {
+                    String prefix = "t" + t + "-";
+                    done.add(
+                            pool.submit(
+                                    () -> {
+                                        for (int i = 0; i < CLAIMS_PER_THREAD; i++) {
+                                            String key = prefix + i;
+                                            ClaimResult claim = store.claim(key, "fp", 1, LONG);
+                                            store.complete(
+                                                    key,
+                                                    claim.token(),
+                                                    new StoredResult(200, List.of(), new byte[1]),
+                                                    LONG);
+                                            if (ThreadLocalRandom.current().nextInt(10) > 0) {
+                                                store.delete(key);
+                                            }
+                                        }
+                                        return null;
+                                    }));
+                }
+                for (Future<?> future : done) {
+                    future.get(60, TimeUnit.SECONDS);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            int held = store.size();
+            assertThat(store.evictionOrderLength())
+                    .isLessThanOrEqualTo(2 * held + MemoryBudget.STALE_SLACK + THREADS);
+
+            assertThat(held).isPositive().isLessThan(room);
+            // Every entry is a completed result: new keys take the free room, then evict them.
+            for (int i = 0; i < room; i++) {
+                assertThat(store.claim("after-" + i, "fp", 1, LONG).status())
+                        .isEqualTo(ClaimStatus.NEW);
+            }
+            assertThat(store.size()).isEqualTo(room);
         }
     }
 
