@@ -174,8 +174,10 @@ final class IdempotencyFilter
             return;
         }
         if (admission instanceof Admission.Replay replay) {
-            request.setProperty(REPLAY_BODY, replay.result().body());
-            request.abortWith(replayOf(surface, replay));
+            // One copy of the stored body, written by aroundWriteTo and named as the entity.
+            byte[] stored = replay.result().body();
+            request.setProperty(REPLAY_BODY, stored);
+            request.abortWith(replayOf(surface, replay, stored));
         } else if (admission instanceof Admission.Proceed proceed) {
             Exchange exchange = Exchange.claimed(proceed.execution());
             // idemkit.http.heartbeat: until the response is stored or the claim released, a body
@@ -391,14 +393,14 @@ final class IdempotencyFilter
                 || (type != null && type.isCompatible(MediaType.SERVER_SENT_EVENTS_TYPE));
     }
 
-    private static Response replayOf(HttpSurface surface, Admission.Replay replay) {
+    private static Response replayOf(HttpSurface surface, Admission.Replay replay, byte[] body) {
         StoredResult result = replay.result();
         Response.ResponseBuilder response = Response.status(result.status());
         for (StoredHeader header : surface.headers().replayable(result.headers())) {
             response.header(header.name(), header.value());
         }
-        if (result.bodyLength() > 0) {
-            response.entity(result.body());
+        if (body.length > 0) {
+            response.entity(body);
         }
         return response.header(
                         surface.settings().compatMode() == CompatMode.STRIPE
