@@ -84,40 +84,40 @@ public class Report {
         }
     }
 
-    /** The p99 of {@code top} over the p99 of {@code bottom}, each pair from one round; at most target. */
-    static String p99Ratio(List<Row> rs, String top, String bottom, int conns, double target) {
-        List<Double> ratios = new ArrayList<>();
-        for (Row t : rs) {
-            if (!t.name().equals(top) || t.conns() != conns) continue;
-            rs.stream().filter(b -> b.name().equals(bottom) && b.conns() == conns && b.round() == t.round())
-                    .findFirst().ifPresent(b -> ratios.add(t.p99() / b.p99()));
-        }
-        if (ratios.isEmpty()) return "";
-        ratios.sort(null);
-        String verdict = target < 0 ? "" : String.format(Locale.ROOT, "≤ %s — %s", trim(target),
-                median(ratios) <= target ? "met" : "MISSED");
-        return String.format(Locale.ROOT, "| p99 %s / %s | %d | %.2f [%.2f..%.2f] | %s |", top, bottom, conns,
-                median(ratios), ratios.get(0), ratios.get(ratios.size() - 1), verdict);
-    }
-
     static void line(String row) {
         if (!row.isEmpty()) System.out.println(row);
     }
 
-    /** One table row (without a trailing newline), or "" when a case is missing. */
+    /** One table row of a throughput ratio (at least target), or "" when a case is missing. */
     static String ratio(List<Row> rs, String top, String bottom, int conns, double target) {
+        return ratio(rs, top, bottom, conns, target, Row::rps, "", "≥");
+    }
+
+    /** One table row of a p99 ratio (at most target), or "" when a case is missing. */
+    static String p99Ratio(List<Row> rs, String top, String bottom, int conns, double target) {
+        return ratio(rs, top, bottom, conns, target, Row::p99, "p99 ", "≤");
+    }
+
+    /**
+     * The ratio of {@code figure} between two cases, each pair from one round, over the rounds;
+     * target negative for none.
+     */
+    static String ratio(List<Row> rs, String top, String bottom, int conns, double target,
+            Function<Row, Double> figure, String label, String bound) {
         List<Double> ratios = new ArrayList<>();
         for (Row t : rs) {
             if (!t.name().equals(top) || t.conns() != conns) continue;
             rs.stream().filter(b -> b.name().equals(bottom) && b.conns() == conns && b.round() == t.round())
-                    .findFirst().ifPresent(b -> ratios.add(t.rps() / b.rps()));
+                    .findFirst().ifPresent(b -> ratios.add(figure.apply(t) / figure.apply(b)));
         }
         if (ratios.isEmpty()) return "";
         ratios.sort(null);
-        String verdict = target < 0 ? "" : String.format(Locale.ROOT, "≥ %s — %s", trim(target),
-                median(ratios) >= target ? "met" : "MISSED");
-        return String.format(Locale.ROOT, "| %s / %s | %d | %.2f [%.2f..%.2f] | %s |", top, bottom, conns,
-                median(ratios), ratios.get(0), ratios.get(ratios.size() - 1), verdict);
+        double median = median(ratios);
+        boolean met = bound.equals("≥") ? median >= target : median <= target;
+        String verdict = target < 0 ? "" : String.format(Locale.ROOT, "%s %s — %s", bound, trim(target),
+                met ? "met" : "MISSED");
+        return String.format(Locale.ROOT, "| %s%s / %s | %d | %.2f [%.2f..%.2f] | %s |", label, top, bottom, conns,
+                median, ratios.get(0), ratios.get(ratios.size() - 1), verdict);
     }
 
     static String trim(double d) {

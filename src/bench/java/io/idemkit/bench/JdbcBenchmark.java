@@ -199,12 +199,7 @@ public class JdbcBenchmark {
      */
     @Benchmark
     public FinishOutcome jdbcFresh(Keys keys) {
-        Admission admission = engine.admit(operation(keys.next()));
-        FinishOutcome outcome = ((Admission.Proceed) admission).execution().finish(created);
-        if (outcome != FinishOutcome.STORED) {
-            throw new IllegalStateException("a fresh key was not stored: " + outcome);
-        }
-        return outcome;
+        return fresh(engine, keys);
     }
 
     /**
@@ -213,7 +208,11 @@ public class JdbcBenchmark {
      */
     @Benchmark
     public FinishOutcome jdbcFreshQuiet(Keys keys) {
-        Admission admission = quietEngine.admit(operation(keys.next()));
+        return fresh(quietEngine, keys);
+    }
+
+    private FinishOutcome fresh(IdempotencyEngine through, Keys keys) {
+        Admission admission = through.admit(operation(keys.next()));
         FinishOutcome outcome = ((Admission.Proceed) admission).execution().finish(created);
         if (outcome != FinishOutcome.STORED) {
             throw new IllegalStateException("a fresh key was not stored: " + outcome);

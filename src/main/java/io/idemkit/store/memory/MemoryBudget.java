@@ -175,7 +175,7 @@ final class MemoryBudget {
     void completed(IdempotencyRecord record) {
         completed.add(record);
         completedHeld.incrementAndGet();
-        if (queued.incrementAndGet() > 2 * Math.max(completedHeld.get(), 0) + STALE_SLACK) {
+        if (mostlyLeft(queued.incrementAndGet())) {
             sweepQueue();
         }
     }
@@ -196,8 +196,8 @@ final class MemoryBudget {
 
     /**
      * Drops the records at the head of the eviction order that left the map, then sweeps the whole
-     * queue if those behind still outnumber the records it holds. The store's sweeper calls it
-     * after each purge, which removes the oldest records: those at the head.
+     * queue if those behind still outnumber the records it holds. The store's purge calls it (the
+     * sweeper's, or a full store's), having removed the oldest records: those at the head.
      */
     void trim() {
         IdempotencyRecord head;
@@ -206,9 +206,14 @@ final class MemoryBudget {
                 queued.decrementAndGet();
             }
         }
-        if (queued.get() > 2 * Math.max(completedHeld.get(), 0) + STALE_SLACK) {
+        if (mostlyLeft(queued.get())) {
             sweepQueue();
         }
+    }
+
+    /** Whether records that left the map outnumber, with room to spare, those the queue holds. */
+    private boolean mostlyLeft(int inQueue) {
+        return inQueue > 2 * Math.max(completedHeld.get(), 0) + STALE_SLACK;
     }
 
     /** Removes every record that left the map from the queue; one thread at a time. */

@@ -14,12 +14,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * common.
  *
  * <p>Bounded: the first {@value #MOST} distinct headers and lists are kept, for the store's life;
- * past that, a header or list not seen yet is stored as it came. Thread-safe.
+ * past that, a header or list not seen yet is stored as it came. A result without headers, or with
+ * a body over {@value #LARGEST_BODY} bytes, is stored as it came: sharing builds the result again,
+ * which copies its body, and a large body's copy costs more than its headers save. Thread-safe.
  */
 final class SharedHeaders {
 
     /** The most distinct headers, and the most distinct lists, kept. */
     static final int MOST = 1024;
+
+    /** The largest body whose result is built again with shared headers. */
+    static final int LARGEST_BODY = 8 * 1024;
 
     private final ConcurrentHashMap<StoredHeader, StoredHeader> headers = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<List<StoredHeader>, List<StoredHeader>> lists =
@@ -31,8 +36,12 @@ final class SharedHeaders {
      */
     StoredResult share(StoredResult result) {
         List<StoredHeader> given = result.headers();
+        if (given.isEmpty() || result.bodyLength() > LARGEST_BODY) {
+            return result;
+        }
         List<StoredHeader> shared = lists.get(given);
         if (shared == null) {
+            // An immutable list that StoredResult's own List.copyOf keeps as it is.
             shared = List.copyOf(given.stream().map(this::share).toList());
             if (lists.size() < MOST) {
                 List<StoredHeader> raced = lists.putIfAbsent(shared, shared);

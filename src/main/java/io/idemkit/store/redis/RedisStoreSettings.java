@@ -123,49 +123,47 @@ public record RedisStoreSettings(
         p.user = values.text(RedisKeys.USER).orElse(null);
         p.password = values.text(RedisKeys.PASSWORD).orElse(null);
         p.tls = values.bool(RedisKeys.TLS, RedisKeys.TLS_DEFAULT);
-        p.timeout = or(values.positive(RedisKeys.TIMEOUT, RedisKeys.TIMEOUT_DEFAULT), p.timeout);
+        p.timeout =
+                Objects.requireNonNullElse(
+                        values.positive(RedisKeys.TIMEOUT, RedisKeys.TIMEOUT_DEFAULT), p.timeout);
         int pool = values.wholeNumber(RedisKeys.POOL_SIZE, RedisKeys.POOL_SIZE_DEFAULT, 10_000);
         p.poolSize = pool > 0 ? pool : p.poolSize;
         p.keyPrefix =
-                or(
+                Objects.requireNonNullElse(
                         values.value(
                                 RedisKeys.KEY_PREFIX,
                                 RedisKeys.KEY_PREFIX_DEFAULT,
                                 RedisStoreSettings::prefix),
                         p.keyPrefix);
         p.leaseGrace =
-                or(
+                Objects.requireNonNullElse(
                         values.notNegative(RedisKeys.LEASE_GRACE, RedisKeys.LEASE_GRACE_DEFAULT),
                         p.leaseGrace);
         p.waitReplicas =
-                or(
+                Objects.requireNonNullElse(
                         values.value(
                                 RedisKeys.WAIT_REPLICAS,
                                 RedisKeys.WAIT_REPLICAS_DEFAULT,
                                 RedisStoreSettings::replicas),
                         p.waitReplicas);
         p.waitTimeout =
-                or(
+                Objects.requireNonNullElse(
                         values.positive(RedisKeys.WAIT_TIMEOUT, RedisKeys.WAIT_TIMEOUT_DEFAULT),
                         p.waitTimeout);
         p.notifications = values.bool(RedisKeys.NOTIFICATIONS, RedisKeys.NOTIFICATIONS_DEFAULT);
         p.pollLongestPause =
-                or(
+                Objects.requireNonNullElse(
                         values.positive(
                                 RedisKeys.POLL_LONGEST_PAUSE, RedisKeys.POLL_LONGEST_PAUSE_DEFAULT),
                         p.pollLongestPause);
         p.evictionCheck =
-                or(
+                Objects.requireNonNullElse(
                         values.enumValue(
                                 RedisKeys.EVICTION_CHECK,
                                 RedisKeys.EVICTION_CHECK_DEFAULT,
                                 EvictionCheck.class),
                         p.evictionCheck);
         return p.build();
-    }
-
-    private static <T> T or(T value, T fallback) {
-        return value != null ? value : fallback;
     }
 
     /**

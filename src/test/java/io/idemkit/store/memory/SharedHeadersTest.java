@@ -71,4 +71,15 @@ class SharedHeadersTest {
         StoredResult common = shared.share(new StoredResult(200, List.of(json()), new byte[0]));
         assertThat(common.headers()).containsExactly(json());
     }
+
+    @Test
+    void aLargeBody_orNoHeaders_isStoredAsItCame_withoutAnotherCopy() {
+        SharedHeaders shared = new SharedHeaders();
+        StoredResult large =
+                new StoredResult(200, List.of(json()), new byte[SharedHeaders.LARGEST_BODY + 1]);
+        StoredResult bare = new StoredResult(200, List.of(), new byte[] {1});
+
+        assertThat(shared.share(large)).isSameAs(large);
+        assertThat(shared.share(bare)).isSameAs(bare);
+    }
 }

@@ -136,19 +136,8 @@ public class BenchResource {
     @Path("allocated")
     @Produces(MediaType.TEXT_PLAIN)
     public String markAllocated() {
-        Map<Long, Long> counts = new HashMap<>();
-        if (!(ManagementFactory.getThreadMXBean()
-                instanceof com.sun.management.ThreadMXBean threads)) {
-            mark = null;
-            return "unknown";
-        }
-        long[] ids = threads.getAllThreadIds();
-        long[] bytes = threads.getThreadAllocatedBytes(ids);
-        for (int i = 0; i < ids.length; i++) {
-            counts.put(ids[i], bytes[i]);
-        }
-        mark = counts;
-        return "ok";
+        mark = allocatedByThread();
+        return mark == null ? "unknown" : "ok";
     }
 
     /**
@@ -164,20 +153,32 @@ public class BenchResource {
     @Produces(MediaType.TEXT_PLAIN)
     public String allocated() {
         Map<Long, Long> before = mark;
-        if (before == null
-                || !(ManagementFactory.getThreadMXBean()
-                        instanceof com.sun.management.ThreadMXBean threads)) {
+        Map<Long, Long> now = allocatedByThread();
+        if (before == null || now == null) {
             return "-1";
+        }
+        long total = 0;
+        for (var thread : now.entrySet()) {
+            total += thread.getValue() - before.getOrDefault(thread.getKey(), 0L);
+        }
+        return Long.toString(total);
+    }
+
+    /** Each live thread's allocated bytes by its id, or null without HotSpot's ThreadMXBean. */
+    private static Map<Long, Long> allocatedByThread() {
+        if (!(ManagementFactory.getThreadMXBean()
+                instanceof com.sun.management.ThreadMXBean threads)) {
+            return null;
         }
         long[] ids = threads.getAllThreadIds();
         long[] bytes = threads.getThreadAllocatedBytes(ids);
-        long total = 0;
+        Map<Long, Long> counts = new HashMap<>();
         for (int i = 0; i < ids.length; i++) {
-            if (bytes[i] > 0) {
-                total += bytes[i] - before.getOrDefault(ids[i], 0L);
+            if (bytes[i] > 0) { // -1: the thread ended meanwhile
+                counts.put(ids[i], bytes[i]);
             }
         }
-        return Long.toString(total);
+        return counts;
     }
 
     /**
