@@ -2,9 +2,17 @@ package io.idemkit.store.redis;
 
 import io.idemkit.store.CompletionPoll;
 import java.lang.System.Logger.Level;
+import java.util.Iterator;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.JedisPubSub;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.util.Pool;
 
 /**
  * The push half of the wait (contract C4.3): one thread of a store instance, subscribed to the
@@ -17,6 +25,11 @@ import redis.clients.jedis.JedisPubSub;
  * is not missed either. While it is not subscribed (after its connection broke, until it is back),
  * waiters find completions by polling, which stays the correctness floor; it resubscribes after 1
  * s, doubling up to 30 s. Thread-safe.
+ *
+ * <p>The subscription's connection is taken from the client's pool but never given back: it is
+ * closed when the subscription ends. A connection that leaves subscribed mode may still be owed a
+ * reply (an {@code UNSUBSCRIBE} sent twice, a message published just before), and a command that
+ * read it would take it for its own answer: another key's token, another key's result.
  */
 final class CompletionChannel implements Runnable {
 
@@ -30,7 +43,7 @@ final class CompletionChannel implements Runnable {
     private final Object lock = new Object();
     private final CountDownLatch closed = new CountDownLatch(1);
     private Thread thread; // guarded by lock
-    private JedisPubSub subscription; // guarded by lock
+    private Subscription subscription; // guarded by lock
     private volatile boolean subscribed;
 
     CompletionChannel(RedisCommands commands, String channel, CompletionPoll poll) {
@@ -86,7 +99,7 @@ final class CompletionChannel implements Runnable {
                 subscription = listener;
             }
             try {
-                commands.client().subscribe(listener, channel); // returns when unsubscribed
+                listen(listener); // returns when unsubscribed
                 retry = FIRST_RETRY_MILLIS;
             } catch (RuntimeException e) {
                 LOG.log(
@@ -113,23 +126,64 @@ final class CompletionChannel implements Runnable {
         }
     }
 
+    /**
+     * Subscribes on a connection of the client's pool that is closed afterwards, never returned; on
+     * a client of another kind, through the client, which returns it.
+     */
+    private void listen(Subscription listener) {
+        UnifiedJedis client = commands.client();
+        Pool<Connection> pool = anyPool(client);
+        if (pool == null) {
+            client.subscribe(listener, channel);
+            return;
+        }
+        Connection connection = pool.getResource();
+        try {
+            listener.proceed(connection, channel);
+        } finally {
+            connection.setBroken(); // the pool destroys it instead of lending it again
+            connection.close();
+        }
+    }
+
+    private static Pool<Connection> anyPool(UnifiedJedis client) {
+        if (client instanceof RedisClient one) {
+            return one.getPool();
+        }
+        if (client instanceof RedisClusterClient cluster) {
+            Iterator<ConnectionPool> nodes = cluster.getClusterNodes().values().iterator();
+            return nodes.hasNext() ? nodes.next() : null;
+        }
+        return null;
+    }
+
     /** Unsubscribes and ends the thread; idempotent. */
     void close() {
-        JedisPubSub current;
+        Subscription current;
         synchronized (lock) {
             closed.countDown();
             current = subscription;
         }
         if (current != null && current.isSubscribed()) {
-            try {
-                current.unsubscribe();
-            } catch (RuntimeException e) {
-                // the connection is gone already: the thread ends by itself
-            }
+            current.end();
         }
     }
 
     private final class Subscription extends JedisPubSub {
+
+        private final AtomicBoolean ending = new AtomicBoolean();
+
+        /** Sends {@code UNSUBSCRIBE} once, whether close() or the confirmation asks first. */
+        void end() {
+            if (ending.compareAndSet(false, true)) {
+                try {
+                    unsubscribe();
+                } catch (RuntimeException e) {
+                    // the connection is gone already: the thread ends by itself
+                }
+            }
+        }
+
         @Override
         public void onSubscribe(String name, int count) {
             subscribed = true;
@@ -137,7 +191,7 @@ final class CompletionChannel implements Runnable {
             // waiter read once more, now that nothing announced from here on is missed.
             poll.signalAll();
             if (closed.getCount() == 0) {
-                unsubscribe();
+                end();
             }
         }
 
