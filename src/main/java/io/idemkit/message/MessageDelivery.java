@@ -17,6 +17,7 @@ import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.method.IdempotentInterceptor;
 import io.idemkit.method.ListenerDelivery;
 import io.idemkit.method.MethodPlan;
+import io.idemkit.method.RecentFailures;
 import io.idemkit.policy.ConfigLookup;
 import io.idemkit.policy.MessageResolution;
 import io.idemkit.spi.StoredResult;
@@ -28,8 +29,6 @@ import jakarta.jms.Message;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -90,7 +89,6 @@ final class MessageDelivery implements ListenerDelivery {
 
     private static final System.Logger LOG = System.getLogger(MessageDelivery.class.getName());
     private static final int DONE = 200;
-    private static final int REMEMBERED_FAILURES = 1_000;
 
     private final IdempotencyEngine engine;
     private final ScopeResolver scope;
@@ -98,8 +96,7 @@ final class MessageDelivery implements ListenerDelivery {
     private final BiFunction<Class<?>, Method, MessagePolicy> policies;
     private final Consumer<IdempotencyMessageExhausted> exhausted;
     private final Map<MethodPlan, MessagePolicy> resolved = new ConcurrentHashMap<>();
-    private final Map<String, Failure> lastFailures =
-            Collections.synchronizedMap(new RecentFailures());
+    private final RecentFailures lastFailures = new RecentFailures();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
     /**
@@ -215,7 +212,7 @@ final class MessageDelivery implements ListenerDelivery {
             invocation.proceed();
         } catch (Throwable t) {
             beat.close();
-            lastFailures.put(operation.effectiveKey(), Failure.of(t));
+            lastFailures.put(operation.effectiveKey(), t);
             execution.release();
             throw t;
         }
@@ -239,14 +236,10 @@ final class MessageDelivery implements ListenerDelivery {
         // The observers, then the commit, may outlast the lease: renewed until the give-up is
         // written or released, so that a duplicate does not give the message up a second time.
         execution.keepAliveUntilEnd(execution.keepAliveOrRelease(false));
-        Failure seen = lastFailures.get(operation.effectiveKey());
+        RecentFailures.Failure seen = lastFailures.get(operation.effectiveKey());
         // The class only: a message may hold application data, which the event and the warning
         // never carry; it is logged at DEBUG (FINE) below, for whoever turns that on.
-        String lastFailure =
-                seen != null
-                        ? seen.className()
-                        : "not seen by this server: the last attempt failed on another server, or"
-                                + " before a restart";
+        String lastFailure = seen != null ? seen.className() : RecentFailures.Failure.NOT_SEEN;
         try {
             exhausted.accept(
                     new IdempotencyMessageExhausted(
@@ -412,34 +405,6 @@ final class MessageDelivery implements ListenerDelivery {
     private void warnOnce(String topic, String message) {
         if (warned.add(topic)) {
             LOG.log(Level.WARNING, message);
-        }
-    }
-
-    /**
-     * A failed run: its exception's class, which the warning and the event name, and its message,
-     * which only a DEBUG line shows, since the bean's message may hold application data (C4.11).
-     */
-    private record Failure(String className, String detail) {
-
-        private static final int MAX_DETAIL_CHARS = 500;
-
-        static Failure of(Throwable t) {
-            String text = t.getClass().getName() + ": " + t.getMessage();
-            return new Failure(
-                    t.getClass().getName(),
-                    text.length() <= MAX_DETAIL_CHARS
-                            ? text
-                            : text.substring(0, MAX_DETAIL_CHARS) + "...");
-        }
-    }
-
-    /** The last failure of each message key that this server saw, the most recent thousand. */
-    private static final class RecentFailures extends LinkedHashMap<String, Failure> {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Failure> eldest) {
-            return size() > REMEMBERED_FAILURES;
         }
     }
 }

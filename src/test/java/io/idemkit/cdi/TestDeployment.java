@@ -6,6 +6,7 @@ import io.idemkit.message.MessageSurface;
 import io.idemkit.method.IdempotentInterceptor;
 import io.idemkit.method.MethodPlans;
 import io.idemkit.method.ResultCodecProducer;
+import io.idemkit.reactive.ReactiveSurface;
 import io.idemkit.transaction.InTransactionInterceptor;
 import io.idemkit.transaction.TransactionHooksProducer;
 import java.util.ArrayList;
@@ -39,6 +40,7 @@ public final class TestDeployment implements AutoCloseable {
                     TransactionHooksProducer.class,
                     MethodPlans.class,
                     MessageSurface.class,
+                    ReactiveSurface.class,
                     IdempotentInterceptor.class,
                     InTransactionInterceptor.class,
                     ClientProducer.class,

@@ -1,0 +1,56 @@
+package io.idemkit.reactive;
+
+import io.idemkit.method.MessageTransport;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+
+/**
+ * MicroProfile Reactive Messaging as a message transport: an {@code @Incoming} method that takes
+ * one {@code Message<T>} and returns a {@code CompletionStage} (the form in which the method, and
+ * so the library, decides when the record is acknowledged), and is not also {@code @Outgoing}.
+ * Recognized by the names of its types, so that a runtime without Reactive Messaging never loads a
+ * class of it. Listed in {@code META-INF/services/io.idemkit.method.MessageTransport}.
+ *
+ * <p>Other {@code @Incoming} forms (a payload parameter, a processor) stay the method surface's
+ * (C7): keyed by their arguments, a duplicate gets the stored return value.
+ */
+public final class ReactiveMessagingTransport implements MessageTransport {
+
+    /** The transport's name, which {@link ReactiveSurface} answers to. */
+    public static final String NAME = "reactive-messaging";
+
+    private static final String INCOMING = "org.eclipse.microprofile.reactive.messaging.Incoming";
+    private static final String OUTGOING = "org.eclipse.microprofile.reactive.messaging.Outgoing";
+    private static final String MESSAGE = "org.eclipse.microprofile.reactive.messaging.Message";
+    private static final String STAGE = "java.util.concurrent.CompletionStage";
+
+    /** For the service loader. */
+    public ReactiveMessagingTransport() {}
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /**
+     * @return whether {@code method} is {@code @Incoming}, not {@code @Outgoing}, takes one {@code
+     *     Message} and returns a {@code CompletionStage}
+     */
+    @Override
+    public boolean receives(Class<?> beanClass, Method method) {
+        return method.getParameterCount() == 1
+                && method.getParameterTypes()[0].getName().equals(MESSAGE)
+                && method.getReturnType().getName().equals(STAGE)
+                && annotated(method, INCOMING)
+                && !annotated(method, OUTGOING);
+    }
+
+    private static boolean annotated(Method method, String annotation) {
+        for (Annotation a : method.getAnnotations()) {
+            if (a.annotationType().getName().equals(annotation)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,69 @@
+package io.idemkit.reactive;
+
+import io.idemkit.config.IdemkitConfig;
+import io.idemkit.core.IdempotencyEngine;
+import io.idemkit.core.ScopeResolver;
+import io.idemkit.method.ListenerDelivery;
+import io.idemkit.method.MethodPlan;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.inject.Inject;
+import jakarta.interceptor.InvocationContext;
+
+/**
+ * The application's one Reactive Messaging surface (C17), which the method surface's interceptor
+ * hands every record of an {@code @Idempotent @Incoming} method to. Its {@link RecordDelivery},
+ * which uses the Reactive Messaging API, is made on the first record, so that a runtime without the
+ * API never loads it.
+ */
+@ApplicationScoped
+public class ReactiveSurface implements ListenerDelivery {
+
+    private final IdempotencyEngine engine;
+    private final ScopeResolver scope;
+    private final IdemkitConfig config;
+    private final BeanManager beans;
+    private volatile ListenerDelivery delivery;
+
+    /** For the CDI client proxy only. */
+    protected ReactiveSurface() {
+        this(null, null, null, null);
+    }
+
+    @Inject
+    ReactiveSurface(
+            IdempotencyEngine engine,
+            ScopeResolver scope,
+            IdemkitConfig config,
+            BeanManager beans) {
+        this.engine = engine;
+        this.scope = scope;
+        this.config = config;
+        this.beans = beans;
+    }
+
+    @Override
+    public String transport() {
+        return ReactiveMessagingTransport.NAME;
+    }
+
+    @Override
+    public Object deliver(InvocationContext invocation, Class<?> beanClass, MethodPlan plan)
+            throws Exception {
+        return delivery().deliver(invocation, beanClass, plan);
+    }
+
+    private ListenerDelivery delivery() {
+        ListenerDelivery made = delivery;
+        if (made == null) {
+            synchronized (this) {
+                made = delivery;
+                if (made == null) {
+                    made = RecordDelivery.create(engine, scope, config, beans);
+                    delivery = made;
+                }
+            }
+        }
+        return made;
+    }
+}

@@ -1,0 +1,96 @@
+package io.idemkit.reactive;
+
+import io.idemkit.config.MessagePolicy;
+import io.idemkit.core.hash.LengthPrefixedSha256;
+import io.idemkit.method.MethodPlan;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+import org.eclipse.microprofile.reactive.messaging.Message;
+
+/**
+ * What identifies one record to {@link RecordDelivery} (C17.1): its key, the header {@link
+ * MessagePolicy#keyProperty()} when the producer set it (a resend is then a duplicate), else where
+ * and when it was written (redeliveries only); and its fingerprint, the payload's when asked for. A
+ * warning goes to the caller's {@code warnOnce(topic, text)}.
+ *
+ * @param key the record's key, or {@code null} for a message that is no Kafka record
+ * @param fingerprint the record's fingerprint
+ */
+record RecordIdentity(String key, String fingerprint) {
+
+    /** The fingerprint of every record when the payload is not fingerprinted: the reference's. */
+    static final String KEY_ONLY_FINGERPRINT = "idemkit-queue-v1";
+
+    private static final boolean KAFKA = KafkaRecordReader.available();
+
+    static RecordIdentity of(
+            Message<?> message,
+            MessagePolicy policy,
+            MethodPlan plan,
+            BiConsumer<String, String> warnOnce) {
+        return new RecordIdentity(
+                keyOf(message, policy, plan, warnOnce),
+                fingerprint(message, policy, plan, warnOnce));
+    }
+
+    private static String keyOf(
+            Message<?> message,
+            MessagePolicy policy,
+            MethodPlan plan,
+            BiConsumer<String, String> warnOnce) {
+        if (!KAFKA) {
+            return null;
+        }
+        return KafkaRecordReader.recordOf(message)
+                .map(
+                        record -> {
+                            Optional<String> header =
+                                    KafkaRecordReader.header(record, policy.keyProperty());
+                            if (header.isPresent() && !header.get().isBlank()) {
+                                return header.get();
+                            }
+                            if (header.isPresent()) {
+                                warnOnce.accept(
+                                        plan.description() + "/blank",
+                                        "idemkit received a record for "
+                                                + plan.description()
+                                                + " whose "
+                                                + policy.keyProperty()
+                                                + " header is blank; such records are keyed by"
+                                                + " their topic, partition, offset and timestamp,"
+                                                + " so that a resend of one is not recognized as a"
+                                                + " duplicate.");
+                            }
+                            return KafkaRecordReader.coordinates(record);
+                        })
+                .orElse(null);
+    }
+
+    private static String fingerprint(
+            Message<?> message,
+            MessagePolicy policy,
+            MethodPlan plan,
+            BiConsumer<String, String> warnOnce) {
+        if (!policy.fingerprintBody()) {
+            return KEY_ONLY_FINGERPRINT;
+        }
+        Object payload = message.getPayload();
+        byte[] body;
+        if (payload == null) {
+            body = new byte[0];
+        } else if (payload instanceof String text) {
+            body = text.getBytes(StandardCharsets.UTF_8);
+        } else if (payload instanceof byte[] bytes) {
+            body = bytes;
+        } else {
+            warnOnce.accept(
+                    plan.description() + "/body",
+                    "idemkit fingerprints String and byte[] payloads only; the records of "
+                            + plan.description()
+                            + " are compared by their key alone.");
+            return KEY_ONLY_FINGERPRINT;
+        }
+        return LengthPrefixedSha256.hex(body);
+    }
+}

@@ -1,0 +1,301 @@
+package io.idemkit.reactive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idemkit.IdempotencyEvent.Decision;
+import io.idemkit.Idempotent;
+import io.idemkit.cdi.TestDeployment;
+import io.idemkit.method.Beans;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Reactive Messaging surface (C17) on a real CDI container: an {@code @Idempotent @Incoming}
+ * method called as a connector calls it, with Kafka records as Open Liberty's connector hands them
+ * over ({@link KafkaMessage}). What a real broker and runtime add is the integration tests'.
+ */
+class RecordDeliveryTest {
+
+    private final TestDeployment deployment = new TestDeployment();
+    private Payments payments;
+
+    @BeforeEach
+    void reset() {
+        Beans.reset();
+        Payments.reset();
+        deployment.set("idemkit.scope-mode", "single-tenant");
+    }
+
+    @AfterEach
+    void shutDown() {
+        deployment.close();
+    }
+
+    private void start() {
+        payments =
+                deployment
+                        .start(Payments.class, Beans.EventLog.class, ExhaustedLog.class)
+                        .select(Payments.class)
+                        .get();
+    }
+
+    private KafkaMessage deliver(KafkaMessage message) {
+        payments.consume(message).toCompletableFuture().join();
+        return message;
+    }
+
+    @Test
+    void oneHeaderKeyOnThreeRecords_runsOnce_andEveryRecordIsAcknowledged() {
+        start();
+
+        KafkaMessage first = deliver(KafkaMessage.keyed(0, "pay-1", "10 EUR"));
+        KafkaMessage resent = deliver(KafkaMessage.keyed(1, "pay-1", "10 EUR"));
+        KafkaMessage again = deliver(KafkaMessage.keyed(7, "pay-1", "10 EUR"));
+
+        assertThat(Payments.runs).hasValue(1);
+        assertThat(List.of(first.acks, resent.acks, again.acks)).allMatch(a -> a.get() == 1);
+        assertThat(Beans.decisions())
+                .containsExactly(Decision.NEW, Decision.REPLAYED, Decision.REPLAYED);
+    }
+
+    @Test
+    void withoutTheHeader_aRedeliveryOfTheSameRecordIsADuplicate_andAResendIsNot() {
+        start();
+
+        deliver(KafkaMessage.at(3, "10 EUR"));
+        KafkaMessage redelivered = deliver(KafkaMessage.at(3, "10 EUR"));
+        deliver(KafkaMessage.at(4, "10 EUR"));
+
+        assertThat(Payments.runs).hasValue(2);
+        assertThat(redelivered.acks).hasValue(1);
+    }
+
+    @Test
+    void theMethodReceivesTheConnectorsRecord_throughUnwrap() {
+        start();
+
+        deliver(KafkaMessage.keyed(5, "pay-2", "10 EUR"));
+
+        assertThat(Payments.seenOffsets).containsExactly(5L);
+    }
+
+    @Test
+    void theRecordIsAcknowledgedOnlyOnceItsCompletionIsStored() {
+        start();
+        KafkaMessage first = KafkaMessage.keyed(0, "pay-3", "10 EUR");
+        List<Object> duplicateAtTheAck = new CopyOnWriteArrayList<>();
+        // The connector's acknowledgement waits for a duplicate delivered meanwhile: the duplicate
+        // is acknowledged unrun only if it finds the first completed, and would wait for the first
+        // run (so for this acknowledgement) otherwise.
+        first.onAck =
+                () -> {
+                    try {
+                        duplicateAtTheAck.add(
+                                CompletableFuture.supplyAsync(
+                                                () -> deliver(KafkaMessage.keyed(1, "pay-3", "x")))
+                                        .get(10, TimeUnit.SECONDS)
+                                        .acks
+                                        .get());
+                    } catch (Exception e) {
+                        duplicateAtTheAck.add(e);
+                    }
+                };
+
+        deliver(first);
+
+        assertThat(duplicateAtTheAck).containsExactly(1);
+        assertThat(Payments.runs).hasValue(1);
+    }
+
+    @Test
+    void aDuplicateOfARunningRecord_waitsForIt_andIsAcknowledgedUnrun() throws Exception {
+        start();
+        Payments.gate = new CountDownLatch(1);
+        Payments.entered = new CountDownLatch(1);
+        CompletableFuture<KafkaMessage> first =
+                CompletableFuture.supplyAsync(() -> deliver(KafkaMessage.keyed(0, "pay-4", "x")));
+        assertThat(Payments.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<KafkaMessage> duplicate =
+                CompletableFuture.supplyAsync(() -> deliver(KafkaMessage.keyed(1, "pay-4", "x")));
+        Thread.sleep(500);
+        assertThat(duplicate).isNotDone();
+
+        Payments.gate.countDown();
+
+        assertThat(first.get(10, TimeUnit.SECONDS).acks).hasValue(1);
+        assertThat(duplicate.get(10, TimeUnit.SECONDS).acks).hasValue(1);
+        assertThat(Payments.runs).hasValue(1);
+    }
+
+    @Test
+    void aNack_reachesTheConnector_andReleasesTheKeyForTheNextDelivery() {
+        start();
+        Payments.nacksLeft.set(1);
+
+        KafkaMessage nacked = deliver(KafkaMessage.keyed(0, "pay-5", "x"));
+        KafkaMessage again = deliver(KafkaMessage.keyed(0, "pay-5", "x"));
+
+        assertThat(nacked.nacks).hasValue(1);
+        assertThat(nacked.acks).hasValue(0);
+        assertThat(again.acks).hasValue(1);
+        assertThat(Payments.runs).hasValue(2);
+    }
+
+    @Test
+    void aThrow_reachesTheConnector_andReleasesTheKeyForTheNextDelivery() {
+        start();
+        Payments.throwsLeft.set(1);
+
+        assertThatThrownBy(() -> payments.consume(KafkaMessage.keyed(0, "pay-6", "x")))
+                .isInstanceOf(IllegalStateException.class);
+        KafkaMessage again = deliver(KafkaMessage.keyed(0, "pay-6", "x"));
+
+        assertThat(again.acks).hasValue(1);
+        assertThat(Payments.runs).hasValue(2);
+    }
+
+    @Test
+    void afterMaxAttempts_theRecordIsGivenUp_acknowledgedUnrun_andTheEventFires() {
+        deployment.set("idemkit.message.max-attempts", "2");
+        start();
+        Payments.nacksLeft.set(100);
+
+        deliver(KafkaMessage.keyed(0, "pay-7", "x"));
+        deliver(KafkaMessage.keyed(0, "pay-7", "x"));
+        KafkaMessage third = deliver(KafkaMessage.keyed(0, "pay-7", "x"));
+        KafkaMessage fourth = deliver(KafkaMessage.keyed(0, "pay-7", "x"));
+
+        assertThat(Payments.runs).hasValue(2);
+        assertThat(third.acks).hasValue(1);
+        assertThat(third.nacks).hasValue(0);
+        assertThat(fourth.acks).hasValue(1);
+        assertThat(ExhaustedLog.events).hasSize(1);
+        IdempotencyRecordExhausted event = ExhaustedLog.events.get(0);
+        assertThat(event.attempts()).isEqualTo(2);
+        assertThat(event.lastFailure()).isEqualTo(IllegalStateException.class.getName());
+        assertThat(event.message()).isSameAs(third);
+        assertThat(Beans.decisions()).contains(Decision.GIVEN_UP);
+    }
+
+    @Test
+    void withTheBodyFingerprinted_aKeyReusedWithAnotherPayload_isAcknowledgedUnrunAndHandedOver() {
+        deployment.set("idemkit.message.fingerprint", "body");
+        start();
+
+        deliver(KafkaMessage.keyed(0, "pay-8", "10 EUR"));
+        KafkaMessage other = deliver(KafkaMessage.keyed(1, "pay-8", "99 EUR"));
+
+        assertThat(Payments.runs).hasValue(1);
+        assertThat(other.acks).hasValue(1);
+        assertThat(ExhaustedLog.events)
+                .singleElement()
+                .satisfies(
+                        e -> {
+                            assertThat(e.attempts()).isZero();
+                            assertThat(e.lastFailure()).startsWith("payload mismatch");
+                        });
+    }
+
+    @Test
+    void aMessageThatIsNoKafkaRecord_runsUnprotected() {
+        start();
+        AtomicInteger acks = new AtomicInteger();
+        Message<String> plain =
+                Message.of(
+                        "x",
+                        () -> {
+                            acks.incrementAndGet();
+                            return CompletableFuture.completedFuture(null);
+                        });
+
+        payments.consume(plain).toCompletableFuture().join();
+        payments.consume(plain).toCompletableFuture().join();
+
+        assertThat(Payments.runs).hasValue(2);
+        assertThat(acks).hasValue(2);
+    }
+
+    @Test
+    void aMessageBuiltFromTheGuardedOne_acknowledgesThroughIt() {
+        start();
+        Payments.ackThroughWithPayload = true;
+
+        KafkaMessage first = deliver(KafkaMessage.keyed(0, "pay-9", "x"));
+        KafkaMessage duplicate = deliver(KafkaMessage.keyed(1, "pay-9", "x"));
+
+        assertThat(first.acks).hasValue(1);
+        assertThat(duplicate.acks).hasValue(1);
+        assertThat(Payments.runs).hasValue(1);
+    }
+
+    /** An {@code @Incoming} method as an application writes it. */
+    @ApplicationScoped
+    public static class Payments {
+        static final AtomicInteger runs = new AtomicInteger();
+        static final AtomicInteger nacksLeft = new AtomicInteger();
+        static final AtomicInteger throwsLeft = new AtomicInteger();
+        static final List<Long> seenOffsets = new CopyOnWriteArrayList<>();
+        static volatile CountDownLatch gate = new CountDownLatch(0);
+        static volatile CountDownLatch entered = new CountDownLatch(0);
+        static volatile boolean ackThroughWithPayload;
+
+        static void reset() {
+            runs.set(0);
+            nacksLeft.set(0);
+            throwsLeft.set(0);
+            seenOffsets.clear();
+            gate = new CountDownLatch(0);
+            entered = new CountDownLatch(0);
+            ackThroughWithPayload = false;
+            ExhaustedLog.events.clear();
+        }
+
+        @Idempotent
+        @Incoming("payments")
+        public CompletionStage<Void> consume(Message<String> message) {
+            runs.incrementAndGet();
+            entered.countDown();
+            try {
+                gate.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            try {
+                seenOffsets.add(message.unwrap(ConsumerRecord.class).offset());
+            } catch (IllegalArgumentException notKafka) {
+                // a plain message
+            }
+            if (throwsLeft.getAndDecrement() > 0) {
+                throw new IllegalStateException("thrown");
+            }
+            if (nacksLeft.getAndDecrement() > 0) {
+                return message.nack(new IllegalStateException("nacked"));
+            }
+            return ackThroughWithPayload ? message.withPayload("done").ack() : message.ack();
+        }
+    }
+
+    /** Records every exhausted record. */
+    @ApplicationScoped
+    public static class ExhaustedLog {
+        static final List<IdempotencyRecordExhausted> events = new CopyOnWriteArrayList<>();
+
+        void on(@Observes IdempotencyRecordExhausted event) {
+            events.add(event);
+        }
+    }
+}
