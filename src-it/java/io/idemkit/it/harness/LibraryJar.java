@@ -23,6 +23,8 @@ public final class LibraryJar {
             new File(System.getProperty("idemkit.it-lib", "target/it-lib"));
     private static final File REDIS_CLIENT =
             new File(System.getProperty("idemkit.it-lib-redis", "target/it-lib-redis"));
+    private static final File KAFKA_CLIENT =
+            new File(System.getProperty("idemkit.it-lib-kafka", "target/it-lib-kafka"));
 
     private LibraryJar() {}
 
@@ -47,15 +49,29 @@ public final class LibraryJar {
      *     library), which the build copies to {@code target/it-lib-redis}
      */
     public static WebArchive addRedisClient(WebArchive war) {
+        return war.addAsLibraries(jars(REDIS_CLIENT, "Redis client"));
+    }
+
+    /**
+     * @param war the test application
+     * @return {@code war}, with the Kafka client and its runtime dependencies in {@code
+     *     WEB-INF/lib}, as an application on Open Liberty's {@code liberty-kafka} connector carries
+     *     them, which the build copies to {@code target/it-lib-kafka}
+     */
+    public static WebArchive addKafkaClient(WebArchive war) {
+        return war.addAsLibraries(jars(KAFKA_CLIENT, "Kafka client"));
+    }
+
+    private static File[] jars(File folder, String what) {
         File[] jars =
                 Objects.requireNonNullElse(
-                        REDIS_CLIENT.listFiles((dir, name) -> name.endsWith(".jar")), new File[0]);
+                        folder.listFiles((dir, name) -> name.endsWith(".jar")), new File[0]);
         if (jars.length == 0) {
             throw new IllegalStateException(
-                    "No Redis client in " + REDIS_CLIENT.getAbsolutePath() + ": run mvn verify");
+                    "No " + what + " in " + folder.getAbsolutePath() + ": run mvn verify");
         }
         Arrays.sort(jars);
-        return war.addAsLibraries(jars);
+        return jars;
     }
 
     /**
