@@ -2,6 +2,7 @@ package io.idemkit.reactive;
 
 import io.idemkit.IdempotencyInProgressException;
 import io.idemkit.IdempotencyPayloadMismatchException;
+import io.idemkit.IdempotencyRecordExhausted;
 import io.idemkit.IdempotencyScopeUnavailableException;
 import io.idemkit.IdempotencyStorageException;
 import io.idemkit.config.IdemkitConfig;

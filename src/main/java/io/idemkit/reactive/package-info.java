@@ -1,6 +1,5 @@
 /**
- * Internal, but for {@link io.idemkit.reactive.IdempotencyRecordExhausted}: no compatibility
- * guaranteed.
+ * Internal: no compatibility guaranteed.
  *
  * <p>The MicroProfile Reactive Messaging transport (contract C17): an {@code @Idempotent}
  * {@code @Incoming} method that takes a {@code Message<T>} and returns a {@code CompletionStage}

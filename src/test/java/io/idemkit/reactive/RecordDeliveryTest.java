@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idemkit.IdempotencyEvent.Decision;
+import io.idemkit.IdempotencyRecordExhausted;
 import io.idemkit.Idempotent;
 import io.idemkit.cdi.TestDeployment;
 import io.idemkit.method.Beans;

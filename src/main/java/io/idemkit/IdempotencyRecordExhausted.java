@@ -1,12 +1,12 @@
-package io.idemkit.reactive;
+package io.idemkit;
 
 import java.util.Objects;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
- * A CDI event: an {@link io.idemkit.Idempotent} {@code @Incoming} method failed on one record
- * {@code idemkit.message.max-attempts} times, so the record is acknowledged without running the
- * method again, and its record in the store says it was given up (contract C17.4). Observers run
+ * A CDI event: an {@link Idempotent} {@code @Incoming} method failed on one record {@code
+ * idemkit.message.max-attempts} times, so the record is acknowledged without running the method
+ * again, and its record in the store says it was given up (contract C17.4). Observers run
  * synchronously before the acknowledgement; one that throws makes the library nack the record, so
  * that the channel's failure strategy applies (a dead-letter topic on WildFly's connector). Fired
  * once per stored give-up.
