@@ -13,7 +13,7 @@ import io.idemkit.core.IdempotencyEngine;
 import io.idemkit.core.LeaseHeartbeat;
 import io.idemkit.core.Operation;
 import io.idemkit.core.ScopeResolver;
-import io.idemkit.core.hash.EffectiveKey;
+import io.idemkit.method.Attempts;
 import io.idemkit.method.IdempotentInterceptor;
 import io.idemkit.method.ListenerDelivery;
 import io.idemkit.method.MethodPlan;
@@ -376,10 +376,7 @@ final class MessageDelivery implements ListenerDelivery {
 
     private long countAttempt(Operation operation, Message message, MethodPlan plan) {
         try {
-            return engine.store()
-                    .countAttempt(
-                            EffectiveKey.of(List.of("idemkit-attempts", operation.effectiveKey())),
-                            operation.policy().completedTtl());
+            return Attempts.count(engine, operation);
         } catch (UnsupportedOperationException e) {
             warnOnce(
                     "no-count",

@@ -3,6 +3,7 @@ package io.idemkit.message;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.core.IdempotencyEngine;
 import io.idemkit.core.ScopeResolver;
+import io.idemkit.method.LazyDelivery;
 import io.idemkit.method.ListenerDelivery;
 import io.idemkit.method.MethodPlan;
 import io.idemkit.transaction.TransactionHooks;
@@ -21,12 +22,7 @@ import jakarta.interceptor.InvocationContext;
 @ApplicationScoped
 public class MessageSurface implements ListenerDelivery {
 
-    private final IdempotencyEngine engine;
-    private final ScopeResolver scope;
-    private final TransactionHooks transactions;
-    private final IdemkitConfig config;
-    private final BeanManager beans;
-    private volatile ListenerDelivery delivery;
+    private final LazyDelivery delivery;
 
     /** For the CDI client proxy only. */
     protected MessageSurface() {
@@ -40,11 +36,9 @@ public class MessageSurface implements ListenerDelivery {
             TransactionHooks transactions,
             IdemkitConfig config,
             BeanManager beans) {
-        this.engine = engine;
-        this.scope = scope;
-        this.transactions = transactions;
-        this.config = config;
-        this.beans = beans;
+        this.delivery =
+                new LazyDelivery(
+                        () -> MessageDelivery.create(engine, scope, transactions, config, beans));
     }
 
     @Override
@@ -55,20 +49,6 @@ public class MessageSurface implements ListenerDelivery {
     @Override
     public Object deliver(InvocationContext invocation, Class<?> beanClass, MethodPlan plan)
             throws Exception {
-        return delivery().deliver(invocation, beanClass, plan);
-    }
-
-    private ListenerDelivery delivery() {
-        ListenerDelivery made = delivery;
-        if (made == null) {
-            synchronized (this) {
-                made = delivery;
-                if (made == null) {
-                    made = MessageDelivery.create(engine, scope, transactions, config, beans);
-                    delivery = made;
-                }
-            }
-        }
-        return made;
+        return delivery.get().deliver(invocation, beanClass, plan);
     }
 }

@@ -3,6 +3,7 @@ package io.idemkit.reactive;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.core.IdempotencyEngine;
 import io.idemkit.core.ScopeResolver;
+import io.idemkit.method.LazyDelivery;
 import io.idemkit.method.ListenerDelivery;
 import io.idemkit.method.MethodPlan;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,11 +20,7 @@ import jakarta.interceptor.InvocationContext;
 @ApplicationScoped
 public class ReactiveSurface implements ListenerDelivery {
 
-    private final IdempotencyEngine engine;
-    private final ScopeResolver scope;
-    private final IdemkitConfig config;
-    private final BeanManager beans;
-    private volatile ListenerDelivery delivery;
+    private final LazyDelivery delivery;
 
     /** For the CDI client proxy only. */
     protected ReactiveSurface() {
@@ -36,10 +33,7 @@ public class ReactiveSurface implements ListenerDelivery {
             ScopeResolver scope,
             IdemkitConfig config,
             BeanManager beans) {
-        this.engine = engine;
-        this.scope = scope;
-        this.config = config;
-        this.beans = beans;
+        this.delivery = new LazyDelivery(() -> RecordDelivery.create(engine, scope, config, beans));
     }
 
     @Override
@@ -50,20 +44,6 @@ public class ReactiveSurface implements ListenerDelivery {
     @Override
     public Object deliver(InvocationContext invocation, Class<?> beanClass, MethodPlan plan)
             throws Exception {
-        return delivery().deliver(invocation, beanClass, plan);
-    }
-
-    private ListenerDelivery delivery() {
-        ListenerDelivery made = delivery;
-        if (made == null) {
-            synchronized (this) {
-                made = delivery;
-                if (made == null) {
-                    made = RecordDelivery.create(engine, scope, config, beans);
-                    delivery = made;
-                }
-            }
-        }
-        return made;
+        return delivery.get().deliver(invocation, beanClass, plan);
     }
 }
