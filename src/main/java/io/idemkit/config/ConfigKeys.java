@@ -178,6 +178,15 @@ public final class ConfigKeys {
     /** Default of {@link #MESSAGE_TRANSACTION_TIMEOUT}: unset, the server's own is read. */
     public static final String MESSAGE_TRANSACTION_TIMEOUT_DEFAULT = "";
 
+    /**
+     * What becomes of a Kafka record given up after its attempts (C17.4): {@code acknowledge} or
+     * {@code nack} ({@link ExhaustedRecords}).
+     */
+    public static final String MESSAGE_EXHAUSTED = PREFIX + "message.exhausted";
+
+    /** Default of {@link #MESSAGE_EXHAUSTED}. */
+    public static final String MESSAGE_EXHAUSTED_DEFAULT = "acknowledge";
+
     private ConfigKeys() {}
 
     /**

@@ -121,6 +121,11 @@ public final class ConfigReader {
                                 text.isBlank()
                                         ? Optional.empty()
                                         : Optional.of(DurationFormat.parseNotNegative(text)));
+        ExhaustedRecords exhausted =
+                values.enumValue(
+                        ConfigKeys.MESSAGE_EXHAUSTED,
+                        ConfigKeys.MESSAGE_EXHAUSTED_DEFAULT,
+                        ExhaustedRecords.class);
         DerivedKeyMode derivedKeys =
                 values.enumValue(
                         ConfigKeys.METHOD_DERIVED_KEY,
@@ -180,6 +185,7 @@ public final class ConfigReader {
                 maxWaitersPerKey,
                 new MessagePolicy(keyProperty, maxAttempts, fingerprintBody),
                 transactionTimeout,
+                exhausted,
                 derivedKeys,
                 new HttpKeyPolicy(keyHeader, fingerprintHeaders, keyExtractor, fingerprintFields));
     }

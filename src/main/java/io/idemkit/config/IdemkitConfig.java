@@ -21,6 +21,7 @@ import java.util.Optional;
  * @param messageDefaults how message-driven beans treat their messages, unless a bean overrides it
  * @param messageTransactionTimeout the JTA transaction timeout of message-driven beans, for their
  *     lease rule, when it is configured; empty to read the server's
+ * @param exhaustedRecords what becomes of a Kafka record given up after its attempts
  * @param derivedKeys what the deployment does about method keys derived from all the arguments
  * @param keyDefaults where JAX-RS requests' keys come from, and which headers and body fields are
  *     fingerprinted, unless a method says otherwise
@@ -35,6 +36,7 @@ public record IdemkitConfig(
         int maxWaitersPerKey,
         MessagePolicy messageDefaults,
         Optional<Duration> messageTransactionTimeout,
+        ExhaustedRecords exhaustedRecords,
         DerivedKeyMode derivedKeys,
         HttpKeyPolicy keyDefaults) {
 
@@ -46,6 +48,7 @@ public record IdemkitConfig(
         Objects.requireNonNull(scopeSource, "scopeSource");
         Objects.requireNonNull(messageDefaults, "messageDefaults");
         Objects.requireNonNull(messageTransactionTimeout, "messageTransactionTimeout");
+        Objects.requireNonNull(exhaustedRecords, "exhaustedRecords");
         Objects.requireNonNull(derivedKeys, "derivedKeys");
         Objects.requireNonNull(keyDefaults, "keyDefaults");
     }

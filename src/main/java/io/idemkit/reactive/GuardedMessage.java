@@ -4,6 +4,7 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
@@ -14,9 +15,10 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 /**
  * The message an {@code @Idempotent} method receives in place of the connector's (C17.2): the same
  * payload, metadata and {@code unwrap}, but its first {@code ack} stores the completion before the
- * connector's acknowledgement runs, and its first {@code nack} releases the claim before the
- * connector's failure strategy does. A message built from it ({@code withPayload}, {@code
- * withMetadata}: the interface's own default methods) acknowledges through it too.
+ * connector's acknowledgement runs. A {@code nack} while the method is being called is held for the
+ * delivery to decide on (a retry, or the give-up, C17.4); one after the call returned releases the
+ * claim before the connector's failure strategy runs. A message built from it ({@code withPayload},
+ * {@code withMetadata}: the interface's own default methods) acknowledges through it too.
  *
  * <p>A {@link Proxy} of the runtime's {@code Message} interface, not a class of the library: the
  * interface has more methods on SmallRye (WildFly) than in the MicroProfile API (Open Liberty), and
@@ -29,13 +31,17 @@ final class GuardedMessage implements InvocationHandler {
         /** The method acknowledged the record: store its completion. */
         void acknowledged();
 
-        /** The method nacked the record, threw, or its stage failed: release the claim. */
+        /** The method nacked the record, or its stage failed, after the call returned. */
         void failed(Throwable failure);
     }
 
     private final Message<?> original;
     private final Outcome outcome;
     private final AtomicBoolean decided = new AtomicBoolean();
+    private final CompletableFuture<Void> heldNack = new CompletableFuture<>();
+    private boolean inCall = true; // guarded by this
+    private Throwable nackedInCall; // guarded by this
+    private Supplier<CompletionStage<Void>> connectorNack; // guarded by this
 
     private GuardedMessage(Message<?> original, Outcome outcome) {
         this.original = original;
@@ -56,8 +62,51 @@ final class GuardedMessage implements InvocationHandler {
     }
 
     /**
-     * Ends the run as failed unless the method acknowledged or nacked it already: it threw, or its
-     * stage failed.
+     * The call returned or threw: a nack from now on reaches the connector at once.
+     *
+     * @return the reason of the nack the method gave during the call, held; {@code null} without
+     *     one
+     */
+    synchronized Throwable endCall() {
+        inCall = false;
+        return nackedInCall;
+    }
+
+    /** Marks the run decided without an outcome: the method threw, and the delivery decides. */
+    void abandon() {
+        decided.set(true);
+    }
+
+    /**
+     * Passes the nack held during the call on to the connector.
+     *
+     * @return what the connector's nack returned, which the stage the method returned follows too
+     */
+    CompletionStage<Void> passHeldNack() {
+        Supplier<CompletionStage<Void>> connector;
+        synchronized (this) {
+            connector = connectorNack;
+        }
+        CompletionStage<Void> passed = connector.get();
+        passed.whenComplete(
+                (done, failure) -> {
+                    if (failure != null) {
+                        heldNack.completeExceptionally(failure);
+                    } else {
+                        heldNack.complete(done);
+                    }
+                });
+        return passed;
+    }
+
+    /** Drops the nack held during the call: the delivery runs the method again, or gives up. */
+    void dropHeldNack() {
+        heldNack.complete(null);
+    }
+
+    /**
+     * Ends the run as failed unless the method acknowledged or nacked it already: its stage failed
+     * after the call returned.
      */
     void fail(Throwable failure) {
         if (decided.compareAndSet(false, true)) {
@@ -74,6 +123,14 @@ final class GuardedMessage implements InvocationHandler {
 
     private CompletionStage<Void> nack(
             Throwable reason, Supplier<CompletionStage<Void>> connector) {
+        synchronized (this) {
+            if (inCall && decided.compareAndSet(false, true)) {
+                nackedInCall =
+                        reason != null ? reason : new IllegalStateException("nacked, no reason");
+                connectorNack = connector;
+                return heldNack;
+            }
+        }
         fail(reason);
         return connector.get();
     }

@@ -5,6 +5,7 @@ import io.idemkit.IdempotencyPayloadMismatchException;
 import io.idemkit.IdempotencyRecordExhausted;
 import io.idemkit.IdempotencyScopeUnavailableException;
 import io.idemkit.IdempotencyStorageException;
+import io.idemkit.config.ExhaustedRecords;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.MessagePolicy;
 import io.idemkit.core.Admission;
@@ -30,8 +31,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
@@ -81,6 +80,7 @@ final class RecordDelivery implements ListenerDelivery {
     private final ScopeResolver scope;
     private final BiFunction<Class<?>, Method, MessagePolicy> policies;
     private final Consumer<IdempotencyRecordExhausted> exhausted;
+    private final ExhaustedRecords exhaustedRecords;
     private final Map<MethodPlan, MessagePolicy> resolved = new ConcurrentHashMap<>();
     private final RecentFailures lastFailures = new RecentFailures();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
@@ -88,16 +88,19 @@ final class RecordDelivery implements ListenerDelivery {
     /**
      * @param policies the message policy of a bean's method, asked once per plan
      * @param exhausted fires {@link IdempotencyRecordExhausted} to the application's observers
+     * @param exhaustedRecords what becomes of a record given up, once the observers ran
      */
     RecordDelivery(
             IdempotencyEngine engine,
             ScopeResolver scope,
             BiFunction<Class<?>, Method, MessagePolicy> policies,
-            Consumer<IdempotencyRecordExhausted> exhausted) {
+            Consumer<IdempotencyRecordExhausted> exhausted,
+            ExhaustedRecords exhaustedRecords) {
         this.engine = engine;
         this.scope = scope;
         this.policies = policies;
         this.exhausted = exhausted;
+        this.exhaustedRecords = exhaustedRecords;
     }
 
     /**
@@ -118,7 +121,8 @@ final class RecordDelivery implements ListenerDelivery {
                                 beanClass,
                                 method,
                                 config.messageDefaults()),
-                event -> beans.getEvent().select(IdempotencyRecordExhausted.class).fire(event));
+                event -> beans.getEvent().select(IdempotencyRecordExhausted.class).fire(event),
+                config.exhaustedRecords());
     }
 
     @Override
@@ -192,9 +196,9 @@ final class RecordDelivery implements ListenerDelivery {
             return storeFailed(message, plan, e);
         }
         if (attempt > policy.maxAttempts()) {
-            return giveUp(message, plan, operation, execution, attempt - 1);
+            return giveUp(message, plan, operation, execution, attempt - 1, null);
         }
-        return run(invocation, message, operation, execution);
+        return run(invocation, message, plan, policy, operation, execution, attempt);
     }
 
     /**
@@ -219,68 +223,88 @@ final class RecordDelivery implements ListenerDelivery {
         }
     }
 
+    /**
+     * Runs the method, and again while it fails during the call (it throws, nacks or returns a
+     * failed stage) and attempts are left, each attempt counted in the store; gives the record up
+     * when the last one fails (C17.4). A failure after the call returned (a stage that fails later)
+     * releases the claim and reaches the connector: the method cannot be called again then.
+     */
     private Object run(
             InvocationContext invocation,
             Message<?> message,
+            MethodPlan plan,
+            MessagePolicy policy,
             Operation operation,
-            Execution execution)
+            Execution execution,
+            long firstAttempt)
             throws Exception {
         String key = operation.effectiveKey();
         // Never interrupts: the method's acknowledgement may come on another thread.
         LeaseHeartbeat.Beat beat = execution.keepAliveOrRelease(false);
-        GuardedMessage guard =
-                GuardedMessage.guard(
-                        message,
-                        new GuardedMessage.Outcome() {
-                            @Override
-                            public void acknowledged() {
-                                lastFailures.remove(key);
-                                execution.finish(
-                                        new StoredResult(
-                                                DONE,
-                                                List.of(),
-                                                IdempotentInterceptor.VOID_MARKER));
-                            }
+        GuardedMessage.Outcome outcome =
+                new GuardedMessage.Outcome() {
+                    @Override
+                    public void acknowledged() {
+                        lastFailures.remove(key);
+                        execution.finish(
+                                new StoredResult(
+                                        DONE, List.of(), IdempotentInterceptor.VOID_MARKER));
+                    }
 
-                            @Override
-                            public void failed(Throwable failure) {
-                                lastFailures.put(key, failure);
-                                execution.release();
-                            }
-                        });
-        invocation.setParameters(new Object[] {guard.message()});
-        Object returned;
-        try {
-            returned = invocation.proceed();
-        } catch (Throwable t) {
-            beat.close();
-            guard.fail(t);
-            throw t;
+                    @Override
+                    public void failed(Throwable failure) {
+                        lastFailures.put(key, failure);
+                        execution.release();
+                    }
+                };
+        long attempt = firstAttempt;
+        while (true) {
+            GuardedMessage guard = GuardedMessage.guard(message, outcome);
+            invocation.setParameters(new Object[] {guard.message()});
+            Attempt run = Attempt.of(invocation, guard);
+            if (run.failure() == null) {
+                // Until the method acknowledges or nacks, on whatever thread, the lease is renewed.
+                execution.keepAliveUntilEnd(beat);
+                return run.followedBy(guard);
+            }
+            lastFailures.put(key, run.failure());
+            if (attempt >= policy.maxAttempts()) {
+                beat.close();
+                return giveUp(message, plan, operation, execution, attempt, run);
+            }
+            try {
+                attempt = countAttempt(operation);
+                Thread.sleep(pause(attempt));
+            } catch (IdempotencyStorageException | InterruptedException e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                beat.close();
+                execution.release();
+                return run.passedOn();
+            }
+            run.dropped();
         }
-        // Until the method acknowledges or nacks, on whatever thread, the lease is renewed.
-        execution.keepAliveUntilEnd(beat);
-        if (returned instanceof CompletionStage<?> stage) {
-            return stage.whenComplete(
-                    (ignored, failure) -> {
-                        if (failure != null) {
-                            guard.fail(
-                                    failure instanceof CompletionException wrapped
-                                                    && wrapped.getCause() != null
-                                            ? wrapped.getCause()
-                                            : failure);
-                        }
-                    });
-        }
-        return returned;
     }
 
+    /** The pause before attempt {@code attempt} (2 or more): 200 ms, doubling, at most 2 s. */
+    private static long pause(long attempt) {
+        return Math.min(200L << Math.min(attempt - 2, 4), 2_000L);
+    }
+
+    /**
+     * Gives a record up: its attempts are spent, by earlier deliveries ({@code failed} is {@code
+     * null}, the method does not run) or by this one's last run.
+     */
     private Object giveUp(
             Message<?> message,
             MethodPlan plan,
             Operation operation,
             Execution execution,
-            long attempts) {
-        // Its own decision, not how the claim was won: the method does not run (C17.4, C4.8).
+            long attempts,
+            Attempt failed)
+            throws Exception {
+        // Its own decision, not how the claim was won (C17.4, C4.8).
         execution.markGivenUp();
         execution.keepAliveUntilEnd(execution.keepAliveOrRelease(false));
         String key = operation.effectiveKey();
@@ -292,7 +316,7 @@ final class RecordDelivery implements ListenerDelivery {
                             plan.description(), key, attempts, lastFailure, message));
         } catch (RuntimeException e) {
             execution.release();
-            return message.nack(e);
+            return failed != null ? failed.passedOn() : message.nack(e);
         }
         LOG.log(
                 Level.WARNING,
@@ -304,7 +328,11 @@ final class RecordDelivery implements ListenerDelivery {
                         + key
                         + ", last failure: "
                         + lastFailure
-                        + "); it is acknowledged and will not run again.");
+                        + "); it is "
+                        + (exhaustedRecords == ExhaustedRecords.NACK
+                                ? "nacked (idemkit.message.exhausted=nack)"
+                                : "acknowledged")
+                        + " and will not run again.");
         if (seen != null) {
             LOG.log(
                     Level.DEBUG,
@@ -318,6 +346,18 @@ final class RecordDelivery implements ListenerDelivery {
         }
         lastFailures.remove(key);
         execution.finish(new StoredResult(DONE, List.of(), EXHAUSTED_MARKER));
+        if (exhaustedRecords == ExhaustedRecords.NACK) {
+            return failed != null
+                    ? failed.nacked(message)
+                    : message.nack(
+                            new IllegalStateException(
+                                    "idemkit gave the record up after "
+                                            + attempts
+                                            + " failed attempts"));
+        }
+        if (failed != null) {
+            failed.dropped();
+        }
         return message.ack();
     }
 

@@ -237,6 +237,12 @@ class EveryConfigKeyTest {
                                     r -> r.engine().messageTransactionTimeout(),
                                     Optional.of(Duration.ofMinutes(5)))),
                     Map.entry(
+                            ConfigKeys.MESSAGE_EXHAUSTED,
+                            new KeyCase(
+                                    "nack",
+                                    r -> r.engine().exhaustedRecords(),
+                                    ExhaustedRecords.NACK)),
+                    Map.entry(
                             RedisKeys.URI,
                             new KeyCase(
                                     "redis://cache:6380",

@@ -143,53 +143,97 @@ class RecordDeliveryTest {
     }
 
     @Test
-    void aNack_reachesTheConnector_andReleasesTheKeyForTheNextDelivery() {
+    void aNackDuringTheCall_isRetriedInPlace_andTheRecordIsAcknowledgedOnce() {
         start();
         Payments.nacksLeft.set(1);
 
-        KafkaMessage nacked = deliver(KafkaMessage.keyed(0, "pay-5", "x"));
-        KafkaMessage again = deliver(KafkaMessage.keyed(0, "pay-5", "x"));
+        KafkaMessage record = deliver(KafkaMessage.keyed(0, "pay-5", "x"));
 
-        assertThat(nacked.nacks).hasValue(1);
-        assertThat(nacked.acks).hasValue(0);
-        assertThat(again.acks).hasValue(1);
         assertThat(Payments.runs).hasValue(2);
+        assertThat(record.nacks).hasValue(0);
+        assertThat(record.acks).hasValue(1);
     }
 
     @Test
-    void aThrow_reachesTheConnector_andReleasesTheKeyForTheNextDelivery() {
+    void aThrow_isRetriedInPlace_andTheRecordIsAcknowledgedOnce() {
         start();
-        Payments.throwsLeft.set(1);
+        Payments.throwsLeft.set(2);
 
-        assertThatThrownBy(() -> payments.consume(KafkaMessage.keyed(0, "pay-6", "x")))
-                .isInstanceOf(IllegalStateException.class);
-        KafkaMessage again = deliver(KafkaMessage.keyed(0, "pay-6", "x"));
+        KafkaMessage record = deliver(KafkaMessage.keyed(0, "pay-6", "x"));
 
-        assertThat(again.acks).hasValue(1);
-        assertThat(Payments.runs).hasValue(2);
+        assertThat(Payments.runs).hasValue(3);
+        assertThat(record.acks).hasValue(1);
+        assertThat(ExhaustedLog.events).isEmpty();
     }
 
     @Test
-    void afterMaxAttempts_theRecordIsGivenUp_acknowledgedUnrun_andTheEventFires() {
+    void afterMaxAttempts_theRecordIsGivenUp_acknowledged_andTheEventFiresOnce() {
         deployment.set("idemkit.message.max-attempts", "2");
         start();
         Payments.nacksLeft.set(100);
 
-        deliver(KafkaMessage.keyed(0, "pay-7", "x"));
-        deliver(KafkaMessage.keyed(0, "pay-7", "x"));
-        KafkaMessage third = deliver(KafkaMessage.keyed(0, "pay-7", "x"));
-        KafkaMessage fourth = deliver(KafkaMessage.keyed(0, "pay-7", "x"));
+        KafkaMessage first = deliver(KafkaMessage.keyed(0, "pay-7", "x"));
+        KafkaMessage redelivered = deliver(KafkaMessage.keyed(0, "pay-7", "x"));
 
         assertThat(Payments.runs).hasValue(2);
-        assertThat(third.acks).hasValue(1);
-        assertThat(third.nacks).hasValue(0);
-        assertThat(fourth.acks).hasValue(1);
+        assertThat(first.acks).hasValue(1);
+        assertThat(first.nacks).hasValue(0);
+        assertThat(redelivered.acks).hasValue(1);
         assertThat(ExhaustedLog.events).hasSize(1);
         IdempotencyRecordExhausted event = ExhaustedLog.events.get(0);
         assertThat(event.attempts()).isEqualTo(2);
         assertThat(event.lastFailure()).isEqualTo(IllegalStateException.class.getName());
-        assertThat(event.message()).isSameAs(third);
-        assertThat(Beans.decisions()).contains(Decision.GIVEN_UP);
+        assertThat(event.message()).isSameAs(first);
+        assertThat(Beans.decisions()).containsExactly(Decision.GIVEN_UP, Decision.REPLAYED);
+    }
+
+    @Test
+    void withExhaustedNack_aGivenUpRecordIsNacked_withTheMethodsOwnNack() {
+        deployment.set("idemkit.message.max-attempts", "2");
+        deployment.set("idemkit.message.exhausted", "nack");
+        start();
+        Payments.nacksLeft.set(100);
+
+        KafkaMessage record = deliver(KafkaMessage.keyed(0, "pay-10", "x"));
+
+        assertThat(Payments.runs).hasValue(2);
+        assertThat(record.nacks).hasValue(1);
+        assertThat(record.acks).hasValue(0);
+        assertThat(ExhaustedLog.events).hasSize(1);
+    }
+
+    @Test
+    void aThrowOnTheLastAttempt_withAnObserverThatThrows_reachesTheConnectorAndReleasesTheKey() {
+        deployment.set("idemkit.message.max-attempts", "1");
+        start();
+        Payments.throwsLeft.set(1);
+        ExhaustedLog.failure = new IllegalStateException("the dead-letter topic is down");
+
+        assertThatThrownBy(() -> payments.consume(KafkaMessage.keyed(0, "pay-11", "x")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("thrown");
+        ExhaustedLog.failure = null;
+        KafkaMessage again = deliver(KafkaMessage.keyed(0, "pay-11", "x"));
+
+        // Released, not given up: the next delivery counts its second attempt, past one.
+        assertThat(again.acks).hasValue(1);
+        assertThat(Payments.runs).hasValue(1);
+        assertThat(ExhaustedLog.events).hasSize(2);
+    }
+
+    @Test
+    void aStageThatFailsAfterTheCall_reachesTheConnector_andReleasesTheKey() {
+        start();
+        Payments.failLater = true;
+
+        KafkaMessage failed = deliver(KafkaMessage.keyed(0, "pay-12", "x"));
+        Payments.failLater = false;
+        KafkaMessage again = deliver(KafkaMessage.keyed(0, "pay-12", "x"));
+
+        assertThat(failed.nacks).hasValue(1);
+        assertThat(failed.acks).hasValue(0);
+        assertThat(again.acks).hasValue(1);
+        assertThat(Payments.runs).hasValue(2);
     }
 
     @Test
@@ -253,6 +297,7 @@ class RecordDeliveryTest {
         static volatile CountDownLatch gate = new CountDownLatch(0);
         static volatile CountDownLatch entered = new CountDownLatch(0);
         static volatile boolean ackThroughWithPayload;
+        static volatile boolean failLater;
 
         static void reset() {
             runs.set(0);
@@ -262,6 +307,8 @@ class RecordDeliveryTest {
             gate = new CountDownLatch(0);
             entered = new CountDownLatch(0);
             ackThroughWithPayload = false;
+            failLater = false;
+            ExhaustedLog.failure = null;
             ExhaustedLog.events.clear();
         }
 
@@ -286,6 +333,13 @@ class RecordDeliveryTest {
             if (nacksLeft.getAndDecrement() > 0) {
                 return message.nack(new IllegalStateException("nacked"));
             }
+            if (failLater) {
+                // After the call has returned: the delivery can no longer call the method again.
+                return CompletableFuture.runAsync(
+                                () -> {},
+                                CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS))
+                        .thenCompose(done -> message.nack(new IllegalStateException("later")));
+            }
             return ackThroughWithPayload ? message.withPayload("done").ack() : message.ack();
         }
     }
@@ -294,9 +348,13 @@ class RecordDeliveryTest {
     @ApplicationScoped
     public static class ExhaustedLog {
         static final List<IdempotencyRecordExhausted> events = new CopyOnWriteArrayList<>();
+        static volatile RuntimeException failure;
 
         void on(@Observes IdempotencyRecordExhausted event) {
             events.add(event);
+            if (failure != null) {
+                throw failure;
+            }
         }
     }
 }
