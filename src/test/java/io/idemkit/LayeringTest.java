@@ -84,6 +84,9 @@ class LayeringTest {
                         // which the interceptor hands over through method's ListenerDelivery.
                         .layer("Message surface")
                         .definedBy("io.idemkit.message..")
+                        // Its sibling for MicroProfile Reactive Messaging (Kafka records, C17).
+                        .layer("Reactive Messaging surface")
+                        .definedBy("io.idemkit.reactive..")
                         .layer("Client")
                         .definedBy("io.idemkit.client..")
                         .layer("Health")
@@ -136,6 +139,9 @@ class LayeringTest {
                                 "Policy",
                                 "Transaction completion",
                                 "Method surface")
+                        .whereLayer("Reactive Messaging surface")
+                        .mayOnlyAccessLayers(
+                                "API", "SPI", "Core", "Config", "Policy", "Method surface")
                         // The calling side knows nothing of the engine, the stores or the surfaces.
                         .whereLayer("Client")
                         .mayOnlyAccessLayers("API", "Config")
@@ -168,6 +174,7 @@ class LayeringTest {
                                 "Transaction completion",
                                 "Method surface",
                                 "Message surface",
+                                "Reactive Messaging surface",
                                 "Client",
                                 "Health",
                                 "OpenAPI",

@@ -16,6 +16,7 @@ import io.idemkit.config.ScopeSource;
 import io.idemkit.core.OperationPolicy;
 import io.idemkit.core.ScopeMode;
 import io.idemkit.method.DerivedKeys;
+import io.idemkit.method.MessageTransport;
 import io.idemkit.method.MessageTransports;
 import io.idemkit.openapi.IdempotentResourceMethods;
 import io.idemkit.openapi.ResourceMethod;
@@ -315,13 +316,17 @@ public class IdemkitExtension implements Extension {
     /** What the checks need to know of a method, by the surfaces' own rules. */
     private static MethodSite site(MethodRef ref) {
         boolean resource = JaxRsResourceMethods.isResourceMethod(ref.beanClass(), ref.method());
-        boolean receivesMessages =
-                MessageTransports.installed().receiving(ref.beanClass(), ref.method()).isPresent();
+        String transport =
+                MessageTransports.installed()
+                        .receiving(ref.beanClass(), ref.method())
+                        .map(MessageTransport::name)
+                        .orElse(null);
+        boolean receivesMessages = transport != null;
         boolean derived = DerivedKeys.isDerived(ref.method());
         return new MethodSite(
                 ref,
                 resource,
-                receivesMessages,
+                transport,
                 derived,
                 derived && !resource && !receivesMessages
                         ? DerivedKeys.volatileLooking(ref.method())

@@ -15,10 +15,11 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The deployment's checks of every {@code @Idempotent} message-driven bean's {@code onMessage}
- * (C11): its message settings, whether its deliveries can be scoped, and the lease rule against the
- * transaction timeout the beans run under. Each returns one message per broken rule, naming the
- * bean.
+ * The deployment's checks of every {@code @Idempotent} message listener: a message-driven bean's
+ * {@code onMessage} (C11) and an {@code @Incoming} method (C17): its message settings, whether its
+ * deliveries can be scoped, and its lease rule, against the transaction timeout the beans run under
+ * (C11.4) or the Kafka consumer's poll interval (C17.3). Each returns one message per broken rule,
+ * naming the method.
  */
 public final class MessageChecks {
 
@@ -43,9 +44,6 @@ public final class MessageChecks {
                 continue;
             }
             MethodRef ref = site.ref();
-            if (timeout == null) {
-                timeout = transactionTimeout(read, server);
-            }
             try {
                 MessageResolution.resolve(
                         config,
@@ -59,6 +57,15 @@ public final class MessageChecks {
                 problems.add(principalScope(ref));
             }
             OperationPolicy policy = policies.get(ref);
+            if (MethodSite.REACTIVE_MESSAGING.equals(site.transport())) {
+                problems.addAll(
+                        PollIntervalRule.problems(
+                                ref.toString(), ref.method(), policy.leaseTtl(), config));
+                continue;
+            }
+            if (timeout == null) {
+                timeout = transactionTimeout(read, server);
+            }
             problems.addAll(
                     MessageLeaseRule.problems(
                             ref.toString(), policy.leaseTtl(), policy.waitTimeout(), timeout));

@@ -10,8 +10,9 @@ import java.util.Objects;
  *
  * @param ref the method, as seen on its bean class
  * @param resource whether it is a JAX-RS resource method, which the filter pair protects (C7.4)
- * @param receivesMessages whether it is a message listener method, a transport's to deliver (C11: a
- *     message-driven bean's {@code onMessage})
+ * @param transport the message transport whose listener method it is, a transport's to deliver
+ *     (C11: a message-driven bean's {@code onMessage}; C17: an {@code @Incoming} method), or {@code
+ *     null} for any other method
  * @param derived whether its key would be derived from all its arguments: no {@code IdempotencyKey}
  *     parameter (C7.1)
  * @param volatileLooking for a derived key, a description of every argument that looks as if it
@@ -20,7 +21,7 @@ import java.util.Objects;
 public record MethodSite(
         MethodRef ref,
         boolean resource,
-        boolean receivesMessages,
+        String transport,
         boolean derived,
         List<String> volatileLooking) {
 
@@ -30,11 +31,22 @@ public record MethodSite(
         volatileLooking = List.copyOf(volatileLooking);
     }
 
+    /** The name of the Reactive Messaging transport (C17), as its wing declares it. */
+    public static final String REACTIVE_MESSAGING = "reactive-messaging";
+
+    /**
+     * @return whether it is a message listener method, keyed by its message rather than its
+     *     arguments
+     */
+    public boolean receivesMessages() {
+        return transport != null;
+    }
+
     /**
      * @return whether the method surface derives its key: neither a resource method nor a message
      *     listener, and no key parameter
      */
     boolean derivesItsKey() {
-        return !resource && !receivesMessages && derived;
+        return !resource && !receivesMessages() && derived;
     }
 }

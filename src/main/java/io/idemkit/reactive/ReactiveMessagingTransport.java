@@ -1,6 +1,7 @@
 package io.idemkit.reactive;
 
 import io.idemkit.method.MessageTransport;
+import io.idemkit.policy.MethodSite;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 
@@ -17,7 +18,7 @@ import java.lang.reflect.Method;
 public final class ReactiveMessagingTransport implements MessageTransport {
 
     /** The transport's name, which {@link ReactiveSurface} answers to. */
-    public static final String NAME = "reactive-messaging";
+    public static final String NAME = MethodSite.REACTIVE_MESSAGING;
 
     private static final String INCOMING = "org.eclipse.microprofile.reactive.messaging.Incoming";
     private static final String OUTGOING = "org.eclipse.microprofile.reactive.messaging.Outgoing";

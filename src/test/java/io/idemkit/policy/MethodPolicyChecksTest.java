@@ -57,7 +57,7 @@ class MethodPolicyChecksTest {
 
     private static MethodSite site(String name) {
         MethodRef ref = ref(name);
-        return new MethodSite(ref, false, false, name.equals("derived"), List.of());
+        return new MethodSite(ref, false, null, name.equals("derived"), List.of());
     }
 
     private static MethodPolicyChecks.Outcome check(
@@ -170,7 +170,7 @@ class MethodPolicyChecksTest {
 
     @Test
     void inTransactionCompletion_onAResourceMethod_isIgnored() {
-        MethodSite resource = new MethodSite(ref("book"), true, false, false, List.of());
+        MethodSite resource = new MethodSite(ref("book"), true, null, false, List.of());
         OperationPolicy policy =
                 check(Map.of(), List.of(resource), EVERY_NAME_A_BEAN).policies().get(ref("book"));
 

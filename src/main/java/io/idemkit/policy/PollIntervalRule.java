@@ -1,0 +1,97 @@
+package io.idemkit.policy;
+
+import io.idemkit.config.DurationFormat;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The lease rule of an {@code @Idempotent @Incoming} method (C17.3), the Kafka counterpart of
+ * C11.4's: the lease is shorter than the consumer's {@code max.poll.interval.ms}. A duplicate of a
+ * record whose first run crashed waits for that run's lease without polling, and a consumer that
+ * does not poll within the interval leaves its group; the record's next owner would wait the same,
+ * and the partition would move from consumer to consumer without progress.
+ *
+ * <p>The interval is the channel's ({@code mp.messaging.incoming.<channel>.max.poll.interval.ms}),
+ * else its connector's ({@code mp.messaging.connector.<connector>.max.poll.interval.ms}), else the
+ * Kafka client's default, 5 minutes.
+ */
+final class PollIntervalRule {
+
+    /** The Kafka client's default {@code max.poll.interval.ms}. */
+    static final Duration KAFKA_DEFAULT = Duration.ofMinutes(5);
+
+    private static final String INCOMING = "org.eclipse.microprofile.reactive.messaging.Incoming";
+    private static final String KEY = "max.poll.interval.ms";
+
+    private PollIntervalRule() {}
+
+    /**
+     * @return the rule's problem for {@code method}'s lease, if it breaks it
+     */
+    static List<String> problems(
+            String description, Method method, Duration lease, ConfigLookup config) {
+        Optional<String> channel = channel(method);
+        if (channel.isEmpty()) {
+            return List.of();
+        }
+        String channelKey = "mp.messaging.incoming." + channel.get() + "." + KEY;
+        String source = channelKey;
+        Optional<String> value = config.value(channelKey);
+        if (value.isEmpty()) {
+            Optional<String> connector =
+                    config.value("mp.messaging.incoming." + channel.get() + ".connector");
+            if (connector.isPresent()) {
+                source = "mp.messaging.connector." + connector.get().strip() + "." + KEY;
+                value = config.value(source);
+            }
+        }
+        Duration interval;
+        String origin;
+        if (value.isPresent()) {
+            try {
+                interval = Duration.ofMillis(Long.parseLong(value.get().strip()));
+            } catch (NumberFormatException e) {
+                return List.of(); // the connector says what is wrong with it
+            }
+            origin = source + "=" + value.get().strip();
+        } else {
+            interval = KAFKA_DEFAULT;
+            origin = "the Kafka client's default " + KAFKA_DEFAULT.toMillis() + " ms";
+        }
+        if (lease.compareTo(interval) < 0) {
+            return List.of();
+        }
+        return List.of(
+                "The lease of "
+                        + description
+                        + " ("
+                        + DurationFormat.format(lease)
+                        + ") must be shorter than the max.poll.interval.ms of its channel "
+                        + channel.get()
+                        + " ("
+                        + origin
+                        + "): a duplicate waits for a crashed run's lease without polling, and a"
+                        + " consumer that does not poll within that interval leaves its group"
+                        + " (C17.3). Lower idemkit.lease-ttl for this method, or raise"
+                        + " max.poll.interval.ms.");
+    }
+
+    /** The channel of an {@code @Incoming} method, read by the annotation's name. */
+    private static Optional<String> channel(Method method) {
+        for (Annotation annotation : method.getAnnotations()) {
+            if (annotation.annotationType().getName().equals(INCOMING)) {
+                try {
+                    Object value =
+                            annotation.annotationType().getMethod("value").invoke(annotation);
+                    return value instanceof String name ? Optional.of(name) : Optional.empty();
+                } catch (ReflectiveOperationException e) {
+                    return Optional.empty();
+                }
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,92 @@
+package io.idemkit.reactive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idemkit.Idempotent;
+import io.idemkit.cdi.TestDeployment;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.spi.DeploymentException;
+import java.util.concurrent.CompletionStage;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the deployment refuses about an {@code @Idempotent @Incoming} method (C17.3): a lease that
+ * is not shorter than the Kafka consumer's {@code max.poll.interval.ms}, the Kafka counterpart of
+ * the reference's queue-lease-shorter-than-visibility; and what it does not hold it to (the JTA
+ * transaction timeout of message-driven beans).
+ */
+class RecordDeploymentTest {
+
+    private final TestDeployment deployment = new TestDeployment();
+
+    @BeforeEach
+    void singleTenant() {
+        deployment.set("idemkit.scope-mode", "single-tenant");
+    }
+
+    @AfterEach
+    void shutDown() {
+        deployment.close();
+    }
+
+    @Test
+    void aLeaseNotShorterThanTheChannelsPollInterval_failsTheDeployment() {
+        deployment.set("idemkit.lease-ttl", "10s");
+        deployment.set("mp.messaging.incoming.refunds.max.poll.interval.ms", "10000");
+
+        assertThatThrownBy(() -> deployment.start(Refunds.class))
+                .isInstanceOf(DeploymentException.class)
+                .hasMessageContaining(
+                        "The lease of "
+                                + Refunds.class.getName()
+                                + ".consume() (10s) must be shorter than the max.poll.interval.ms"
+                                + " of its channel refunds"
+                                + " (mp.messaging.incoming.refunds.max.poll.interval.ms=10000)");
+    }
+
+    @Test
+    void theConnectorsPollInterval_countsWhenTheChannelSetsNone() {
+        deployment.set("idemkit.lease-ttl", "20s");
+        deployment.set("mp.messaging.incoming.refunds.connector", "liberty-kafka");
+        deployment.set("mp.messaging.connector.liberty-kafka.max.poll.interval.ms", "15000");
+
+        assertThatThrownBy(() -> deployment.start(Refunds.class))
+                .isInstanceOf(DeploymentException.class)
+                .hasMessageContaining(
+                        "(mp.messaging.connector.liberty-kafka.max.poll.interval.ms=15000)");
+    }
+
+    @Test
+    void withoutAPollInterval_theKafkaDefaultOfFiveMinutesHoldsTheLease() {
+        deployment.set("idemkit.lease-ttl", "5m");
+
+        assertThatThrownBy(() -> deployment.start(Refunds.class))
+                .isInstanceOf(DeploymentException.class)
+                .hasMessageContaining("(the Kafka client's default 300000 ms)");
+    }
+
+    @Test
+    void aShorterLease_deploys_andNoTransactionTimeoutIsAsked() {
+        deployment.set("idemkit.lease-ttl", "9s");
+        deployment.set("mp.messaging.incoming.refunds.max.poll.interval.ms", "10000");
+        // A message-driven bean's rule would refuse this lease against a 5 s transaction timeout.
+        deployment.set("idemkit.message.transaction-timeout", "5s");
+
+        assertThat(deployment.start(Refunds.class).select(Refunds.class).get()).isNotNull();
+    }
+
+    /** An {@code @Incoming} method as an application writes it. */
+    @ApplicationScoped
+    public static class Refunds {
+        @Idempotent
+        @Incoming("refunds")
+        public CompletionStage<Void> consume(Message<String> refund) {
+            return refund.ack();
+        }
+    }
+}
