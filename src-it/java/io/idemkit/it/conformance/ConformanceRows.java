@@ -44,6 +44,8 @@ final class ConformanceRows {
                         "queue-lease-shorter-than-visibility",
                         "queue-poison-dlq",
                         "queue-result-bearing-replay")),
+        /** The queue vectors on Kafka records, an {@code @Incoming} method's (C17). */
+        KAFKA("Queue (Kafka)", QUEUE.vectors),
         TOOL(
                 "Tool call",
                 List.of(
@@ -210,6 +212,11 @@ final class ConformanceRows {
                                     false,
                                     List.of("MessageMemoryStoreIT", "MessageArtemisMemoryStoreIT"))
                             .notApplicable("queue-crash-recovery", DIES_WITH_THE_SERVER),
+                    new Row(
+                            Surface.KAFKA,
+                            "PostgreSQL",
+                            true,
+                            List.of("KafkaLibertyIT", "KafkaWildFlyIT")),
                     new Row(
                                     Surface.TOOL,
                                     "PostgreSQL",

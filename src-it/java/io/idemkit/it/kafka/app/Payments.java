@@ -2,26 +2,50 @@ package io.idemkit.it.kafka.app;
 
 import io.idemkit.Idempotent;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.Map;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
- * An {@code @Idempotent @Incoming} method as an application writes it: its effect is one count per
- * run under the record's payload, which the tests read through {@link EffectsResource}.
+ * An {@code @Idempotent @Incoming} method as an application writes it. A record's payload is {@code
+ * <mode>:<tag>[:<marker file>]}, and what the method does, it counts under the tag ({@link
+ * Counts}): {@code ok} runs; {@code slow} runs for half a second; {@code fail} throws every time;
+ * {@code block} blocks for two minutes the first time (while its marker file does not exist yet,
+ * across a restart of the server) and runs afterwards.
  */
 @ApplicationScoped
 public class Payments {
 
-    static final Map<String, AtomicInteger> RUNS = new ConcurrentHashMap<>();
-
     @Idempotent
     @Incoming("payments")
-    public CompletionStage<Void> consume(Message<String> message) {
-        RUNS.computeIfAbsent(message.getPayload(), p -> new AtomicInteger()).incrementAndGet();
-        return message.ack();
+    public CompletionStage<Void> consume(Message<String> record) throws Exception {
+        String[] parts = record.getPayload().split(":", 3);
+        String mode = parts[0];
+        String tag = parts[1];
+        if (mode.equals("block") && firstTime(Path.of(parts[2]))) {
+            Counts.add(tag, "blocked");
+            Thread.sleep(120_000);
+        }
+        Counts.add(tag, "runs");
+        if (mode.equals("slow")) {
+            Thread.sleep(500);
+        }
+        if (mode.equals("fail")) {
+            throw new IllegalStateException("poison record " + tag);
+        }
+        Counts.add(tag, "done");
+        return record.ack();
+    }
+
+    private static boolean firstTime(Path marker) throws IOException {
+        try {
+            Files.createFile(marker);
+            return true;
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            return false;
+        }
     }
 }
