@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -63,6 +64,8 @@ public abstract class KafkaScenarios {
 
     static final String TOPIC = "payments-" + RUN;
     static final String RACE_TOPIC = "race-" + RUN;
+    static final String ORDERS_TOPIC = "orders-" + RUN;
+    static final String QUOTES_TOPIC = "quotes-" + RUN;
     static final String GROUP = "idemkit-" + RUN;
     static final List<String> RACERS = List.of("a", "b", "c", "d");
 
@@ -84,6 +87,8 @@ public abstract class KafkaScenarios {
             if (!created) {
                 broker.records().createTopic(TOPIC, 1);
                 broker.records().createTopic(RACE_TOPIC, 1);
+                broker.records().createTopic(ORDERS_TOPIC, 1);
+                broker.records().createTopic(QUOTES_TOPIC, 1);
                 created = true;
             }
         }
@@ -157,6 +162,20 @@ public abstract class KafkaScenarios {
                     RACE_TOPIC,
                     groupPrefix + GROUP + "-" + racer);
         }
+        channel(config, connector, "orders", ORDERS_TOPIC, groupPrefix + GROUP + "-orders");
+        // The refused application's quotes would go elsewhere, were it to run.
+        String quotes = "mp.messaging.outgoing.quotes.";
+        config.append(quotes).append("connector=").append(connector).append('\n');
+        config.append(quotes)
+                .append("topic=")
+                .append(QUOTES_TOPIC)
+                .append(groupPrefix)
+                .append('\n');
+        config.append(quotes)
+                .append("key.serializer=org.apache.kafka.common.serialization.StringSerializer\n");
+        config.append(quotes)
+                .append(
+                        "value.serializer=org.apache.kafka.common.serialization.StringSerializer\n");
         return config.toString();
     }
 
@@ -277,6 +296,32 @@ public abstract class KafkaScenarios {
         assertThat(count(next, "done")).isEqualTo(1);
         assertThat(count("runs")).isEqualTo(3);
         assertThat(count("exhausted")).isEqualTo(1);
+    }
+
+    @Test
+    void queue_result_bearing_replay() {
+        // An order sent twice under one key: the stage runs once, and the duplicate sends the
+        // first run's quote on again, rather than nothing or a new quote.
+        ProducerRecord<String, String> order = new ProducerRecord<>(ORDERS_TOPIC, "c", tag);
+        header(order, "Q6-" + tag);
+        long first = send(order, 2);
+
+        awaitCommitted(GROUP + "-orders", ORDERS_TOPIC, first + 2);
+        List<String> quotes = new ArrayList<>();
+        Awaitility.await()
+                .atMost(WAIT)
+                .until(
+                        () -> {
+                            quotes.clear();
+                            broker().records().readFromBeginning(QUOTES_TOPIC, 1).stream()
+                                    .map(ConsumerRecord::value)
+                                    .filter(quote -> quote.startsWith(tag + " costs "))
+                                    .forEach(quotes::add);
+                            return quotes.size() >= 2;
+                        });
+        assertThat(quotes).hasSize(2);
+        assertThat(quotes.get(1)).isEqualTo(quotes.get(0));
+        assertThat(count("runs")).isEqualTo(1);
     }
 
     @Test

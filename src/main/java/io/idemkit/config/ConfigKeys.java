@@ -187,6 +187,16 @@ public final class ConfigKeys {
     /** Default of {@link #MESSAGE_EXHAUSTED}. */
     public static final String MESSAGE_EXHAUSTED_DEFAULT = "acknowledge";
 
+    /**
+     * What a duplicate record of a processor sends on (C17.6): {@code re-emit} or {@code drop}
+     * ({@link ProcessorDuplicates}).
+     */
+    public static final String MESSAGE_PROCESSOR_DUPLICATES =
+            PREFIX + "message.processor-duplicates";
+
+    /** Default of {@link #MESSAGE_PROCESSOR_DUPLICATES}. */
+    public static final String MESSAGE_PROCESSOR_DUPLICATES_DEFAULT = "re-emit";
+
     private ConfigKeys() {}
 
     /**

@@ -126,6 +126,11 @@ public final class ConfigReader {
                         ConfigKeys.MESSAGE_EXHAUSTED,
                         ConfigKeys.MESSAGE_EXHAUSTED_DEFAULT,
                         ExhaustedRecords.class);
+        ProcessorDuplicates processorDuplicates =
+                values.enumValue(
+                        ConfigKeys.MESSAGE_PROCESSOR_DUPLICATES,
+                        ConfigKeys.MESSAGE_PROCESSOR_DUPLICATES_DEFAULT,
+                        ProcessorDuplicates.class);
         DerivedKeyMode derivedKeys =
                 values.enumValue(
                         ConfigKeys.METHOD_DERIVED_KEY,
@@ -186,6 +191,7 @@ public final class ConfigReader {
                 new MessagePolicy(keyProperty, maxAttempts, fingerprintBody),
                 transactionTimeout,
                 exhausted,
+                processorDuplicates,
                 derivedKeys,
                 new HttpKeyPolicy(keyHeader, fingerprintHeaders, keyExtractor, fingerprintFields));
     }

@@ -22,6 +22,7 @@ import java.util.Optional;
  * @param messageTransactionTimeout the JTA transaction timeout of message-driven beans, for their
  *     lease rule, when it is configured; empty to read the server's
  * @param exhaustedRecords what becomes of a Kafka record given up after its attempts
+ * @param processorDuplicates what a duplicate record of a processor sends on
  * @param derivedKeys what the deployment does about method keys derived from all the arguments
  * @param keyDefaults where JAX-RS requests' keys come from, and which headers and body fields are
  *     fingerprinted, unless a method says otherwise
@@ -37,6 +38,7 @@ public record IdemkitConfig(
         MessagePolicy messageDefaults,
         Optional<Duration> messageTransactionTimeout,
         ExhaustedRecords exhaustedRecords,
+        ProcessorDuplicates processorDuplicates,
         DerivedKeyMode derivedKeys,
         HttpKeyPolicy keyDefaults) {
 
@@ -49,6 +51,7 @@ public record IdemkitConfig(
         Objects.requireNonNull(messageDefaults, "messageDefaults");
         Objects.requireNonNull(messageTransactionTimeout, "messageTransactionTimeout");
         Objects.requireNonNull(exhaustedRecords, "exhaustedRecords");
+        Objects.requireNonNull(processorDuplicates, "processorDuplicates");
         Objects.requireNonNull(derivedKeys, "derivedKeys");
         Objects.requireNonNull(keyDefaults, "keyDefaults");
     }

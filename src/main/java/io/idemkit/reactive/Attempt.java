@@ -82,7 +82,7 @@ final class Attempt {
      * @return the failure as it would have reached the connector without the library: thrown again,
      *     the held nack passed on, or the failed stage
      */
-    Object passedOn() throws Exception {
+    Object passedOn(MethodForm form) throws Exception {
         return switch (how) {
             case THREW -> {
                 if (failure instanceof Error error) {
@@ -90,7 +90,7 @@ final class Attempt {
                 }
                 throw (Exception) failure;
             }
-            case NACKED -> guard.passHeldNack();
+            case NACKED -> form.nothing(guard.passHeldNack());
             default -> returned;
         };
     }

@@ -157,24 +157,18 @@ final class GuardedMessage implements InvocationHandler {
                 return (Function<Throwable, CompletionStage<Void>>)
                         t -> nack(t, () -> original.nack(t));
             case "getAckWithMetadata":
-                {
-                    Function<Object, CompletionStage<Void>> connector =
-                            (Function<Object, CompletionStage<Void>>) pass(method, args);
-                    return connector == null
-                            ? null
-                            : (Function<Object, CompletionStage<Void>>)
-                                    m -> ack(() -> connector.apply(m));
-                }
+                // SmallRye's: through the connector's own ack(Metadata), which every message has,
+                // whether or not it hands out a function of its own.
+                return (Function<Object, CompletionStage<Void>>)
+                        m -> ack(() -> (CompletionStage<Void>) pass(withMetadata("ack"), m));
             case "getNackWithMetadata":
-                {
-                    BiFunction<Throwable, Object, CompletionStage<Void>> connector =
-                            (BiFunction<Throwable, Object, CompletionStage<Void>>)
-                                    pass(method, args);
-                    return connector == null
-                            ? null
-                            : (BiFunction<Throwable, Object, CompletionStage<Void>>)
-                                    (t, m) -> nack(t, () -> connector.apply(t, m));
-                }
+                return (BiFunction<Throwable, Object, CompletionStage<Void>>)
+                        (t, m) ->
+                                nack(
+                                        t,
+                                        () ->
+                                                (CompletionStage<Void>)
+                                                        pass(withMetadata("nack"), t, m));
             default:
                 break;
         }
@@ -186,7 +180,18 @@ final class GuardedMessage implements InvocationHandler {
         return pass(method, args);
     }
 
-    private Object pass(Method method, Object[] args) {
+    /** SmallRye's {@code ack(Metadata)} or {@code nack(Throwable, Metadata)}. */
+    private static Method withMetadata(String name) {
+        int parameters = name.equals("ack") ? 1 : 2;
+        for (Method method : Message.class.getMethods()) {
+            if (method.getName().equals(name) && method.getParameterCount() == parameters) {
+                return method;
+            }
+        }
+        throw new IllegalStateException("Message has no " + name + " with metadata");
+    }
+
+    private Object pass(Method method, Object... args) {
         try {
             return method.invoke(original, args);
         } catch (InvocationTargetException e) {

@@ -7,13 +7,14 @@ import java.lang.reflect.Method;
 
 /**
  * MicroProfile Reactive Messaging as a message transport: an {@code @Incoming} method that takes
- * one {@code Message<T>} and returns a {@code CompletionStage} (the form in which the method, and
- * so the library, decides when the record is acknowledged), and is not also {@code @Outgoing}.
- * Recognized by the names of its types, so that a runtime without Reactive Messaging never loads a
- * class of it. Listed in {@code META-INF/services/io.idemkit.method.MessageTransport}.
+ * one {@code Message<T>}, the form in which the method, and so the library, decides when the record
+ * is acknowledged: a consumer, which returns a {@code CompletionStage}, or a processor,
+ * {@code @Outgoing} too, which returns the outgoing {@code Message} or a {@code CompletionStage} of
+ * it. Recognized by the names of its types, so that a runtime without Reactive Messaging never
+ * loads a class of it. Listed in {@code META-INF/services/io.idemkit.method.MessageTransport}.
  *
- * <p>Other {@code @Incoming} forms (a payload parameter, a processor) stay the method surface's
- * (C7): keyed by their arguments, a duplicate gets the stored return value.
+ * <p>Other {@code @Incoming} forms (a payload parameter) stay the method surface's (C7): keyed by
+ * their arguments, a duplicate gets the stored return value.
  */
 public final class ReactiveMessagingTransport implements MessageTransport {
 
@@ -34,16 +35,18 @@ public final class ReactiveMessagingTransport implements MessageTransport {
     }
 
     /**
-     * @return whether {@code method} is {@code @Incoming}, not {@code @Outgoing}, takes one {@code
-     *     Message} and returns a {@code CompletionStage}
+     * @return whether {@code method} is {@code @Incoming}, takes one {@code Message} and returns a
+     *     {@code CompletionStage}, or, {@code @Outgoing} too, a {@code Message}
      */
     @Override
     public boolean receives(Class<?> beanClass, Method method) {
-        return method.getParameterCount() == 1
-                && method.getParameterTypes()[0].getName().equals(MESSAGE)
-                && method.getReturnType().getName().equals(STAGE)
-                && annotated(method, INCOMING)
-                && !annotated(method, OUTGOING);
+        if (method.getParameterCount() != 1
+                || !method.getParameterTypes()[0].getName().equals(MESSAGE)
+                || !annotated(method, INCOMING)) {
+            return false;
+        }
+        String returned = method.getReturnType().getName();
+        return returned.equals(STAGE) || (returned.equals(MESSAGE) && annotated(method, OUTGOING));
     }
 
     private static boolean annotated(Method method, String annotation) {

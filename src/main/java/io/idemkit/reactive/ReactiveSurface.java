@@ -6,6 +6,7 @@ import io.idemkit.core.ScopeResolver;
 import io.idemkit.method.LazyDelivery;
 import io.idemkit.method.ListenerDelivery;
 import io.idemkit.method.MethodPlan;
+import io.idemkit.spi.MethodResultCodec;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
@@ -24,7 +25,7 @@ public class ReactiveSurface implements ListenerDelivery {
 
     /** For the CDI client proxy only. */
     protected ReactiveSurface() {
-        this(null, null, null, null);
+        this(null, null, null, null, null);
     }
 
     @Inject
@@ -32,8 +33,10 @@ public class ReactiveSurface implements ListenerDelivery {
             IdempotencyEngine engine,
             ScopeResolver scope,
             IdemkitConfig config,
-            BeanManager beans) {
-        this.delivery = new LazyDelivery(() -> RecordDelivery.create(engine, scope, config, beans));
+            BeanManager beans,
+            MethodResultCodec codec) {
+        this.delivery =
+                new LazyDelivery(() -> RecordDelivery.create(engine, scope, config, beans, codec));
     }
 
     @Override

@@ -5,9 +5,9 @@ import io.idemkit.IdempotencyPayloadMismatchException;
 import io.idemkit.IdempotencyRecordExhausted;
 import io.idemkit.IdempotencyScopeUnavailableException;
 import io.idemkit.IdempotencyStorageException;
-import io.idemkit.config.ExhaustedRecords;
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.config.MessagePolicy;
+import io.idemkit.config.ProcessorDuplicates;
 import io.idemkit.core.Admission;
 import io.idemkit.core.Execution;
 import io.idemkit.core.IdempotencyEngine;
@@ -18,22 +18,20 @@ import io.idemkit.method.Attempts;
 import io.idemkit.method.IdempotentInterceptor;
 import io.idemkit.method.ListenerDelivery;
 import io.idemkit.method.MethodPlan;
-import io.idemkit.method.RecentFailures;
 import io.idemkit.policy.ConfigLookup;
 import io.idemkit.policy.MessageResolution;
+import io.idemkit.spi.MethodResultCodec;
 import io.idemkit.spi.StoredResult;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.interceptor.InvocationContext;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.Method;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
-import java.util.function.Consumer;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
@@ -61,17 +59,6 @@ import org.eclipse.microprofile.reactive.messaging.Message;
  */
 final class RecordDelivery implements ListenerDelivery {
 
-    /** What a given-up record stores, so that the record says so. */
-    static final byte[] EXHAUSTED_MARKER =
-            "{\"idemkit\":\"exhausted\"}".getBytes(StandardCharsets.UTF_8);
-
-    /** The {@link IdempotencyRecordExhausted#lastFailure()} of a record refused as a mismatch. */
-    static final String MISMATCH_FAILURE =
-            "payload mismatch: its key was used before with another payload; not run";
-
-    /** How the {@link IdempotencyRecordExhausted#lastFailure()} of an unscoped record begins. */
-    static final String SCOPE_FAILURE = "scope unavailable: ";
-
     private static final System.Logger LOG = System.getLogger(RecordDelivery.class.getName());
     private static final int DONE = 200;
     private static final Duration IN_PROGRESS_PAUSE = Duration.ofMillis(200);
@@ -79,39 +66,41 @@ final class RecordDelivery implements ListenerDelivery {
     private final IdempotencyEngine engine;
     private final ScopeResolver scope;
     private final BiFunction<Class<?>, Method, MessagePolicy> policies;
-    private final Consumer<IdempotencyRecordExhausted> exhausted;
-    private final ExhaustedRecords exhaustedRecords;
+    private final RecordOutcomes outcomes;
+    private final Outputs outputs;
     private final Map<MethodPlan, MessagePolicy> resolved = new ConcurrentHashMap<>();
-    private final RecentFailures lastFailures = new RecentFailures();
+    private final Map<Method, MethodForm> forms = new ConcurrentHashMap<>();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
     /**
      * @param policies the message policy of a bean's method, asked once per plan
-     * @param exhausted fires {@link IdempotencyRecordExhausted} to the application's observers
-     * @param exhaustedRecords what becomes of a record given up, once the observers ran
+     * @param outcomes how records end without a successful run
+     * @param outputs the processors' outgoing payloads
      */
     RecordDelivery(
             IdempotencyEngine engine,
             ScopeResolver scope,
             BiFunction<Class<?>, Method, MessagePolicy> policies,
-            Consumer<IdempotencyRecordExhausted> exhausted,
-            ExhaustedRecords exhaustedRecords) {
+            RecordOutcomes outcomes,
+            Outputs outputs) {
         this.engine = engine;
         this.scope = scope;
         this.policies = policies;
-        this.exhausted = exhausted;
-        this.exhaustedRecords = exhaustedRecords;
+        this.outcomes = outcomes;
+        this.outputs = outputs;
     }
 
     /**
      * @param config the application's configuration: the per-method keys over {@code
      *     idemkit.message.*}, as for message-driven beans
+     * @param codec the application's result codec, for the processors' outgoing payloads
      */
     static RecordDelivery create(
             IdempotencyEngine engine,
             ScopeResolver scope,
             IdemkitConfig config,
-            BeanManager beans) {
+            BeanManager beans,
+            MethodResultCodec codec) {
         return new RecordDelivery(
                 engine,
                 scope,
@@ -121,8 +110,16 @@ final class RecordDelivery implements ListenerDelivery {
                                 beanClass,
                                 method,
                                 config.messageDefaults()),
-                event -> beans.getEvent().select(IdempotencyRecordExhausted.class).fire(event),
-                config.exhaustedRecords());
+                new RecordOutcomes(
+                        event ->
+                                beans.getEvent()
+                                        .select(IdempotencyRecordExhausted.class)
+                                        .fire(event),
+                        config.exhaustedRecords()),
+                new Outputs(
+                        codec,
+                        config.maxBodyBytes(),
+                        config.processorDuplicates() == ProcessorDuplicates.RE_EMIT));
     }
 
     @Override
@@ -137,6 +134,7 @@ final class RecordDelivery implements ListenerDelivery {
         MessagePolicy policy =
                 resolved.computeIfAbsent(
                         plan, p -> policies.apply(beanClass, invocation.getMethod()));
+        MethodForm form = forms.computeIfAbsent(invocation.getMethod(), MethodForm::of);
         RecordIdentity identity = RecordIdentity.of(message, policy, plan, this::warnOnce);
         if (identity.key() == null) {
             warnOnce(
@@ -152,11 +150,12 @@ final class RecordDelivery implements ListenerDelivery {
         try {
             tenant = scope.resolve();
         } catch (IdempotencyScopeUnavailableException e) {
-            return acknowledgeUnrun(
+            return outcomes.acknowledgeUnrun(
                     message,
                     plan,
+                    form,
                     "",
-                    SCOPE_FAILURE + e.getMessage(),
+                    RecordOutcomes.SCOPE_FAILURE + e.getMessage(),
                     "its idempotency scope could not be resolved (" + e.getMessage() + ")");
         }
         Operation operation =
@@ -170,19 +169,24 @@ final class RecordDelivery implements ListenerDelivery {
         try {
             admission = admit(operation, plan);
         } catch (IdempotencyPayloadMismatchException e) {
-            return acknowledgeUnrun(
+            return outcomes.acknowledgeUnrun(
                     message,
                     plan,
+                    form,
                     operation.effectiveKey(),
-                    MISMATCH_FAILURE,
+                    RecordOutcomes.MISMATCH_FAILURE,
                     "its key was used before with another payload (effective key "
                             + operation.effectiveKey()
                             + ")");
         } catch (IdempotencyStorageException e) {
-            return storeFailed(message, plan, e);
+            return storeFailed(message, plan, form, e);
         }
-        if (admission instanceof Admission.Replay) {
-            return message.ack();
+        if (admission instanceof Admission.Replay replay) {
+            try {
+                return outputs.replay(message, form, replay.result());
+            } catch (RuntimeException e) {
+                return storeFailed(message, plan, form, e);
+            }
         }
         if (admission instanceof Admission.Unprotected) {
             return invocation.proceed();
@@ -193,12 +197,12 @@ final class RecordDelivery implements ListenerDelivery {
             attempt = countAttempt(operation);
         } catch (IdempotencyStorageException e) {
             execution.release();
-            return storeFailed(message, plan, e);
+            return storeFailed(message, plan, form, e);
         }
         if (attempt > policy.maxAttempts()) {
-            return giveUp(message, plan, operation, execution, attempt - 1, null);
+            return outcomes.giveUp(message, plan, form, execution, attempt - 1, null);
         }
-        return run(invocation, message, plan, policy, operation, execution, attempt);
+        return run(invocation, message, plan, form, policy, execution, attempt);
     }
 
     /**
@@ -233,27 +237,29 @@ final class RecordDelivery implements ListenerDelivery {
             InvocationContext invocation,
             Message<?> message,
             MethodPlan plan,
+            MethodForm form,
             MessagePolicy policy,
-            Operation operation,
             Execution execution,
             long firstAttempt)
             throws Exception {
-        String key = operation.effectiveKey();
+        String key = execution.operation().effectiveKey();
         // Never interrupts: the method's acknowledgement may come on another thread.
         LeaseHeartbeat.Beat beat = execution.keepAliveOrRelease(false);
         GuardedMessage.Outcome outcome =
                 new GuardedMessage.Outcome() {
                     @Override
                     public void acknowledged() {
-                        lastFailures.remove(key);
-                        execution.finish(
-                                new StoredResult(
-                                        DONE, List.of(), IdempotentInterceptor.VOID_MARKER));
+                        outcomes.succeeded(key);
+                        if (!form.processor()) { // a processor's is stored when it returns
+                            execution.finish(
+                                    new StoredResult(
+                                            DONE, List.of(), IdempotentInterceptor.VOID_MARKER));
+                        }
                     }
 
                     @Override
                     public void failed(Throwable failure) {
-                        lastFailures.put(key, failure);
+                        outcomes.failed(key, failure);
                         execution.release();
                     }
                 };
@@ -265,15 +271,21 @@ final class RecordDelivery implements ListenerDelivery {
             if (run.failure() == null) {
                 // Until the method acknowledges or nacks, on whatever thread, the lease is renewed.
                 execution.keepAliveUntilEnd(beat);
-                return run.followedBy(guard);
+                Object returned = run.followedBy(guard);
+                if (!form.processor()) {
+                    return returned;
+                }
+                outcomes.succeeded(key);
+                guard.abandon(); // from now on, the outgoing message's nack is the connector's
+                return outputs.store(returned, form, execution, plan.description());
             }
-            lastFailures.put(key, run.failure());
+            outcomes.failed(key, run.failure());
             if (attempt >= policy.maxAttempts()) {
                 beat.close();
-                return giveUp(message, plan, operation, execution, attempt, run);
+                return outcomes.giveUp(message, plan, form, execution, attempt, run);
             }
             try {
-                attempt = countAttempt(operation);
+                attempt = countAttempt(execution.operation());
                 Thread.sleep(pause(attempt));
             } catch (IdempotencyStorageException | InterruptedException e) {
                 if (e instanceof InterruptedException) {
@@ -281,7 +293,7 @@ final class RecordDelivery implements ListenerDelivery {
                 }
                 beat.close();
                 execution.release();
-                return run.passedOn();
+                return run.passedOn(form);
             }
             run.dropped();
         }
@@ -293,111 +305,22 @@ final class RecordDelivery implements ListenerDelivery {
     }
 
     /**
-     * Gives a record up: its attempts are spent, by earlier deliveries ({@code failed} is {@code
-     * null}, the method does not run) or by this one's last run.
+     * The store failed under fail-closed, or a stored payload cannot be rebuilt: nacked, so the
+     * connector's failure strategy applies (C17.5).
      */
-    private Object giveUp(
-            Message<?> message,
-            MethodPlan plan,
-            Operation operation,
-            Execution execution,
-            long attempts,
-            Attempt failed)
-            throws Exception {
-        // Its own decision, not how the claim was won (C17.4, C4.8).
-        execution.markGivenUp();
-        execution.keepAliveUntilEnd(execution.keepAliveOrRelease(false));
-        String key = operation.effectiveKey();
-        RecentFailures.Failure seen = lastFailures.get(key);
-        String lastFailure = seen != null ? seen.className() : RecentFailures.Failure.NOT_SEEN;
-        try {
-            exhausted.accept(
-                    new IdempotencyRecordExhausted(
-                            plan.description(), key, attempts, lastFailure, message));
-        } catch (RuntimeException e) {
-            execution.release();
-            return failed != null ? failed.passedOn() : message.nack(e);
-        }
-        LOG.log(
-                Level.WARNING,
-                "idemkit gave up a record for "
-                        + plan.description()
-                        + " after "
-                        + attempts
-                        + " failed attempts (effective key "
-                        + key
-                        + ", last failure: "
-                        + lastFailure
-                        + "); it is "
-                        + (exhaustedRecords == ExhaustedRecords.NACK
-                                ? "nacked (idemkit.message.exhausted=nack)"
-                                : "acknowledged")
-                        + " and will not run again.");
-        if (seen != null) {
-            LOG.log(
-                    Level.DEBUG,
-                    () ->
-                            "idemkit gave up a record for "
-                                    + plan.description()
-                                    + " (effective key "
-                                    + key
-                                    + "); its last failure: "
-                                    + seen.detail());
-        }
-        lastFailures.remove(key);
-        execution.finish(new StoredResult(DONE, List.of(), EXHAUSTED_MARKER));
-        if (exhaustedRecords == ExhaustedRecords.NACK) {
-            return failed != null
-                    ? failed.nacked(message)
-                    : message.nack(
-                            new IllegalStateException(
-                                    "idemkit gave the record up after "
-                                            + attempts
-                                            + " failed attempts"));
-        }
-        if (failed != null) {
-            failed.dropped();
-        }
-        return message.ack();
-    }
-
-    /**
-     * Acknowledges a record without running it, for a reason a redelivery cannot change, and hands
-     * it to the {@link IdempotencyRecordExhausted} observers with no attempts, so that a
-     * dead-letter forward keeps it; an observer that throws nacks it (C17.4).
-     */
-    private Object acknowledgeUnrun(
-            Message<?> message,
-            MethodPlan plan,
-            String effectiveKey,
-            String lastFailure,
-            String why) {
-        try {
-            exhausted.accept(
-                    new IdempotencyRecordExhausted(
-                            plan.description(), effectiveKey, 0, lastFailure, message));
-        } catch (RuntimeException e) {
-            return message.nack(e);
-        }
-        LOG.log(
-                Level.WARNING,
-                "idemkit acknowledged a record for "
-                        + plan.description()
-                        + " without running it: "
-                        + why
-                        + "; IdempotencyRecordExhausted observers received it.");
-        return message.ack();
-    }
-
-    /** The store failed under fail-closed: nacked, so the connector's failure strategy applies. */
-    private Object storeFailed(Message<?> message, MethodPlan plan, RuntimeException e) {
+    private static Object storeFailed(
+            Message<?> message, MethodPlan plan, MethodForm form, RuntimeException e) {
         LOG.log(
                 Level.WARNING,
                 "idemkit nacked a record for "
                         + plan.description()
-                        + ": the idempotency store failed: "
-                        + e.getMessage());
-        return message.nack(e);
+                        + ": "
+                        + (e instanceof IdempotencyStorageException
+                                ? "the idempotency store failed: " + e.getMessage()
+                                : "its stored outgoing payload cannot be rebuilt ("
+                                        + e.getClass().getName()
+                                        + ")"));
+        return form.nothing(message.nack(e));
     }
 
     private long countAttempt(Operation operation) {

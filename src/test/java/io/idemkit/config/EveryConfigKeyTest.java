@@ -243,6 +243,12 @@ class EveryConfigKeyTest {
                                     r -> r.engine().exhaustedRecords(),
                                     ExhaustedRecords.NACK)),
                     Map.entry(
+                            ConfigKeys.MESSAGE_PROCESSOR_DUPLICATES,
+                            new KeyCase(
+                                    "drop",
+                                    r -> r.engine().processorDuplicates(),
+                                    ProcessorDuplicates.DROP)),
+                    Map.entry(
                             RedisKeys.URI,
                             new KeyCase(
                                     "redis://cache:6380",

@@ -4,14 +4,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
  * A record as Open Liberty's Kafka connector hands it to an {@code @Incoming} method: a {@code
- * Message} whose {@code unwrap(ConsumerRecord.class)} gives the Kafka client's record, and which
- * counts its acknowledgements and nacks. {@link #onAck} runs inside the acknowledgement, before it
- * is counted.
+ * Message} whose {@code unwrap(ConsumerRecord.class)} gives the Kafka client's record, whose {@code
+ * getAck} and {@code getNack} are its own (so that {@code withPayload} keeps them, as Liberty's
+ * {@code IncomingKafkaMessage} does), and which counts its acknowledgements and nacks. {@link
+ * #onAck} runs inside the acknowledgement, before it is counted.
  */
 final class KafkaMessage implements Message<String> {
 
@@ -46,6 +49,16 @@ final class KafkaMessage implements Message<String> {
         onAck.run();
         acks.incrementAndGet();
         return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public Supplier<CompletionStage<Void>> getAck() {
+        return this::ack;
+    }
+
+    @Override
+    public Function<Throwable, CompletionStage<Void>> getNack() {
+        return this::nack;
     }
 
     @Override
