@@ -9,6 +9,7 @@ import io.idemkit.it.harness.LibertyServer;
 import io.idemkit.it.harness.LibraryJar;
 import io.idemkit.it.harness.WebXml;
 import io.idemkit.it.http.HttpScenarioSupport;
+import io.idemkit.it.kafka.KafkaScenarios;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.URI;
 import java.time.Duration;
@@ -84,6 +85,17 @@ final class TwoNodes {
     /** The application on the Redis store, on each node. */
     static final HttpCalls[] REDIS_HTTP = new HttpCalls[2];
 
+    /** The Kafka application ({@link TwoNodesKafka}), on each node. */
+    static final String KAFKA_WAR = "two-nodes-kafka";
+
+    static final HttpCalls[] KAFKA_HTTP = new HttpCalls[2];
+
+    /** MicroProfile Reactive Messaging, for the Kafka application. */
+    private static final String FEATURES =
+            "  <featureManager>\n"
+                    + "    <feature>mpReactiveMessaging-3.0</feature>\n"
+                    + "  </featureManager>\n";
+
     private TwoNodes() {}
 
     /** Starts the database, the proxy and both servers; {@link #stop} ends whatever started. */
@@ -107,12 +119,15 @@ final class TwoNodes {
                         "<resource-ref><res-ref-name>jdbc/business</res-ref-name>"
                                 + "<res-type>javax.sql.DataSource</res-type>"
                                 + "<lookup-name>jdbc/business</lookup-name></resource-ref>");
+        WebArchive kafkaWar = KafkaScenarios.twoNodesWar(KAFKA_WAR, ItPostgres.STORE_CONFIG);
         // Both servers start at once: about a third less wall time on two cores than one by one.
         List<CompletableFuture<Void>> starts = new ArrayList<>();
         for (int n = 0; n < 2; n++) {
             int port = n == 0 ? proxy.port() : postgres.getPort();
-            LibertyServer node = new LibertyServer("idemkit-node-" + n, war, dataSources(port));
+            LibertyServer node =
+                    new LibertyServer("idemkit-node-" + n, war, dataSources(port) + FEATURES);
             node.addApplication(redisWar);
+            node.addApplication(kafkaWar);
             NODES[n] = node;
             URI probe = node.application(war).resolve("api/calls/probe");
             starts.add(
@@ -131,6 +146,7 @@ final class TwoNodes {
             APPS[n] = NODES[n].application(war);
             HTTP[n] = new HttpCalls(APPS[n]);
             REDIS_HTTP[n] = new HttpCalls(NODES[n].application(redisWar));
+            KAFKA_HTTP[n] = new HttpCalls(NODES[n].application(kafkaWar));
             awaitRedisApplication(n);
         }
     }

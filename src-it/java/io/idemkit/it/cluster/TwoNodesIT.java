@@ -70,6 +70,15 @@ class TwoNodesIT {
      * servers, node 0 (A) reaching PostgreSQL through the proxy, which stalls or cuts its
      * connections, node 1 (B) directly.
      */
+    /** Two servers in one Kafka consumer group. */
+    @Nested
+    class Kafka extends TwoNodesKafka {
+        @Override
+        HttpCalls kafka(int n) {
+            return TwoNodes.KAFKA_HTTP[n];
+        }
+    }
+
     @Nested
     class Faults extends FaultScenarios {
         @Override

@@ -60,13 +60,13 @@ public abstract class KafkaScenarios {
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     /** This JVM's topics and groups, new for each IT class's JVM run. */
-    static final String RUN = UUID.randomUUID().toString().substring(0, 8);
+    public static final String RUN = UUID.randomUUID().toString().substring(0, 8);
 
     static final String TOPIC = "payments-" + RUN;
     static final String RACE_TOPIC = "race-" + RUN;
     static final String ORDERS_TOPIC = "orders-" + RUN;
     static final String QUOTES_TOPIC = "quotes-" + RUN;
-    static final String GROUP = "idemkit-" + RUN;
+    public static final String GROUP = "idemkit-" + RUN;
     static final List<String> RACERS = List.of("a", "b", "c", "d");
 
     static HttpCalls http;
@@ -81,7 +81,7 @@ public abstract class KafkaScenarios {
     }
 
     /** Creates this JVM's topics on the shared broker, once. */
-    static KafkaBroker broker() {
+    public static KafkaBroker broker() {
         KafkaBroker broker = KafkaBroker.shared();
         synchronized (KafkaScenarios.class) {
             if (!created) {
@@ -89,6 +89,7 @@ public abstract class KafkaScenarios {
                 broker.records().createTopic(RACE_TOPIC, 1);
                 broker.records().createTopic(ORDERS_TOPIC, 1);
                 broker.records().createTopic(QUOTES_TOPIC, 1);
+                broker.records().createTopic(TWO_NODES_TOPIC, 4);
                 created = true;
             }
         }
@@ -105,18 +106,36 @@ public abstract class KafkaScenarios {
      * @return the Kafka test application, with the library and the Kafka client
      */
     static WebArchive war(String name, String connector, String config) {
+        return war(
+                name,
+                channels(connector, name.equals(BAD_LEASE_APP) ? "bad-" : "", TOPIC) + config);
+    }
+
+    private static WebArchive war(String name, String config) {
         WebArchive war =
                 ShrinkWrap.create(WebArchive.class, name + ".war")
                         .addPackage(Payments.class.getPackage())
                         .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml")
                         .addAsResource(
-                                new StringAsset(
-                                        channels(
-                                                        connector,
-                                                        name.equals(BAD_LEASE_APP) ? "bad-" : "")
-                                                + config),
-                                "META-INF/microprofile-config.properties");
+                                new StringAsset(config), "META-INF/microprofile-config.properties");
         return LibraryJar.addKafkaClient(LibraryJar.addTo(war));
+    }
+
+    /** The topic of {@link #twoNodesWar}'s {@code payments} channel: four partitions. */
+    public static final String TWO_NODES_TOPIC = "two-nodes-" + RUN;
+
+    /** The consumer group of {@link #twoNodesWar}'s {@code payments} channel. */
+    public static final String TWO_NODES_GROUP = "two-" + GROUP;
+
+    /**
+     * @param name the WAR's name
+     * @param storeConfig the application's store
+     * @return the Kafka test application for two Open Liberty servers in one consumer group: its
+     *     {@code payments} channel reads {@link #TWO_NODES_TOPIC} in {@link #TWO_NODES_GROUP}
+     */
+    public static WebArchive twoNodesWar(String name, String storeConfig) {
+        broker();
+        return war(name, channels("liberty-kafka", "two-", TWO_NODES_TOPIC) + storeConfig);
     }
 
     /**
@@ -132,7 +151,7 @@ public abstract class KafkaScenarios {
                 "idemkit.store=memory\nmp.messaging.incoming.payments.max.poll.interval.ms=8000\n");
     }
 
-    private static String channels(String connector, String groupPrefix) {
+    private static String channels(String connector, String groupPrefix, String paymentsTopic) {
         StringBuilder config =
                 new StringBuilder(
                         "idemkit.scope-mode=single-tenant\n"
@@ -153,7 +172,7 @@ public abstract class KafkaScenarios {
         // A killed server's consumer leaves its group after 6 s rather than 45 s.
         config.append(common).append("session.timeout.ms=6000\n");
         config.append(common).append("heartbeat.interval.ms=1000\n");
-        channel(config, connector, "payments", TOPIC, groupPrefix + GROUP);
+        channel(config, connector, "payments", paymentsTopic, groupPrefix + GROUP);
         for (String racer : RACERS) {
             channel(
                     config,
@@ -163,14 +182,9 @@ public abstract class KafkaScenarios {
                     groupPrefix + GROUP + "-" + racer);
         }
         channel(config, connector, "orders", ORDERS_TOPIC, groupPrefix + GROUP + "-orders");
-        // The refused application's quotes would go elsewhere, were it to run.
         String quotes = "mp.messaging.outgoing.quotes.";
         config.append(quotes).append("connector=").append(connector).append('\n');
-        config.append(quotes)
-                .append("topic=")
-                .append(QUOTES_TOPIC)
-                .append(groupPrefix)
-                .append('\n');
+        config.append(quotes).append("topic=").append(QUOTES_TOPIC).append('\n');
         config.append(quotes)
                 .append("key.serializer=org.apache.kafka.common.serialization.StringSerializer\n");
         config.append(quotes)

@@ -1,0 +1,116 @@
+package io.idemkit.it.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idemkit.it.harness.HttpCalls;
+import io.idemkit.it.kafka.KafkaScenarios;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two Open Liberty servers in one Kafka consumer group (C17.3): {@link TwoNodes}' servers run the
+ * Kafka test application ({@link KafkaScenarios#twoNodesWar}) on the JDBC store on their one
+ * PostgreSQL, its {@code payments} channel reading a topic of four partitions in one group, so that
+ * each server owns two. Each key is sent to all four partitions, so that its copies reach both
+ * servers at about the same time: one run per key across the two.
+ */
+abstract class TwoNodesKafka {
+
+    private static final Duration WAIT = Duration.ofSeconds(90);
+    private static final int PARTITIONS = 4;
+    private static final int KEYS = 6;
+
+    /** The Kafka application on node {@code n}. */
+    abstract HttpCalls kafka(int n);
+
+    @Test
+    void twoServersInOneGroup_copiesOfAKeyOnBoth_runOncePerKey() throws Exception {
+        awaitBothServersOwnPartitions();
+        List<String> tags = new ArrayList<>();
+        List<ProducerRecord<String, String>> records = new ArrayList<>();
+        for (int k = 0; k < KEYS; k++) {
+            String tag = UUID.randomUUID().toString().substring(0, 8);
+            tags.add(tag);
+            for (int p = 0; p < PARTITIONS; p++) {
+                ProducerRecord<String, String> record =
+                        new ProducerRecord<>(
+                                KafkaScenarios.TWO_NODES_TOPIC, p, "c" + p, "slow:" + tag);
+                record.headers()
+                        .add("IdempotencyKey", ("two-" + tag).getBytes(StandardCharsets.UTF_8));
+                records.add(record);
+            }
+        }
+        long before = committedTotal();
+
+        KafkaScenarios.broker().records().send(records);
+
+        // Every copy acknowledged, on whichever server owns its partition.
+        Awaitility.await()
+                .atMost(WAIT)
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> committedTotal() - before >= (long) KEYS * PARTITIONS);
+        for (String tag : tags) {
+            assertThat(runs(0, tag) + runs(1, tag)).as("runs of " + tag).isEqualTo(1);
+        }
+    }
+
+    private void awaitBothServersOwnPartitions() {
+        Awaitility.await("both servers own partitions of the topic")
+                .atMost(WAIT)
+                .pollInterval(Duration.ofMillis(500))
+                .until(
+                        () -> {
+                            Collection<MemberDescription> members = group().members();
+                            return members.size() == 2
+                                    && members.stream().allMatch(TwoNodesKafka::ownsPartitions);
+                        });
+    }
+
+    private static boolean ownsPartitions(MemberDescription member) {
+        return member.assignment().topicPartitions().stream()
+                .anyMatch(p -> p.topic().equals(KafkaScenarios.TWO_NODES_TOPIC));
+    }
+
+    private static ConsumerGroupDescription group() throws Exception {
+        try (Admin admin = KafkaScenarios.broker().records().admin()) {
+            return admin.describeConsumerGroups(List.of(KafkaScenarios.TWO_NODES_GROUP))
+                    .all()
+                    .get()
+                    .get(KafkaScenarios.TWO_NODES_GROUP);
+        }
+    }
+
+    private static long committedTotal() throws Exception {
+        try (Admin admin = KafkaScenarios.broker().records().admin()) {
+            Map<TopicPartition, OffsetAndMetadata> offsets =
+                    admin.listConsumerGroupOffsets(KafkaScenarios.TWO_NODES_GROUP)
+                            .partitionsToOffsetAndMetadata()
+                            .get();
+            long total = 0;
+            for (Map.Entry<TopicPartition, OffsetAndMetadata> e : offsets.entrySet()) {
+                if (e.getKey().topic().equals(KafkaScenarios.TWO_NODES_TOPIC)
+                        && e.getValue() != null) {
+                    total += e.getValue().offset();
+                }
+            }
+            return total;
+        }
+    }
+
+    private int runs(int node, String tag) {
+        return Integer.parseInt(kafka(node).get("api/kafka/" + tag + "/runs").text().strip());
+    }
+}
