@@ -66,6 +66,7 @@ public abstract class KafkaScenarios {
     static final String RACE_TOPIC = "race-" + RUN;
     static final String ORDERS_TOPIC = "orders-" + RUN;
     static final String QUOTES_TOPIC = "quotes-" + RUN;
+    static final String DEAD_LETTER_TOPIC = "dead-letters-" + RUN;
     public static final String GROUP = "idemkit-" + RUN;
     static final List<String> RACERS = List.of("a", "b", "c", "d");
 
@@ -89,6 +90,7 @@ public abstract class KafkaScenarios {
                 broker.records().createTopic(RACE_TOPIC, 1);
                 broker.records().createTopic(ORDERS_TOPIC, 1);
                 broker.records().createTopic(QUOTES_TOPIC, 1);
+                broker.records().createTopic(DEAD_LETTER_TOPIC, 1);
                 broker.records().createTopic(TWO_NODES_TOPIC, 4);
                 created = true;
             }
@@ -139,8 +141,8 @@ public abstract class KafkaScenarios {
     }
 
     /**
-     * @return the application refused at deployment (C17.3): its lease (8 s) is not shorter than
-     *     its channel's {@code max.poll.interval.ms} (8 s); the reference's
+     * @return the application refused at deployment (C17.3): its lease (5 s) is not shorter than
+     *     its channel's {@code max.poll.interval.ms} (5 s); the reference's
      *     queue-lease-shorter-than-visibility. On the in-memory store, in groups of its own, so
      *     that nothing of it could reach the other application's records.
      */
@@ -148,14 +150,14 @@ public abstract class KafkaScenarios {
         return war(
                 BAD_LEASE_APP,
                 connector,
-                "idemkit.store=memory\nmp.messaging.incoming.payments.max.poll.interval.ms=8000\n");
+                "idemkit.store=memory\nmp.messaging.incoming.payments.max.poll.interval.ms=5000\n");
     }
 
     private static String channels(String connector, String groupPrefix, String paymentsTopic) {
         StringBuilder config =
                 new StringBuilder(
                         "idemkit.scope-mode=single-tenant\n"
-                                + "idemkit.lease-ttl=8s\n"
+                                + "idemkit.lease-ttl=5s\n"
                                 + "idemkit.message.max-attempts=3\n");
         String common = "mp.messaging.connector." + connector + ".";
         config.append(common)
@@ -182,15 +184,21 @@ public abstract class KafkaScenarios {
                     groupPrefix + GROUP + "-" + racer);
         }
         channel(config, connector, "orders", ORDERS_TOPIC, groupPrefix + GROUP + "-orders");
-        String quotes = "mp.messaging.outgoing.quotes.";
-        config.append(quotes).append("connector=").append(connector).append('\n');
-        config.append(quotes).append("topic=").append(QUOTES_TOPIC).append('\n');
-        config.append(quotes)
+        outgoing(config, connector, "dead-letters", DEAD_LETTER_TOPIC);
+        outgoing(config, connector, "quotes", QUOTES_TOPIC);
+        return config.toString();
+    }
+
+    private static void outgoing(
+            StringBuilder config, String connector, String channel, String topic) {
+        String prefix = "mp.messaging.outgoing." + channel + ".";
+        config.append(prefix).append("connector=").append(connector).append('\n');
+        config.append(prefix).append("topic=").append(topic).append('\n');
+        config.append(prefix)
                 .append("key.serializer=org.apache.kafka.common.serialization.StringSerializer\n");
-        config.append(quotes)
+        config.append(prefix)
                 .append(
                         "value.serializer=org.apache.kafka.common.serialization.StringSerializer\n");
-        return config.toString();
     }
 
     private static void channel(
@@ -263,7 +271,7 @@ public abstract class KafkaScenarios {
             restart();
 
             // Not committed, so the record comes back once the dead consumer has left its group;
-            // the dead claim's lease (8 s) runs out; then one run, and the commit.
+            // the dead claim's lease (5 s) runs out; then one run, and the commit.
             awaitCommitted(GROUP, TOPIC, offset + 1);
             assertThat(count("runs")).isEqualTo(1);
             assertThat(count("done")).isEqualTo(1);
@@ -288,9 +296,9 @@ public abstract class KafkaScenarios {
                 .contains(
                         "The lease of "
                                 + Payments.class.getName()
-                                + ".consume() (8s) must be shorter than the max.poll.interval.ms of"
+                                + ".consume() (5s) must be shorter than the max.poll.interval.ms of"
                                 + " its channel payments"
-                                + " (mp.messaging.incoming.payments.max.poll.interval.ms=8000)");
+                                + " (mp.messaging.incoming.payments.max.poll.interval.ms=5000)");
         assertThat(http.get(PROBE).status()).isEqualTo(200);
     }
 
@@ -303,6 +311,7 @@ public abstract class KafkaScenarios {
         assertThat(count("runs")).isEqualTo(3);
         assertThat(count("exhausted-attempts-3")).isEqualTo(1);
         assertThat(count("done")).isZero();
+        awaitDeadLetter("fail:" + tag);
         // Acknowledged, so the channel goes on: the next record runs, and this one never again.
         String next = tag + "-next";
         long after = send(keyed("ok:" + next, "Q5-next-" + tag), 1);
@@ -338,6 +347,28 @@ public abstract class KafkaScenarios {
         assertThat(count("runs")).isEqualTo(1);
     }
 
+    /**
+     * A poison record's attempts are counted in the store, so a restart does not give it three
+     * more: two runs before a kill (the second blocks), one after, then given up and forwarded.
+     */
+    @Test
+    void poison_attemptsCountedInTheStore_outliveARestart_andTheRecordReachesTheDeadLetterTopic()
+            throws Exception {
+        Path marker = markers.resolve("blocked");
+        String payload = "fail-block:" + tag + ":" + marker.toAbsolutePath();
+        long offset = send(keyed(payload, "P-" + tag), 1);
+        Awaitility.await().atMost(WAIT).until(() -> count("blocked") == 1);
+        assertThat(count("runs")).isEqualTo(2);
+
+        server().kill();
+        restart();
+
+        awaitCommitted(GROUP, TOPIC, offset + 1);
+        assertThat(count("runs")).as("runs after the restart").isEqualTo(1);
+        assertThat(count("exhausted-attempts-3")).isEqualTo(1);
+        awaitDeadLetter(payload);
+    }
+
     @Test
     void aResendWithoutAKey_isANewRecord_andRunsAgain() {
         ProducerRecord<String, String> record = new ProducerRecord<>(TOPIC, "c", "ok:" + tag);
@@ -346,6 +377,15 @@ public abstract class KafkaScenarios {
 
         awaitCommitted(GROUP, TOPIC, first + 2);
         assertThat(count("runs")).isEqualTo(2);
+    }
+
+    private static void awaitDeadLetter(String payload) {
+        Awaitility.await()
+                .atMost(WAIT)
+                .until(
+                        () ->
+                                broker().records().readFromBeginning(DEAD_LETTER_TOPIC, 1).stream()
+                                        .anyMatch(r -> r.value().equals(payload)));
     }
 
     /** Restarts the server after a kill, and waits until its application answers. */

@@ -5,7 +5,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
@@ -14,10 +17,13 @@ import org.eclipse.microprofile.reactive.messaging.Message;
  * <mode>:<tag>[:<marker file>]}, and what the method does, it counts under the tag ({@link
  * Counts}): {@code ok} runs; {@code slow} runs for half a second; {@code fail} throws every time;
  * {@code block} blocks for two minutes the first time (while its marker file does not exist yet,
- * across a restart of the server) and runs afterwards.
+ * across a restart of the server) and runs afterwards; {@code fail-block} throws, except on its
+ * second run in a server while its marker file does not exist yet, which blocks.
  */
 @ApplicationScoped
 public class Payments {
+
+    private static final Map<String, AtomicInteger> RUNS_HERE = new ConcurrentHashMap<>();
 
     @Idempotent
     @Incoming("payments")
@@ -30,6 +36,14 @@ public class Payments {
             Thread.sleep(120_000);
         }
         Counts.add(tag, "runs");
+        if (mode.equals("fail-block")) {
+            int here = RUNS_HERE.computeIfAbsent(tag, t -> new AtomicInteger()).incrementAndGet();
+            if (here == 2 && firstTime(Path.of(parts[2]))) {
+                Counts.add(tag, "blocked");
+                Thread.sleep(120_000);
+            }
+            throw new IllegalStateException("poison record " + tag);
+        }
         if (mode.equals("slow")) {
             Thread.sleep(500);
         }
