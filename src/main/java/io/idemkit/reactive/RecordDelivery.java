@@ -36,22 +36,24 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
  * The Reactive Messaging surface (contract C17): an {@code @Idempotent} {@code @Incoming} method
- * that takes a {@code Message<T>} and returns a {@code CompletionStage} runs once per record key.
+ * that takes a {@code Message<T>}, a consumer or a processor ({@link MethodForm}), runs once per
+ * record key.
  *
  * <ul>
  *   <li>The key is the record's header {@link MessagePolicy#keyProperty()} when the producer set
  *       it, else its topic, partition, offset and timestamp ({@link RecordIdentity}, C17.1).
- *   <li>The method receives a {@link GuardedMessage}: its acknowledgement stores the completion
- *       first, then acknowledges the record, so that a record is never committed before its
- *       completion is stored; its nack, a throw or a failed stage release the claim, and the
- *       connector's failure strategy applies (C17.2).
+ *   <li>The method receives a {@link GuardedMessage}: a consumer's acknowledgement stores the
+ *       completion first, then acknowledges the record, so that a record is never committed before
+ *       its completion is stored; a failure after the call releases the claim, and the connector's
+ *       failure strategy applies (C17.2).
  *   <li>A duplicate of a completed record is acknowledged without running. A duplicate of one that
  *       still runs waits until it completes, is released or its lease lapses: Kafka has no
  *       redelivery to ask for but a nack, which stops the channel on Open Liberty (C17.3).
- *   <li>Every run counts one attempt in the store; once the count passes {@link
- *       MessagePolicy#maxAttempts()}, the method is not run: {@link IdempotencyRecordExhausted}
- *       fires, the record is completed as given up and acknowledged (C17.4).
+ *   <li>A run that fails during the call runs again in place while attempts are left, each counted
+ *       in the store; the last failure gives the record up ({@link RecordOutcomes}, C17.4).
  *   <li>A storage failure under fail-closed nacks the record (C17.5).
+ *   <li>A processor's outgoing payload is stored when it returns, and a duplicate sends it on again
+ *       ({@link Outputs}, C17.6).
  * </ul>
  *
  * <p>The one class of the library, with those it calls, that uses Reactive Messaging: loaded only
