@@ -64,6 +64,13 @@ final class Attempt {
     }
 
     /**
+     * @return what the method returned
+     */
+    Object returned() {
+        return returned;
+    }
+
+    /**
      * @return what the method returned; a stage that fails later ends the run as failed
      */
     Object followedBy(GuardedMessage guard) {

@@ -7,7 +7,9 @@ import io.idemkit.spi.StoredResult;
 import java.lang.System.Logger.Level;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
@@ -39,14 +41,30 @@ final class Outputs {
     }
 
     /**
-     * Stores what a processor returned, and returns it on; a stage, once it completes.
+     * Stores what a processor returned, and returns it on; a stage, once it completes, and a stage
+     * that fails ends the run as {@code failed}.
      *
      * @param returned the outgoing message, {@code null}, or a stage of one
+     * @param failed ends the run as failed: its stage failed after the call returned
      */
-    Object store(Object returned, MethodForm form, Execution execution, String description) {
+    Object store(
+            Object returned,
+            MethodForm form,
+            Execution execution,
+            String description,
+            Consumer<Throwable> failed) {
         if (returned instanceof CompletionStage<?> stage) {
-            return stage.thenApply(
-                    out -> {
+            return stage.handle(
+                    (out, failure) -> {
+                        if (failure != null) {
+                            Throwable cause =
+                                    failure instanceof CompletionException
+                                                    && failure.getCause() != null
+                                            ? failure.getCause()
+                                            : failure;
+                            failed.accept(cause);
+                            throw new CompletionException(cause);
+                        }
                         storeNow((Message<?>) out, form, execution, description);
                         return out;
                     });

@@ -273,13 +273,17 @@ final class RecordDelivery implements ListenerDelivery {
             if (run.failure() == null) {
                 // Until the method acknowledges or nacks, on whatever thread, the lease is renewed.
                 execution.keepAliveUntilEnd(beat);
-                Object returned = run.followedBy(guard);
                 if (!form.processor()) {
-                    return returned;
+                    return run.followedBy(guard);
                 }
                 outcomes.succeeded(key);
                 guard.abandon(); // from now on, the outgoing message's nack is the connector's
-                return outputs.store(returned, form, execution, plan.description());
+                return outputs.store(
+                        run.returned(),
+                        form,
+                        execution,
+                        plan.description(),
+                        failure -> outcome.failed(failure));
             }
             outcomes.failed(key, run.failure());
             if (attempt >= policy.maxAttempts()) {

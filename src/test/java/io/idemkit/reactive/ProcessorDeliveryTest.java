@@ -108,6 +108,28 @@ class ProcessorDeliveryTest {
     }
 
     @Test
+    void aProcessorsStageThatFailsAfterTheCall_releasesTheKey_andTheNextDeliveryRuns()
+            throws Exception {
+        start();
+        Quoting.laterFailure = true;
+        CompletionStage<?> failed = quoting.quoteLater(KafkaMessage.keyed(0, "order-6", "tea"));
+        assertThat(failed.toCompletableFuture()).failsWithin(java.time.Duration.ofSeconds(10));
+        Quoting.laterFailure = false;
+
+        // Released: the next delivery runs at once, rather than waiting for a claim held forever.
+        Message<?> sent =
+                CompletableFuture.supplyAsync(
+                                () ->
+                                        quoting.quoteLater(KafkaMessage.keyed(0, "order-6", "tea"))
+                                                .toCompletableFuture()
+                                                .join())
+                        .get(20, java.util.concurrent.TimeUnit.SECONDS);
+
+        assertThat(sent.getPayload()).isEqualTo(new Quote("tea", 2));
+        assertThat(Quoting.runs).hasValue(2);
+    }
+
+    @Test
     void aRunThatSendsNothing_makesItsDuplicatesSendNothing() {
         start();
         Quoting.skip = true;
@@ -148,11 +170,13 @@ class ProcessorDeliveryTest {
         static final AtomicInteger runs = new AtomicInteger();
         static volatile boolean skip;
         static volatile boolean failing;
+        static volatile boolean laterFailure;
 
         static void reset() {
             runs.set(0);
             skip = false;
             failing = false;
+            laterFailure = false;
             Exhausted.events.clear();
         }
 
@@ -176,8 +200,23 @@ class ProcessorDeliveryTest {
         @Outgoing("later-quotes")
         public CompletionStage<Message<Quote>> quoteLater(Message<String> order) {
             int price = runs.incrementAndGet();
+            boolean fail = laterFailure;
             return CompletableFuture.supplyAsync(
-                    () -> order.withPayload(new Quote(order.getPayload(), price)));
+                    () -> {
+                        if (fail) {
+                            sleep(); // so that it fails after the call returned
+                            throw new IllegalStateException("the price list went away");
+                        }
+                        return order.withPayload(new Quote(order.getPayload(), price));
+                    });
+        }
+
+        private static void sleep() {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
