@@ -18,7 +18,6 @@ import io.idemkit.method.IdempotentInterceptor;
 import io.idemkit.method.ListenerDelivery;
 import io.idemkit.method.MethodPlan;
 import io.idemkit.method.RecentFailures;
-import io.idemkit.policy.ConfigLookup;
 import io.idemkit.policy.MessageResolution;
 import io.idemkit.spi.StoredResult;
 import io.idemkit.transaction.TransactionHooks;
@@ -135,12 +134,7 @@ final class MessageDelivery implements ListenerDelivery {
                 engine,
                 scope,
                 transactions,
-                (beanClass, method) ->
-                        MessageResolution.forMethod(
-                                ConfigLookup.current(),
-                                beanClass,
-                                method,
-                                config.messageDefaults()),
+                MessageResolution.perMethod(config.messageDefaults()),
                 event -> beans.getEvent().select(IdempotencyMessageExhausted.class).fire(event));
     }
 

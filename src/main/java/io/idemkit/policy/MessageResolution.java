@@ -4,6 +4,7 @@ import io.idemkit.config.MessagePolicy;
 import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * Merges how an {@code @Idempotent} message-driven bean treats its messages (C11): the global
@@ -25,6 +26,16 @@ public final class MessageResolution {
     public static MessagePolicy forMethod(
             ConfigLookup config, Class<?> beanClass, Method method, MessagePolicy defaults) {
         return resolve(config, beanClass.getName(), method.getName(), defaults);
+    }
+
+    /**
+     * @param defaults the global values
+     * @return the policy of a listener method, by its bean class and method, read from the
+     *     application's configuration when asked
+     */
+    public static BiFunction<Class<?>, Method, MessagePolicy> perMethod(MessagePolicy defaults) {
+        return (beanClass, method) ->
+                forMethod(ConfigLookup.current(), beanClass, method, defaults);
     }
 
     /**

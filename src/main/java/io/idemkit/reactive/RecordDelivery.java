@@ -18,7 +18,6 @@ import io.idemkit.method.Attempts;
 import io.idemkit.method.IdempotentInterceptor;
 import io.idemkit.method.ListenerDelivery;
 import io.idemkit.method.MethodPlan;
-import io.idemkit.policy.ConfigLookup;
 import io.idemkit.policy.MessageResolution;
 import io.idemkit.spi.MethodResultCodec;
 import io.idemkit.spi.StoredResult;
@@ -106,12 +105,7 @@ final class RecordDelivery implements ListenerDelivery {
         return new RecordDelivery(
                 engine,
                 scope,
-                (beanClass, method) ->
-                        MessageResolution.forMethod(
-                                ConfigLookup.current(),
-                                beanClass,
-                                method,
-                                config.messageDefaults()),
+                MessageResolution.perMethod(config.messageDefaults()),
                 new RecordOutcomes(
                         event ->
                                 beans.getEvent()
