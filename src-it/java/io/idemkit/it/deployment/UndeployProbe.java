@@ -76,8 +76,8 @@ final class UndeployProbe {
     }
 
     /**
-     * Runs a keyed request of the application {@code context} that lasts 2 s, a duplicate of it
-     * that waits for it, and a replay.
+     * Runs a keyed request of the application {@code context} that lasts 1 s, a duplicate of it
+     * that waits for it (sent as soon as the first runs), and a replay.
      *
      * @return the library's threads that ran meanwhile
      */
@@ -94,7 +94,7 @@ final class UndeployProbe {
                                         key,
                                         key,
                                         HttpScenarioSupport.DELAY,
-                                        "2000"));
+                                        "1000"));
         Awaitility.await()
                 .atMost(Duration.ofSeconds(30))
                 .until(() -> http.get("api/calls/" + key).text().equals("1"));

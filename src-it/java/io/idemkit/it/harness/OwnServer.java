@@ -10,6 +10,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.awaitility.Awaitility;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
@@ -67,24 +71,48 @@ public interface OwnServer extends AutoCloseable {
                 .ignoreExceptionsInstanceOf(IOException.class)
                 .until(
                         () -> {
-                            boolean exited = process != null && !process.isAlive();
-                            String taken = portTaken.call();
-                            if (taken != null) {
-                                throw new PortTaken(taken);
+                            // Bounded: a port someone else holds may take the connection and
+                            // never answer. The log and the process are still read while the
+                            // probe waits, so that a port taken is noticed at once, not when
+                            // the probe gives up.
+                            CompletableFuture<HttpResponse<Void>> answer =
+                                    client.sendAsync(
+                                            HttpRequest.newBuilder(probe)
+                                                    .timeout(Duration.ofSeconds(10))
+                                                    .build(),
+                                            HttpResponse.BodyHandlers.discarding());
+                            try {
+                                while (true) {
+                                    failIfDown(process, log, portTaken);
+                                    try {
+                                        return answer.get(250, TimeUnit.MILLISECONDS).statusCode()
+                                                == 200;
+                                    } catch (TimeoutException stillWaiting) {
+                                        // Read the log again.
+                                    } catch (ExecutionException e) {
+                                        throw e.getCause() instanceof Exception cause ? cause : e;
+                                    }
+                                }
+                            } finally {
+                                answer.cancel(true);
                             }
-                            if (exited) {
-                                throw new IllegalStateException("the server exited: see " + log);
-                            }
-                            // Bounded: a port someone else holds may take the
-                            // connection and never answer.
-                            return client.send(
-                                                    HttpRequest.newBuilder(probe)
-                                                            .timeout(Duration.ofSeconds(10))
-                                                            .build(),
-                                                    HttpResponse.BodyHandlers.discarding())
-                                            .statusCode()
-                                    == 200;
                         });
+    }
+
+    /**
+     * @throws PortTaken when {@code portTaken} gives a line
+     * @throws IllegalStateException when {@code process} has ended
+     */
+    private static void failIfDown(Process process, Path log, Callable<String> portTaken)
+            throws Exception {
+        boolean exited = process != null && !process.isAlive();
+        String taken = portTaken.call();
+        if (taken != null) {
+            throw new PortTaken(taken);
+        }
+        if (exited) {
+            throw new IllegalStateException("the server exited: see " + log);
+        }
     }
 
     /**

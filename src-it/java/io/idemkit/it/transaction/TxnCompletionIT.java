@@ -2,19 +2,21 @@ package io.idemkit.it.transaction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idemkit.core.ScopeResolver;
+import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.HttpCalls.Reply;
 import io.idemkit.it.harness.ItPostgres;
 import io.idemkit.it.harness.ItRuntime;
 import io.idemkit.it.harness.LibertyServer;
-import io.idemkit.it.harness.LibraryJar;
 import io.idemkit.it.harness.OwnServer;
-import io.idemkit.it.transaction.app.TxnApplication;
+import io.idemkit.it.transaction.app.Payments;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -25,13 +27,14 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import javax.sql.DataSource;
 import org.awaitility.Awaitility;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -42,14 +45,10 @@ import org.junit.jupiter.api.io.TempDir;
  * while a call waits inside its transaction, or just after its commit. The idemkit table is read
  * straight from the database, as another process would.
  *
- * <p>On Open Liberty the data sources are the server's ({@code jdbc/idemkit}, not enlisted, and
- * {@code jdbc/business}, JTA); on WildFly and Payara Micro the application defines both in its
- * {@code web.xml}, and its {@code web.xml} points the beans' {@code jdbc/business} at its own.
+ * <p>The application and its data sources, per runtime: {@link TxnCompletionWar}.
  */
 class TxnCompletionIT {
 
-    private static final String APP = "txn-completion";
-    private static final String BUSINESS = "java:app/jdbc/business";
     private static EmbeddedPostgres postgres;
     private static DataSource database;
     private static OwnServer server;
@@ -69,88 +68,19 @@ class TxnCompletionIT {
                         + " tag TEXT NOT NULL)");
         // Server-defined data sources are written into a LibertyServer's configuration.
         boolean serverDefined = ItRuntime.current().definesResourcesInServerConfig();
-        String dataSources =
-                serverDefined
-                        ? ItPostgres.STORE_CONFIG
-                                + "idemkit.jdbc.transaction-datasource=jdbc/business\n"
-                        : ItPostgres.APP_STORE_CONFIG
-                                + "idemkit.jdbc.transaction-datasource="
-                                + BUSINESS
-                                + "\n";
-        WebArchive war =
-                LibraryJar.addTo(
-                        ShrinkWrap.create(WebArchive.class, APP + ".war")
-                                .addPackage(TxnApplication.class.getPackage())
-                                .addAsResource(
-                                        new StringAsset(
-                                                "idemkit.scope-mode=single-tenant\n"
-                                                        + dataSources
-                                                        + "idemkit.wait-timeout=2s\n"
-                                                        + "idemkit.heartbeat.interrupt=false\n"),
-                                        "META-INF/microprofile-config.properties"));
+        WebArchive war = TxnCompletionWar.of(serverDefined);
         server =
                 serverDefined
                         ? new LibertyServer(
                                 "idemkit-txn-completion",
-                                war.setWebXML(
-                                        new StringAsset(webXml(businessRef("jdbc/business")))),
+                                TxnCompletionWar.withServerDataSources(war),
                                 ItPostgres.libertyDataSources(postgres))
-                        : OwnServer.of("idemkit-txn-completion", withAppDataSources(war));
+                        : OwnServer.of(
+                                "idemkit-txn-completion",
+                                TxnCompletionWar.withAppDataSources(war, postgres));
         server.start(server.application(war).resolve("api/payments/runs/probe"));
         app = server.application(war);
         http = new HttpCalls(app);
-    }
-
-    /**
-     * @return {@code war} with the store's data source ({@link ItPostgres#withAppDataSource}) and a
-     *     JTA one, {@value #BUSINESS}, on the same database, the beans' {@code jdbc/business}
-     */
-    private static WebArchive withAppDataSources(WebArchive war) {
-        String connection =
-                "<class-name>org.postgresql.ds.PGSimpleDataSource</class-name>"
-                        + "<server-name>127.0.0.1</server-name>"
-                        + "<port-number>"
-                        + postgres.getPort()
-                        + "</port-number>"
-                        + "<database-name>postgres</database-name>"
-                        + "<user>postgres</user>"
-                        + "<password>postgres</password>";
-        return war.setWebXML(
-                        new StringAsset(
-                                webXml(
-                                        businessRef(BUSINESS)
-                                                + "<data-source><name>"
-                                                + ItPostgres.APP_DATA_SOURCE
-                                                + "</name>"
-                                                + connection
-                                                + "<transactional>false</transactional>"
-                                                + "</data-source><data-source><name>"
-                                                + BUSINESS
-                                                + "</name>"
-                                                + connection
-                                                + "<transactional>true</transactional>"
-                                                + "</data-source>")))
-                .addAsLibrary(ItPostgres.driverJar(org.postgresql.Driver.class).toFile());
-    }
-
-    /**
-     * @param jndiName the business data source's name in the runtime
-     * @return the reference {@code jdbc/business}, bound to {@code jndiName}, that the beans look
-     *     up as {@code java:comp/env/jdbc/business}: a lookup, since WildFly gives a CDI bean's
-     *     {@code @Resource(name = …)} its default data source instead of the descriptor's
-     */
-    private static String businessRef(String jndiName) {
-        return "<resource-ref><res-ref-name>jdbc/business</res-ref-name>"
-                + "<res-type>javax.sql.DataSource</res-type>"
-                + "<lookup-name>"
-                + jndiName
-                + "</lookup-name></resource-ref>";
-    }
-
-    private static String webXml(String body) {
-        return "<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"6.0\">"
-                + body
-                + "</web-app>";
     }
 
     @AfterAll
@@ -164,8 +94,15 @@ class TxnCompletionIT {
     }
 
     @BeforeEach
-    void newTagAndEmptyTables() throws SQLException {
+    void newTagAndEmptyTables(TestInfo test) throws SQLException {
         tag = UUID.randomUUID().toString();
+        // The staged crashes' rows stay for their three tests: Crashes empties the tables itself.
+        if (test.getTestClass().orElseThrow() != Crashes.class) {
+            emptyTables();
+        }
+    }
+
+    private static void emptyTables() throws SQLException {
         try (Connection c = database.getConnection();
                 Statement s = c.createStatement()) {
             s.execute("DELETE FROM payments");
@@ -227,60 +164,120 @@ class TxnCompletionIT {
 
     // --- crashes -------------------------------------------------------------------------------
 
-    @Test
-    void aCrashInsideTheTransaction_letsTheRetryRunOnceMore_andLeavesOneRow() throws Exception {
-        String key = "crash-inside-" + tag;
-        CompletableFuture<Reply> held =
-                CompletableFuture.supplyAsync(
-                        () -> pay("cdi-short", key, marker("never"), null, false));
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> runs() == 1);
+    /**
+     * The three crashes, staged together: each holds a call of its own, on a key and tag of its
+     * own, at its point (inside the transaction; just after the commit, with and without the
+     * option), then one kill and one restart of the server end all three, and each test checks its
+     * own call. A restart costs 5 to 7 s, and the three crashes need no more than one: each call's
+     * record is read by its own key, and the table holds those three records and no other.
+     */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class Crashes {
 
-        restartAfterKill();
+        private Held inside;
+        private Held afterCommit;
+        private Held afterCommitWithoutTheOption;
 
-        assertThat(held.join().status()).isEqualTo(-1);
-        assertThat(rows(key)).as("the killed transaction never committed").isZero();
-        assertThat(states()).containsExactly("CLAIMED");
-        // The claim holds the key for its lease (8 s); then the retry runs the method again.
-        Reply retried = retryUntilRun(key, "cdi-short");
-        assertThat(retried.status()).as(retried.text()).isEqualTo(200);
-        assertThat(rows(key)).isEqualTo(1);
+        /** How many records the table held once the server was back: the three calls' alone. */
+        private int recordsAfterTheRestart;
+
+        @BeforeAll
+        void stageTheCrashes_killTheServer_andStartItAgain() throws Exception {
+            emptyTables();
+            String never = Files.createTempDirectory("txn-crashes").resolve("never").toString();
+            inside = Held.call("cdi-short", "crash-inside", never, null);
+            afterCommit = Held.call("cdi-short", "crash-after", null, never);
+            afterCommitWithoutTheOption =
+                    Held.call("cdi-after-commit", "crash-after-commit-mode", null, never);
+            inside.awaitRun();
+            afterCommit.awaitPaused();
+            afterCommitWithoutTheOption.awaitPaused();
+            afterCommit.stateBeforeTheKill = afterCommit.state();
+            afterCommitWithoutTheOption.stateBeforeTheKill = afterCommitWithoutTheOption.state();
+
+            restartAfterKill();
+
+            recordsAfterTheRestart = recordCount();
+        }
+
+        @Test
+        void aCrashInsideTheTransaction_letsTheRetryRunOnceMore_andLeavesOneRow() throws Exception {
+            assertThat(inside.reply.join().status()).isEqualTo(-1);
+            assertThat(rows(inside.key)).as("the killed transaction never committed").isZero();
+            assertThat(recordsAfterTheRestart).as("the staged calls' records alone").isEqualTo(3);
+            assertThat(inside.state()).isEqualTo("CLAIMED");
+            // The claim holds the key for its lease (8 s); then the retry runs the method again.
+            Reply retried = retryUntilRun(inside.key, inside.bean, inside.tag);
+            assertThat(retried.status()).as(retried.text()).isEqualTo(200);
+            assertThat(rows(inside.key)).isEqualTo(1);
+        }
+
+        @Test
+        void aCrashJustAfterTheCommit_findsTheRecordCompleted_soTheRetryReplays() throws Exception {
+            assertThat(afterCommit.stateBeforeTheKill)
+                    .as("completed with the commit")
+                    .isEqualTo("COMPLETED");
+            assertThat(afterCommit.reply.join().status()).isEqualTo(-1);
+            Reply retried = pay(afterCommit.bean, afterCommit.key, afterCommit.tag);
+            assertThat(retried.status()).as(retried.text()).isEqualTo(200);
+            assertThat(retried.text()).isEqualTo("paid " + afterCommit.key);
+            assertThat(runs(afterCommit.tag)).as("replayed: not run again").isZero();
+            assertThat(rows(afterCommit.key)).isEqualTo(1);
+        }
+
+        @Test
+        void withoutTheOption_aCrashJustAfterTheCommit_runsTheMethodTwice() throws Exception {
+            Held held = afterCommitWithoutTheOption;
+            assertThat(held.stateBeforeTheKill).as("not completed yet").isEqualTo("CLAIMED");
+            assertThat(held.reply.join().status()).isEqualTo(-1);
+            Reply retried = retryUntilRun(held.key, held.bean, held.tag);
+            assertThat(retried.status()).as(retried.text()).isEqualTo(200);
+            // The window the option closes: the first run committed, and the retry ran again.
+            assertThat(rows(held.key)).isEqualTo(2);
+        }
     }
 
-    @Test
-    void aCrashJustAfterTheCommit_findsTheRecordCompleted_soTheRetryReplays() throws Exception {
-        String key = "crash-after-" + tag;
-        CompletableFuture<Reply> held =
-                CompletableFuture.supplyAsync(
-                        () -> pay("cdi-short", key, null, marker("never"), false));
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> paused() == 1);
-        assertThat(states()).as("completed with the commit").containsExactly("COMPLETED");
+    /** A call held inside its transaction or just after its commit until the server dies. */
+    private static final class Held {
+        final String bean;
+        final String key;
+        final String tag = UUID.randomUUID().toString();
+        final CompletableFuture<Reply> reply;
+        String stateBeforeTheKill;
 
-        restartAfterKill();
+        private Held(String bean, String key, String holdInside, String holdAfter) {
+            this.bean = bean;
+            this.key = key;
+            // A thread of its own (supplyAsync's pool may hold fewer threads than there are calls).
+            this.reply = new CompletableFuture<>();
+            Thread thread =
+                    new Thread(
+                            () -> reply.complete(pay(bean, key, tag, holdInside, holdAfter, false)),
+                            "held " + key);
+            thread.setDaemon(true);
+            thread.start();
+        }
 
-        assertThat(held.join().status()).isEqualTo(-1);
-        Reply retried = pay("cdi-short", key, null, null, false);
-        assertThat(retried.status()).as(retried.text()).isEqualTo(200);
-        assertThat(retried.text()).isEqualTo("paid " + key);
-        assertThat(runs()).as("replayed: not run again").isZero();
-        assertThat(rows(key)).isEqualTo(1);
-    }
+        static Held call(String bean, String name, String holdInside, String holdAfter) {
+            return new Held(bean, name + "-" + UUID.randomUUID(), holdInside, holdAfter);
+        }
 
-    @Test
-    void withoutTheOption_aCrashJustAfterTheCommit_runsTheMethodTwice() throws Exception {
-        String key = "crash-after-commit-mode-" + tag;
-        CompletableFuture<Reply> held =
-                CompletableFuture.supplyAsync(
-                        () -> pay("cdi-after-commit", key, null, marker("never"), false));
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> paused() == 1);
-        assertThat(states()).as("not completed yet").containsExactly("CLAIMED");
+        void awaitRun() {
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> runs(tag) == 1);
+        }
 
-        restartAfterKill();
+        void awaitPaused() {
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> paused(tag) == 1);
+        }
 
-        assertThat(held.join().status()).isEqualTo(-1);
-        Reply retried = retryUntilRun(key, "cdi-after-commit");
-        assertThat(retried.status()).as(retried.text()).isEqualTo(200);
-        // The window the option closes: the first run committed, and the retry ran again.
-        assertThat(rows(key)).isEqualTo(2);
+        /**
+         * @return the state of this call's record, read straight from the table by its effective
+         *     key, or {@code null} when there is none
+         */
+        String state() throws SQLException {
+            return TxnCompletionIT.state(effectiveKey(bean, key));
+        }
     }
 
     // --- a stolen lease --------------------------------------------------------------------------
@@ -313,6 +310,20 @@ class TxnCompletionIT {
     // --- helpers -------------------------------------------------------------------------------
 
     private Reply pay(String bean, String key, String holdInside, String holdAfter, boolean fail) {
+        return pay(bean, key, tag, holdInside, holdAfter, fail);
+    }
+
+    private static Reply pay(String bean, String key, String tag) {
+        return pay(bean, key, tag, null, null, false);
+    }
+
+    private static Reply pay(
+            String bean,
+            String key,
+            String tag,
+            String holdInside,
+            String holdAfter,
+            boolean fail) {
         StringBuilder query =
                 new StringBuilder("api/payments?bean=")
                         .append(bean)
@@ -336,35 +347,61 @@ class TxnCompletionIT {
         }
     }
 
-    private Reply retryUntilRun(String key, String bean) {
-        List<Integer> statuses = new ArrayList<>();
+    private static Reply retryUntilRun(String key, String bean, String tag) {
         return Awaitility.await()
                 .atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(500))
-                .until(
-                        () -> {
-                            Reply reply = pay(bean, key, null, null, false);
-                            statuses.add(reply.status());
-                            return reply;
-                        },
-                        reply -> reply.status() == 200);
+                .until(() -> pay(bean, key, tag), reply -> reply.status() == 200);
     }
 
-    private String marker(String name) {
-        return markers.resolve(name).toAbsolutePath().toString();
-    }
-
-    private void restartAfterKill() throws Exception {
+    private static void restartAfterKill() throws Exception {
         server.kill();
         server.start(app.resolve("api/payments/runs/probe"));
     }
 
     private int runs() {
+        return runs(tag);
+    }
+
+    private static int runs(String tag) {
         return Integer.parseInt(http.get("api/payments/runs/" + tag).text());
     }
 
-    private int paused() {
+    private static int paused(String tag) {
         return Integer.parseInt(http.get("api/payments/paused/" + tag).text());
+    }
+
+    /** The effective key of a call of {@code bean}'s method with {@code key} (single-tenant). */
+    private static String effectiveKey(String bean, String key) {
+        String method =
+                switch (bean) {
+                    case "cdi-short" -> "payShortLease";
+                    case "cdi-after-commit" -> "payCompletingAfterCommit";
+                    default -> throw new IllegalArgumentException(bean);
+                };
+        return EffectiveKey.forMethod(
+                key,
+                ScopeResolver.SINGLE_TENANT_SCOPE,
+                Payments.class.getName(),
+                method
+                        + "(java.lang.String,java.lang.String,java.lang.String,java.lang.String,"
+                        + "boolean)java.lang.String");
+    }
+
+    /**
+     * @return the state of the record of {@code effectiveKey}, as another process reads it, or
+     *     {@code null} when there is none
+     */
+    private static String state(String effectiveKey) throws SQLException {
+        try (Connection c = database.getConnection();
+                PreparedStatement s =
+                        c.prepareStatement(
+                                "SELECT state FROM idemkit_records WHERE idem_key = ?")) {
+            s.setString(1, effectiveKey);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? r.getString(1) : null;
+            }
+        }
     }
 
     private static int rows(String key) throws SQLException {

@@ -64,11 +64,12 @@ public class ChargesResource {
 
     /**
      * Outlasts the caller's read timeout and lets no duplicate wait: the retry is answered 423 with
-     * the lease's rest as {@code Retry-After}, which the caller waits out.
+     * the lease's rest as {@code Retry-After}, which the caller waits out. The lease is 3 s, twice
+     * the run: the retry, a second in, is told to wait about 2 s, by when the result is stored.
      */
     @POST
     @Path("busy")
-    @Idempotent(waitTimeout = "0s", leaseTtl = "5s")
+    @Idempotent(waitTimeout = "0s", leaseTtl = "3s")
     public Response busy(@HeaderParam(TAG) String tag, @HeaderParam("Idempotency-Key") String key)
             throws InterruptedException {
         KEYS.computeIfAbsent("busy/" + tag, k -> new CopyOnWriteArrayList<>())
