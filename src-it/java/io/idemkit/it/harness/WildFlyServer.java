@@ -83,6 +83,39 @@ public final class WildFlyServer implements OwnServer {
     }
 
     /**
+     * Changes the server's configuration before it starts, as an administrator does, with WildFly's
+     * own offline CLI on this server's base directory ({@code JAVA_OPTS=-Djboss.server.base.dir=...
+     * bin/jboss-cli.sh --file=<cli>}); what it printed goes to {@code cli.log} there.
+     *
+     * @param cli a CLI script that embeds the server on the configuration it starts with ({@code
+     *     embed-server --server-config=...}), changes it and stops it
+     */
+    public void configure(Path cli) throws IOException, InterruptedException {
+        Path log = base.resolve("cli.log");
+        ProcessBuilder builder =
+                new ProcessBuilder(
+                                HOME.resolve("bin/jboss-cli.sh").toString(),
+                                "--file=" + cli.toAbsolutePath())
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().put("JAVA_OPTS", "-Djboss.server.base.dir=" + base);
+        Process process = builder.start();
+        if (!process.waitFor(120, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("The WildFly CLI did not end: see " + log);
+        }
+        if (process.exitValue() != 0) {
+            throw new IllegalStateException(
+                    "The WildFly CLI failed on "
+                            + cli
+                            + " ("
+                            + process.exitValue()
+                            + "): see "
+                            + log);
+        }
+    }
+
+    /**
      * Adds an application to the deployment scanner's folder, before the server starts.
      *
      * @param war the application

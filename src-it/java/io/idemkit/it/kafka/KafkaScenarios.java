@@ -92,6 +92,10 @@ public abstract class KafkaScenarios {
                 broker.records().createTopic(QUOTES_TOPIC, 1);
                 broker.records().createTopic(DEAD_LETTER_TOPIC, 1);
                 broker.records().createTopic(TWO_NODES_TOPIC, 4);
+                for (String topic :
+                        List.of(TOPIC, RACE_TOPIC, ORDERS_TOPIC, QUOTES_TOPIC, DEAD_LETTER_TOPIC)) {
+                    broker.records().createTopic(BAD + topic, 1);
+                }
                 created = true;
             }
         }
@@ -99,6 +103,9 @@ public abstract class KafkaScenarios {
     }
 
     private static boolean created;
+
+    /** How the topics and groups of {@link #badLeaseWar} begin. */
+    private static final String BAD = "bad-";
 
     /**
      * @param name the WAR's name, which is also the application's
@@ -108,9 +115,11 @@ public abstract class KafkaScenarios {
      * @return the Kafka test application, with the library and the Kafka client
      */
     static WebArchive war(String name, String connector, String config) {
-        return war(
-                name,
-                channels(connector, name.equals(BAD_LEASE_APP) ? "bad-" : "", TOPIC) + config);
+        String channels =
+                name.equals(BAD_LEASE_APP)
+                        ? channels(connector, BAD, BAD, BAD + TOPIC)
+                        : channels(connector, "", "", TOPIC);
+        return war(name, channels + config);
     }
 
     private static WebArchive war(String name, String config) {
@@ -137,14 +146,15 @@ public abstract class KafkaScenarios {
      */
     public static WebArchive twoNodesWar(String name, String storeConfig) {
         broker();
-        return war(name, channels("liberty-kafka", "two-", TWO_NODES_TOPIC) + storeConfig);
+        return war(name, channels("liberty-kafka", "two-", "", TWO_NODES_TOPIC) + storeConfig);
     }
 
     /**
      * @return the application refused at deployment (C17.3): its lease (5 s) is not shorter than
      *     its channel's {@code max.poll.interval.ms} (5 s); the reference's
-     *     queue-lease-shorter-than-visibility. On the in-memory store, in groups of its own, so
-     *     that nothing of it could reach the other application's records.
+     *     queue-lease-shorter-than-visibility. On the in-memory store, on topics and in groups of
+     *     its own, so that nothing of it could reach the other application's records: WildFly
+     *     connects a refused application's channels before the refusal and leaves them running.
      */
     static WebArchive badLeaseWar(String connector) {
         return war(
@@ -153,7 +163,8 @@ public abstract class KafkaScenarios {
                 "idemkit.store=memory\nmp.messaging.incoming.payments.max.poll.interval.ms=5000\n");
     }
 
-    private static String channels(String connector, String groupPrefix, String paymentsTopic) {
+    /** Prefixes: {@code to} of the topics but {@code payments}'s, {@code g} of the groups. */
+    private static String channels(String connector, String g, String to, String payments) {
         StringBuilder config =
                 new StringBuilder(
                         "idemkit.scope-mode=single-tenant\n"
@@ -174,18 +185,15 @@ public abstract class KafkaScenarios {
         // A killed server's consumer leaves its group after 6 s rather than 45 s.
         config.append(common).append("session.timeout.ms=6000\n");
         config.append(common).append("heartbeat.interval.ms=1000\n");
-        channel(config, connector, "payments", paymentsTopic, groupPrefix + GROUP);
+        String group = g + GROUP;
+        channel(config, connector, "payments", payments, group);
         for (String racer : RACERS) {
-            channel(
-                    config,
-                    connector,
-                    "race-" + racer,
-                    RACE_TOPIC,
-                    groupPrefix + GROUP + "-" + racer);
+            String race = "race-" + racer;
+            channel(config, connector, race, to + RACE_TOPIC, group + "-" + racer);
         }
-        channel(config, connector, "orders", ORDERS_TOPIC, groupPrefix + GROUP + "-orders");
-        outgoing(config, connector, "dead-letters", DEAD_LETTER_TOPIC);
-        outgoing(config, connector, "quotes", QUOTES_TOPIC);
+        channel(config, connector, "orders", to + ORDERS_TOPIC, group + "-orders");
+        outgoing(config, connector, "dead-letters", to + DEAD_LETTER_TOPIC);
+        outgoing(config, connector, "quotes", to + QUOTES_TOPIC);
         return config.toString();
     }
 

@@ -1,6 +1,7 @@
 package io.idemkit.it.kafka.app;
 
 import io.idemkit.Idempotent;
+import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,6 +20,12 @@ import org.eclipse.microprofile.reactive.messaging.Message;
  * {@code block} blocks for two minutes the first time (while its marker file does not exist yet,
  * across a restart of the server) and runs afterwards; {@code fail-block} throws, except on its
  * second run in a server while its marker file does not exist yet, which blocks.
+ *
+ * <p>{@code @Blocking}: the method and the library's store calls block, so WildFly's SmallRye runs
+ * them on a worker thread rather than the Vert.x event loop, which would stall every channel that
+ * shares it (WildFly allows it with {@code jboss.as.reactive.messaging.experimental}). Open Liberty
+ * shows applications no {@code io.smallrye} class, so there the annotation is not loaded and has no
+ * effect: Liberty calls the method on its executor's threads anyway.
  */
 @ApplicationScoped
 public class Payments {
@@ -27,6 +34,7 @@ public class Payments {
 
     @Idempotent
     @Incoming("payments")
+    @Blocking
     public CompletionStage<Void> consume(Message<String> record) throws Exception {
         String[] parts = record.getPayload().split(":", 3);
         String mode = parts[0];
