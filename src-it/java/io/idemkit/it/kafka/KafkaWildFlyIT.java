@@ -49,7 +49,10 @@ class KafkaWildFlyIT extends KafkaScenarios {
      */
     private static final String CONFIG =
             ItPostgres.APP_STORE_CONFIG
-                    + "mp.messaging.connector.smallrye-kafka.graceful-shutdown=false\n";
+                    + "mp.messaging.connector.smallrye-kafka.graceful-shutdown=false\n"
+                    // The throttled commit strategy commits every 5 s by default: each test waits
+                    // for a commit.
+                    + "mp.messaging.connector.smallrye-kafka.auto.commit.interval.ms=500\n";
 
     private static EmbeddedPostgres postgres;
     private static WildFlyServer server;
