@@ -179,6 +179,15 @@ public final class ConfigKeys {
     public static final String MESSAGE_TRANSACTION_TIMEOUT_DEFAULT = "";
 
     /**
+     * Where a message's key comes from (C17.1): {@code property} (the key property or header, else
+     * the message's own identity) or {@code record-key} (a Kafka record's key).
+     */
+    public static final String MESSAGE_KEY_SOURCE = PREFIX + "message.key-source";
+
+    /** Default of {@link #MESSAGE_KEY_SOURCE}. */
+    public static final String MESSAGE_KEY_SOURCE_DEFAULT = "property";
+
+    /**
      * What becomes of a Kafka record given up after its attempts (C17.4): {@code acknowledge} or
      * {@code nack} ({@link ExhaustedRecords}).
      */

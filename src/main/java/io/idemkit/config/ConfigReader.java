@@ -113,6 +113,11 @@ public final class ConfigReader {
                         ConfigKeys.MESSAGE_FINGERPRINT,
                         ConfigKeys.MESSAGE_FINGERPRINT_DEFAULT,
                         MessagePolicy::fingerprintBody);
+        MessageKeySource keySource =
+                values.value(
+                        ConfigKeys.MESSAGE_KEY_SOURCE,
+                        ConfigKeys.MESSAGE_KEY_SOURCE_DEFAULT,
+                        MessageKeySource::of);
         Optional<Duration> transactionTimeout =
                 values.value(
                         ConfigKeys.MESSAGE_TRANSACTION_TIMEOUT,
@@ -188,7 +193,7 @@ public final class ConfigReader {
                 maxBody,
                 interrupt,
                 maxWaitersPerKey,
-                new MessagePolicy(keyProperty, maxAttempts, fingerprintBody),
+                new MessagePolicy(keyProperty, maxAttempts, fingerprintBody, keySource),
                 transactionTimeout,
                 exhausted,
                 processorDuplicates,

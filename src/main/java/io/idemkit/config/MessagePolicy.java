@@ -20,8 +20,10 @@ import java.util.Set;
  * @param maxAttempts how many times the bean runs for one message that keeps failing, at least 1
  * @param fingerprintBody whether the body enters the fingerprint; without it, the key alone
  *     declares "the same operation"
+ * @param keySource where the key comes from: the key property, or a Kafka record's key
  */
-public record MessagePolicy(String keyProperty, int maxAttempts, boolean fingerprintBody) {
+public record MessagePolicy(
+        String keyProperty, int maxAttempts, boolean fingerprintBody, MessageKeySource keySource) {
 
     /** The member that names the key property. */
     public static final String KEY_PROPERTY = "keyProperty";
@@ -32,8 +34,12 @@ public record MessagePolicy(String keyProperty, int maxAttempts, boolean fingerp
     /** The member that says what the fingerprint covers: {@code none} or {@code body}. */
     public static final String FINGERPRINT = "messageFingerprint";
 
+    /** The member that says where the key comes from: {@code property} or {@code record-key}. */
+    public static final String KEY_SOURCE = "keySource";
+
     /** The members of the message surface, which per-method configuration keys can set. */
-    public static final List<String> MEMBERS = List.of(KEY_PROPERTY, MAX_ATTEMPTS, FINGERPRINT);
+    public static final List<String> MEMBERS =
+            List.of(KEY_PROPERTY, MAX_ATTEMPTS, FINGERPRINT, KEY_SOURCE);
 
     /**
      * The JMS selector's reserved words, which no property may be named (Jakarta Messaging
@@ -47,6 +53,7 @@ public record MessagePolicy(String keyProperty, int maxAttempts, boolean fingerp
     /** Validates the components. */
     public MessagePolicy {
         keyProperty = propertyName(keyProperty);
+        Objects.requireNonNull(keySource, "keySource");
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("must be 1 or more, was " + maxAttempts);
         }
@@ -64,6 +71,7 @@ public record MessagePolicy(String keyProperty, int maxAttempts, boolean fingerp
             case KEY_PROPERTY -> propertyName(text);
             case MAX_ATTEMPTS -> maxAttempts(text);
             case FINGERPRINT -> fingerprintBody(text);
+            case KEY_SOURCE -> MessageKeySource.of(text);
             default -> throw new IllegalArgumentException("not a message member: " + member);
         }
     }

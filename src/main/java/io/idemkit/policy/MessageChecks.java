@@ -3,7 +3,9 @@ package io.idemkit.policy;
 import io.idemkit.config.ConfigKeys;
 import io.idemkit.config.DurationFormat;
 import io.idemkit.config.IdemkitConfig;
+import io.idemkit.config.MessageKeySource;
 import io.idemkit.config.MessageLeaseRule;
+import io.idemkit.config.MessagePolicy;
 import io.idemkit.config.ScopeSource;
 import io.idemkit.config.TransactionTimeout;
 import io.idemkit.core.OperationPolicy;
@@ -44,12 +46,22 @@ public final class MessageChecks {
                 continue;
             }
             MethodRef ref = site.ref();
+            boolean reactive = MethodSite.REACTIVE_MESSAGING.equals(site.transport());
             try {
-                MessageResolution.resolve(
-                        config,
-                        ref.beanClass().getName(),
-                        ref.method().getName(),
-                        read.messageDefaults());
+                MessagePolicy resolved =
+                        MessageResolution.resolve(
+                                config,
+                                ref.beanClass().getName(),
+                                ref.method().getName(),
+                                read.messageDefaults());
+                if (!reactive && resolved.keySource() == MessageKeySource.RECORD_KEY) {
+                    problems.add(
+                            "The messages of "
+                                    + ref
+                                    + " cannot be keyed by a record key (keySource=record-key):"
+                                    + " only Kafka records have one (C17.1). Key them by the key"
+                                    + " property, keySource=property.");
+                }
             } catch (IllegalArgumentException e) {
                 problems.add("Invalid " + e.getMessage());
             }
@@ -57,7 +69,7 @@ public final class MessageChecks {
                 problems.add(principalScope(ref));
             }
             OperationPolicy policy = policies.get(ref);
-            if (MethodSite.REACTIVE_MESSAGING.equals(site.transport())) {
+            if (reactive) {
                 problems.addAll(
                         PollIntervalRule.problems(
                                 ref.toString(), ref.method(), policy.leaseTtl(), config));

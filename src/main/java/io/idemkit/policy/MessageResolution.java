@@ -1,5 +1,6 @@
 package io.idemkit.policy;
 
+import io.idemkit.config.MessageKeySource;
 import io.idemkit.config.MessagePolicy;
 import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
@@ -55,13 +56,15 @@ public final class MessageResolution {
         String property = members.getOrDefault(MessagePolicy.KEY_PROPERTY, defaults.keyProperty());
         String attempts = members.get(MessagePolicy.MAX_ATTEMPTS);
         String fingerprint = members.get(MessagePolicy.FINGERPRINT);
+        String keySource = members.get(MessagePolicy.KEY_SOURCE);
         try {
             return new MessagePolicy(
                     MessagePolicy.propertyName(property),
                     attempts == null ? defaults.maxAttempts() : MessagePolicy.maxAttempts(attempts),
                     fingerprint == null
                             ? defaults.fingerprintBody()
-                            : MessagePolicy.fingerprintBody(fingerprint));
+                            : MessagePolicy.fingerprintBody(fingerprint),
+                    keySource == null ? defaults.keySource() : MessageKeySource.of(keySource));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(
                     "the message settings of "

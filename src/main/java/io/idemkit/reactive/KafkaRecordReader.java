@@ -2,6 +2,7 @@ package io.idemkit.reactive;
 
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
@@ -60,6 +61,19 @@ final class KafkaRecordReader {
             return Optional.empty();
         }
         return Optional.of(new String(header.value(), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * @return the record's key as text: a {@code String} as it is, bytes in hexadecimal, another
+     *     object by its {@code toString()}; empty for a record without a key, or with a blank one
+     */
+    static Optional<String> recordKey(ConsumerRecord<?, ?> record) {
+        Object key = record.key();
+        String text =
+                key instanceof byte[] bytes
+                        ? HexFormat.of().formatHex(bytes)
+                        : key == null ? null : key.toString();
+        return text == null || text.isBlank() ? Optional.empty() : Optional.of(text);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.idemkit.reactive;
 
+import io.idemkit.config.MessageKeySource;
 import io.idemkit.config.MessagePolicy;
 import io.idemkit.core.hash.LengthPrefixedSha256;
 import io.idemkit.method.MethodPlan;
@@ -9,7 +10,8 @@ import java.util.function.BiConsumer;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
- * What identifies one record to {@link RecordDelivery} (C17.1): its key, the header {@link
+ * What identifies one record to {@link RecordDelivery} (C17.1): its key, the record's own key where
+ * the method's key source says so ({@link MessageKeySource#RECORD_KEY}), else the header {@link
  * MessagePolicy#keyProperty()} when the producer set it (a resend is then a duplicate), else where
  * and when it was written (redeliveries only); and its fingerprint, the payload's when asked for. A
  * warning goes to the caller's {@code warnOnce(topic, text)}.
@@ -45,6 +47,21 @@ record RecordIdentity(String key, String fingerprint) {
         return KafkaRecordReader.recordOf(message)
                 .map(
                         record -> {
+                            if (policy.keySource() == MessageKeySource.RECORD_KEY) {
+                                Optional<String> key = KafkaRecordReader.recordKey(record);
+                                if (key.isPresent()) {
+                                    return key.get();
+                                }
+                                warnOnce.accept(
+                                        plan.description() + "/no-record-key",
+                                        "idemkit received a record for "
+                                                + plan.description()
+                                                + " without a record key, which keySource=record-key"
+                                                + " keys it by; such records are keyed by the "
+                                                + policy.keyProperty()
+                                                + " header, else their topic, partition, offset"
+                                                + " and timestamp.");
+                            }
                             Optional<String> header =
                                     KafkaRecordReader.header(record, policy.keyProperty());
                             if (header.isPresent() && !header.get().isBlank()) {

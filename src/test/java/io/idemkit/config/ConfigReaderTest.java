@@ -80,7 +80,9 @@ class ConfigReaderTest {
         assertThat(c.maxBodyBytes()).isEqualTo(1024 * 1024);
         assertThat(c.heartbeatInterrupt()).isTrue();
         assertThat(c.maxWaitersPerKey()).isEqualTo(64);
-        assertThat(c.messageDefaults()).isEqualTo(new MessagePolicy("IdempotencyKey", 3, false));
+        assertThat(c.messageDefaults())
+                .isEqualTo(
+                        new MessagePolicy("IdempotencyKey", 3, false, MessageKeySource.PROPERTY));
         assertThat(c.messageTransactionTimeout()).as("unset: the server's is read").isEmpty();
         MongoStoreSettings m = mongo(Map.of());
         assertThat(m.uri()).isNull();

@@ -243,6 +243,12 @@ class EveryConfigKeyTest {
                                     r -> r.engine().exhaustedRecords(),
                                     ExhaustedRecords.NACK)),
                     Map.entry(
+                            ConfigKeys.MESSAGE_KEY_SOURCE,
+                            new KeyCase(
+                                    "record-key",
+                                    r -> r.engine().messageDefaults().keySource(),
+                                    MessageKeySource.RECORD_KEY)),
+                    Map.entry(
                             ConfigKeys.MESSAGE_PROCESSOR_DUPLICATES,
                             new KeyCase(
                                     "drop",

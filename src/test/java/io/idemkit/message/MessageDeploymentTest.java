@@ -64,6 +64,20 @@ class MessageDeploymentTest {
     }
 
     @Test
+    void aRecordKeySource_isRefusedForAMessageDrivenBean_whoseMessagesHaveNoRecordKey() {
+        serverTimeout(300);
+        deployment.set(Listener.class.getName() + "/onMessage/Idempotent/keySource", "record-key");
+
+        assertThatThrownBy(() -> deployment.start(Listener.class))
+                .isInstanceOf(DeploymentException.class)
+                .hasMessageContaining(
+                        "The messages of "
+                                + Listener.class.getName()
+                                + ".onMessage() cannot be keyed by a record key"
+                                + " (keySource=record-key)");
+    }
+
+    @Test
     void aConfiguredTimeout_winsOverTheServers() {
         serverTimeout(60);
         deployment.set("idemkit.message.transaction-timeout", "5m");

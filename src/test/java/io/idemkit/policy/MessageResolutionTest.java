@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idemkit.config.ConfigReader;
 import io.idemkit.config.InvalidConfigurationException;
+import io.idemkit.config.MessageKeySource;
 import io.idemkit.config.MessageLeaseRule;
 import io.idemkit.config.MessagePolicy;
 import io.idemkit.config.TransactionTimeout;
@@ -18,7 +19,8 @@ import org.junit.jupiter.api.Test;
 /** The message surface's settings (C11) and its lease rule (C11.4). */
 class MessageResolutionTest {
 
-    private static final MessagePolicy DEFAULTS = new MessagePolicy("IdempotencyKey", 3, false);
+    private static final MessagePolicy DEFAULTS =
+            new MessagePolicy("IdempotencyKey", 3, false, MessageKeySource.PROPERTY);
 
     private static Config config(Map<String, String> properties) {
         return new SmallRyeConfigBuilder()
@@ -102,7 +104,7 @@ class MessageResolutionTest {
                                 "com.example.Orders",
                                 "onMessage",
                                 DEFAULTS))
-                .isEqualTo(new MessagePolicy("methodKey", 5, false));
+                .isEqualTo(new MessagePolicy("methodKey", 5, false, MessageKeySource.PROPERTY));
         assertThat(
                         MessageResolution.resolve(
                                 ConfigLookup.of(config),

@@ -32,6 +32,11 @@ final class KafkaMessage implements Message<String> {
         return new KafkaMessage(new ConsumerRecord<>("orders", 0, offset, "customer-7", payload));
     }
 
+    /** A record at {@code offset} of partition 0 of topic {@code orders}, with its record key. */
+    static KafkaMessage withRecordKey(long offset, String recordKey, String payload) {
+        return new KafkaMessage(new ConsumerRecord<>("orders", 0, offset, recordKey, payload));
+    }
+
     /** The same, with the producer's idempotency key in header {@code IdempotencyKey}. */
     static KafkaMessage keyed(long offset, String key, String payload) {
         KafkaMessage message = at(offset, payload);

@@ -86,6 +86,29 @@ class RecordDeliveryTest {
     }
 
     @Test
+    void withKeySourceRecordKey_recordsOfOneRecordKeyRunOnce_andAnotherKeyRunsAgain() {
+        deployment.set("idemkit.message.key-source", "record-key");
+        start();
+
+        deliver(KafkaMessage.withRecordKey(0, "payment-1", "10 EUR"));
+        KafkaMessage resent = deliver(KafkaMessage.withRecordKey(9, "payment-1", "10 EUR"));
+        deliver(KafkaMessage.withRecordKey(10, "payment-2", "10 EUR"));
+
+        assertThat(Payments.runs).hasValue(2);
+        assertThat(resent.acks).hasValue(1);
+    }
+
+    @Test
+    void byDefault_theRecordKeyIsNoIdempotencyKey_twoRecordsOfOneCustomerBothRun() {
+        start();
+
+        deliver(KafkaMessage.withRecordKey(0, "customer-1", "10 EUR"));
+        deliver(KafkaMessage.withRecordKey(1, "customer-1", "25 EUR"));
+
+        assertThat(Payments.runs).hasValue(2);
+    }
+
+    @Test
     void theMethodReceivesTheConnectorsRecord_throughUnwrap() {
         start();
 
