@@ -27,7 +27,6 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.Method;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -67,7 +66,7 @@ import java.util.function.Consumer;
 final class MessageDelivery implements ListenerDelivery {
 
     /** The fingerprint of every message when the body is not fingerprinted: the reference's. */
-    static final String KEY_ONLY_FINGERPRINT = "idemkit-queue-v1";
+    static final String KEY_ONLY_FINGERPRINT = Attempts.KEY_ONLY_FINGERPRINT;
 
     /** The {@link IdempotencyMessageExhausted#lastFailure()} of a message refused as a mismatch. */
     static final String MISMATCH_FAILURE =
@@ -83,8 +82,7 @@ final class MessageDelivery implements ListenerDelivery {
     static final byte[] DONE_MARKER = IdempotentInterceptor.VOID_MARKER;
 
     /** What a message given up after its attempts stores, so that the record says so. */
-    static final byte[] EXHAUSTED_MARKER =
-            "{\"idemkit\":\"exhausted\"}".getBytes(StandardCharsets.UTF_8);
+    static final byte[] EXHAUSTED_MARKER = Attempts.EXHAUSTED_MARKER;
 
     private static final System.Logger LOG = System.getLogger(MessageDelivery.class.getName());
     private static final int DONE = 200;

@@ -5,7 +5,7 @@ import jakarta.interceptor.InvocationContext;
 /**
  * Where the method surface hands a message listener method ({@link MessageTransport}): a delivery
  * is keyed by its message, not its arguments, and acknowledged or redelivered rather than replayed
- * (C11). Each transport's wing, a package above this one, implements it as one bean of the
+ * (C11, C17). Each transport's wing, a package above this one, implements it as one bean of the
  * application, so that this package never loads a class of a transport's API.
  */
 public interface ListenerDelivery {
@@ -19,10 +19,11 @@ public interface ListenerDelivery {
      * Delivers one message to the bean, or acknowledges it as a duplicate, or asks for its
      * redelivery.
      *
-     * @param invocation the intercepted {@code onMessage(jakarta.jms.Message)}
-     * @param beanClass the message-driven bean's class
+     * @param invocation the intercepted listener method ({@code onMessage(jakarta.jms.Message)}, an
+     *     {@code @Incoming} method)
+     * @param beanClass the listener's bean class
      * @param plan the method's plan, which {@link MethodPlan#receivesMessages()}
-     * @return {@code null}, what {@code onMessage} returns
+     * @return what the listener method returns to its container or connector
      * @throws Exception the bean's own failure, or a refusal when no transaction can be marked
      */
     Object deliver(InvocationContext invocation, Class<?> beanClass, MethodPlan plan)

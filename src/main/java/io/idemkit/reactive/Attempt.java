@@ -73,7 +73,7 @@ final class Attempt {
     /**
      * @return what the method returned; a stage that fails later ends the run as failed
      */
-    Object followedBy(GuardedMessage guard) {
+    Object followedBy() {
         if (returned instanceof CompletionStage<?> stage) {
             return stage.whenComplete(
                     (ignored, later) -> {

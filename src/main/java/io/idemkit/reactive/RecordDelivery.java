@@ -268,7 +268,7 @@ final class RecordDelivery implements ListenerDelivery {
                 // Until the method acknowledges or nacks, on whatever thread, the lease is renewed.
                 execution.keepAliveUntilEnd(beat);
                 if (!form.processor()) {
-                    return run.followedBy(guard);
+                    return run.followedBy();
                 }
                 outcomes.succeeded(key);
                 guard.abandon(); // from now on, the outgoing message's nack is the connector's

@@ -3,6 +3,7 @@ package io.idemkit.reactive;
 import io.idemkit.config.MessageKeySource;
 import io.idemkit.config.MessagePolicy;
 import io.idemkit.core.hash.LengthPrefixedSha256;
+import io.idemkit.method.Attempts;
 import io.idemkit.method.MethodPlan;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -22,7 +23,7 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 record RecordIdentity(String key, String fingerprint) {
 
     /** The fingerprint of every record when the payload is not fingerprinted: the reference's. */
-    static final String KEY_ONLY_FINGERPRINT = "idemkit-queue-v1";
+    static final String KEY_ONLY_FINGERPRINT = Attempts.KEY_ONLY_FINGERPRINT;
 
     private static final boolean KAFKA = KafkaRecordReader.available();
 

@@ -3,11 +3,11 @@ package io.idemkit.reactive;
 import io.idemkit.IdempotencyRecordExhausted;
 import io.idemkit.config.ExhaustedRecords;
 import io.idemkit.core.Execution;
+import io.idemkit.method.Attempts;
 import io.idemkit.method.MethodPlan;
 import io.idemkit.method.RecentFailures;
 import io.idemkit.spi.StoredResult;
 import java.lang.System.Logger.Level;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Consumer;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -21,8 +21,7 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 final class RecordOutcomes {
 
     /** What a given-up record stores, so that the record says so. */
-    static final byte[] EXHAUSTED_MARKER =
-            "{\"idemkit\":\"exhausted\"}".getBytes(StandardCharsets.UTF_8);
+    static final byte[] EXHAUSTED_MARKER = Attempts.EXHAUSTED_MARKER;
 
     /** The {@link IdempotencyRecordExhausted#lastFailure()} of a record refused as a mismatch. */
     static final String MISMATCH_FAILURE =
