@@ -158,8 +158,9 @@ public abstract class KafkaScenarios {
      * @return the application refused at deployment (C17.3): its lease (5 s) is not shorter than
      *     its channel's {@code max.poll.interval.ms} (5 s); the reference's
      *     queue-lease-shorter-than-visibility. On the in-memory store, on topics and in groups of
-     *     its own, so that nothing of it could reach the other application's records: WildFly
-     *     connects a refused application's channels before the refusal and leaves them running.
+     *     its own, so that nothing of it could reach the other application's records, even if its
+     *     channels connected (a refusal at deployment validation comes after a Reactive Messaging
+     *     runtime connects them, and WildFly leaves them running).
      */
     static WebArchive badLeaseWar(String connector) {
         return war(
@@ -259,6 +260,17 @@ public abstract class KafkaScenarios {
                                 + " its channel payments"
                                 + " (mp.messaging.incoming.payments.max.poll.interval.ms=5000)");
         assertThat(http.get(PROBE).status()).isEqualTo(200);
+        // Refused before its channels connect: its consumer never joins its group, and a record on
+        // its topic stays unread.
+        String refusedGroup = BAD + GROUP;
+        broker().records().send(List.of(new ProducerRecord<>(BAD + TOPIC, "c", "ok:" + tag)));
+        Awaitility.await()
+                .during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(10))
+                .until(
+                        () ->
+                                members(refusedGroup) == 0
+                                        && committed(refusedGroup, BAD + TOPIC) < 0);
     }
 
     @Test
@@ -391,6 +403,17 @@ public abstract class KafkaScenarios {
                 .atMost(WAIT)
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> committed(group, topic) >= offset);
+    }
+
+    private static int members(String group) throws Exception {
+        try (Admin admin = broker().records().admin()) {
+            return admin.describeConsumerGroups(List.of(group))
+                    .describedGroups()
+                    .get(group)
+                    .get()
+                    .members()
+                    .size();
+        }
     }
 
     private static long committed(String group, String topic) throws Exception {

@@ -23,6 +23,7 @@ import io.idemkit.openapi.ResourceMethod;
 import io.idemkit.policy.AnnotationChecks;
 import io.idemkit.policy.ConfigLookup;
 import io.idemkit.policy.LeaseChecks;
+import io.idemkit.policy.MessageChecks;
 import io.idemkit.policy.MethodPolicyChecks;
 import io.idemkit.policy.MethodRef;
 import io.idemkit.policy.MethodSite;
@@ -170,7 +171,23 @@ public class IdemkitExtension implements Extension {
         }
     }
 
+    /**
+     * Reports the problems found as types were discovered, and those of the {@code @Incoming}
+     * methods (C17.3): a Reactive Messaging runtime connects its channels at deployment validation,
+     * and WildFly leaves the channels of a deployment refused then consuming, so these methods are
+     * refused first, with the configuration they need.
+     */
     void reportDefinitionErrors(@Observes AfterBeanDiscovery event) {
+        List<MethodSite> sites = idempotentMethods.stream().map(IdemkitExtension::site).toList();
+        if (sites.stream().anyMatch(s -> MethodSite.REACTIVE_MESSAGING.equals(s.transport()))) {
+            try {
+                definitionErrors.addAll(
+                        MessageChecks.ofIncomingMethods(
+                                ConfigReader.read(configValues()), sites, ConfigLookup.current()));
+            } catch (InvalidConfigurationException e) {
+                definitionErrors.addAll(e.problems());
+            }
+        }
         for (String error : definitionErrors) {
             event.addDefinitionError(new DefinitionException(error));
         }
@@ -223,12 +240,7 @@ public class IdemkitExtension implements Extension {
                     AfterDeploymentValidation event,
             BeanManager beans) {
         // The wings' keys first, so that the one exception lists their problems with the rest.
-        ConfigValues values =
-                new ConfigValues(
-                        ConfigProvider.getConfig(),
-                        Stream.concat(configSections.stream(), storeFactories.stream())
-                                .flatMap(section -> section.keys().stream())
-                                .collect(Collectors.toUnmodifiableSet()));
+        ConfigValues values = configValues();
         configSections.forEach(section -> section.read(values));
         ClassLoader library = IdemkitExtension.class.getClassLoader();
         List<StoreFactory> usable =
@@ -311,6 +323,15 @@ public class IdemkitExtension implements Extension {
         idempotentMethods.clear();
         storeSelection = selection;
         config = read;
+    }
+
+    /** The application's configuration, with every key the library's wings know. */
+    private ConfigValues configValues() {
+        return new ConfigValues(
+                ConfigProvider.getConfig(),
+                Stream.concat(configSections.stream(), storeFactories.stream())
+                        .flatMap(section -> section.keys().stream())
+                        .collect(Collectors.toUnmodifiableSet()));
     }
 
     /** What the checks need to know of a method, by the surfaces' own rules. */

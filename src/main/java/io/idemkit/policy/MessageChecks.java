@@ -11,6 +11,7 @@ import io.idemkit.config.TransactionTimeout;
 import io.idemkit.core.OperationPolicy;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -83,6 +84,43 @@ public final class MessageChecks {
                             ref.toString(), policy.leaseTtl(), policy.waitTimeout(), timeout));
         }
         return problems;
+    }
+
+    /**
+     * The checks of the {@code @Incoming} methods among {@code methods} that need no bean (C17.3):
+     * their merged policies, their message settings and their lease rule. Made while beans are
+     * still being defined, before deployment validation, during which a Reactive Messaging runtime
+     * connects its channels: WildFly leaves the channels of a deployment refused after that
+     * consuming records, so a refusal must come first.
+     *
+     * @param read the validated global configuration
+     * @param methods the application's {@code @Idempotent} methods
+     * @param config the configuration, for the per-class and per-method keys
+     * @return one message per broken rule; empty when there is no such method, or none breaks one
+     */
+    public static List<String> ofIncomingMethods(
+            IdemkitConfig read, List<MethodSite> methods, ConfigLookup config) {
+        List<MethodSite> incoming =
+                methods.stream()
+                        .filter(s -> MethodSite.REACTIVE_MESSAGING.equals(s.transport()))
+                        .toList();
+        List<String> problems = new ArrayList<>();
+        Map<MethodRef, OperationPolicy> policies = new LinkedHashMap<>();
+        for (MethodSite site : incoming) {
+            MethodRef ref = site.ref();
+            try {
+                policies.put(
+                        ref,
+                        IdempotentPolicy.resolve(
+                                ref.beanClass(), ref.method(), read.defaults(), config));
+            } catch (IllegalArgumentException e) {
+                problems.add(MethodPolicyChecks.invalid(ref, e));
+            }
+        }
+        if (!problems.isEmpty()) {
+            return problems;
+        }
+        return problems(read, incoming, policies, config, Optional::empty);
     }
 
     /**

@@ -40,6 +40,17 @@ public final class MethodPolicyChecks {
     private MethodPolicyChecks() {}
 
     /**
+     * @return the problem of a method whose merged policy does not resolve
+     */
+    static String invalid(MethodRef ref, IllegalArgumentException e) {
+        return "Invalid @Idempotent("
+                + e.getMessage()
+                + ") on "
+                + ref
+                + " (annotations and per-method configuration keys merged)";
+    }
+
+    /**
      * @param read the validated global configuration
      * @param methods the application's {@code @Idempotent} methods
      * @param config the configuration, for the per-class and per-method keys
@@ -68,12 +79,7 @@ public final class MethodPolicyChecks {
                             IdempotentPolicy.resolve(
                                     ref.beanClass(), ref.method(), read.defaults(), config));
                 } catch (IllegalArgumentException e) {
-                    problems.add(
-                            "Invalid @Idempotent("
-                                    + e.getMessage()
-                                    + ") on "
-                                    + ref
-                                    + " (annotations and per-method configuration keys merged)");
+                    problems.add(invalid(ref, e));
                 }
             }
         }

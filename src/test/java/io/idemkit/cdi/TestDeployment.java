@@ -9,6 +9,7 @@ import io.idemkit.method.ResultCodecProducer;
 import io.idemkit.reactive.ReactiveSurface;
 import io.idemkit.transaction.InTransactionInterceptor;
 import io.idemkit.transaction.TransactionHooksProducer;
+import jakarta.enterprise.inject.spi.Extension;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -50,6 +51,7 @@ public final class TestDeployment implements AutoCloseable {
 
     private final Map<String, String> properties = new HashMap<>();
     private final List<Service> services = new ArrayList<>();
+    private final List<Extension> extensions = new ArrayList<>();
     private TestConfig config;
     private WeldContainer container;
 
@@ -68,6 +70,16 @@ public final class TestDeployment implements AutoCloseable {
         return this;
     }
 
+    /**
+     * @param extension another portable extension, beside the library's (a stand-in for a
+     *     runtime's)
+     * @return this deployment
+     */
+    public TestDeployment with(Extension extension) {
+        extensions.add(extension);
+        return this;
+    }
+
     public WeldContainer start(Class<?>... extra) {
         config = TestConfig.of(properties);
         List<Class<?>> classes = new ArrayList<>(LIBRARY_BEANS);
@@ -77,6 +89,7 @@ public final class TestDeployment implements AutoCloseable {
                         .disableDiscovery()
                         .containerId(null)
                         .addExtension(new IdemkitExtension())
+                        .addExtensions(extensions.toArray(Extension[]::new))
                         .addServices(services.toArray(Service[]::new))
                         .addBeanClasses(classes.toArray(Class<?>[]::new))
                         .initialize();

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.idemkit.Idempotent;
 import io.idemkit.cdi.TestDeployment;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.spi.DeploymentException;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
+import jakarta.enterprise.inject.spi.DefinitionException;
+import jakarta.enterprise.inject.spi.Extension;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -35,18 +38,33 @@ class RecordDeploymentTest {
     }
 
     @Test
-    void aLeaseNotShorterThanTheChannelsPollInterval_failsTheDeployment() {
+    void aLeaseNotShorterThanTheChannelsPollInterval_failsTheDeployment_beforeAnyChannelConnects() {
         deployment.set("idemkit.lease-ttl", "10s");
         deployment.set("mp.messaging.incoming.refunds.max.poll.interval.ms", "10000");
+        ChannelRuntime runtime = new ChannelRuntime();
+        deployment.with(runtime);
 
         assertThatThrownBy(() -> deployment.start(Refunds.class))
-                .isInstanceOf(DeploymentException.class)
+                .isInstanceOf(DefinitionException.class)
                 .hasMessageContaining(
                         "The lease of "
                                 + Refunds.class.getName()
                                 + ".consume() (10s) must be shorter than the max.poll.interval.ms"
                                 + " of its channel refunds"
                                 + " (mp.messaging.incoming.refunds.max.poll.interval.ms=10000)");
+        assertThat(runtime.connected).as("channels connected").isFalse();
+    }
+
+    @Test
+    void anInvalidSettingOfAnIncomingMethod_failsTheDeployment_beforeAnyChannelConnects() {
+        deployment.set(Refunds.class.getName() + "/consume/Idempotent/maxAttempts", "none");
+        ChannelRuntime runtime = new ChannelRuntime();
+        deployment.with(runtime);
+
+        assertThatThrownBy(() -> deployment.start(Refunds.class))
+                .isInstanceOf(DefinitionException.class)
+                .hasMessageContaining("\"none\" is not a whole number of attempts");
+        assertThat(runtime.connected).as("channels connected").isFalse();
     }
 
     @Test
@@ -56,7 +74,7 @@ class RecordDeploymentTest {
         deployment.set("mp.messaging.connector.liberty-kafka.max.poll.interval.ms", "15000");
 
         assertThatThrownBy(() -> deployment.start(Refunds.class))
-                .isInstanceOf(DeploymentException.class)
+                .isInstanceOf(DefinitionException.class)
                 .hasMessageContaining(
                         "(mp.messaging.connector.liberty-kafka.max.poll.interval.ms=15000)");
     }
@@ -66,7 +84,7 @@ class RecordDeploymentTest {
         deployment.set("idemkit.lease-ttl", "5m");
 
         assertThatThrownBy(() -> deployment.start(Refunds.class))
-                .isInstanceOf(DeploymentException.class)
+                .isInstanceOf(DefinitionException.class)
                 .hasMessageContaining("(the Kafka client's default 300000 ms)");
     }
 
@@ -78,6 +96,18 @@ class RecordDeploymentTest {
         deployment.set("idemkit.message.transaction-timeout", "5s");
 
         assertThat(deployment.start(Refunds.class).select(Refunds.class).get()).isNotNull();
+    }
+
+    /**
+     * A stand-in for a Reactive Messaging runtime, which connects its channels when the deployment
+     * is validated (SmallRye's extension does).
+     */
+    static final class ChannelRuntime implements Extension {
+        volatile boolean connected;
+
+        void connect(@Observes AfterDeploymentValidation event) {
+            connected = true;
+        }
     }
 
     /** An {@code @Incoming} method as an application writes it. */
