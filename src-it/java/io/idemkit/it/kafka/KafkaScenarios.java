@@ -23,11 +23,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.awaitility.Awaitility;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.EmptyAsset;
@@ -405,6 +407,7 @@ public abstract class KafkaScenarios {
                 .until(() -> committed(group, topic) >= offset);
     }
 
+    /** The members of {@code group}: none when no consumer ever joined it. */
     private static int members(String group) throws Exception {
         try (Admin admin = broker().records().admin()) {
             return admin.describeConsumerGroups(List.of(group))
@@ -413,6 +416,11 @@ public abstract class KafkaScenarios {
                     .get()
                     .members()
                     .size();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof GroupIdNotFoundException) {
+                return 0;
+            }
+            throw e;
         }
     }
 

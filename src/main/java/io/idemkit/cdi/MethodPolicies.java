@@ -8,7 +8,6 @@ import io.idemkit.method.MessageTransports;
 import io.idemkit.policy.ConfigLookup;
 import io.idemkit.policy.IdempotentPolicy;
 import io.idemkit.policy.MethodRef;
-import io.idemkit.spi.IdempotencyKeyExtractor;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
@@ -89,14 +88,12 @@ public class MethodPolicies implements MethodPolicyLookup {
     }
 
     @Override
-    public IdempotencyKeyExtractor keyExtractor(Class<?> resourceClass, String className) {
+    public <T> T keyExtractor(Class<?> beanClass, String className, Class<T> spi) {
         try {
-            return NamedBeans.reference(
-                    beans, resourceClass, className, IdempotencyKeyExtractor.class);
+            return NamedBeans.reference(beans, beanClass, className, spi);
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException(
-                    "Invalid key extractor of " + resourceClass.getName() + ": " + e.getMessage(),
-                    e);
+                    "Invalid key extractor of " + beanClass.getName() + ": " + e.getMessage(), e);
         }
     }
 }

@@ -24,7 +24,7 @@ public final class BeanClassName {
     public static void check(String text, String spi) {
         if (!CLASS_NAME.matcher(text).matches()) {
             throw new IllegalArgumentException(
-                    "must be the fully qualified name of an " + spi + " bean class");
+                    "must be the fully qualified name of a bean class implementing " + spi);
         }
     }
 }

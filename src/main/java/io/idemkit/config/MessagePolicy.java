@@ -60,6 +60,14 @@ public record MessagePolicy(
     }
 
     /**
+     * @param source where the key comes from
+     * @return this policy with {@code source}
+     */
+    public MessagePolicy withKeySource(MessageKeySource source) {
+        return new MessagePolicy(keyProperty, maxAttempts, fingerprintBody, source);
+    }
+
+    /**
      * Checks one member's text.
      *
      * @param member one of {@link #MEMBERS}

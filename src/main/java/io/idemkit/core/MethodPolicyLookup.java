@@ -1,12 +1,11 @@
 package io.idemkit.core;
 
-import io.idemkit.spi.IdempotencyKeyExtractor;
 import java.lang.reflect.Method;
 
 /**
  * What a surface needs to know of an annotated method, worked out by the CDI glue at deployment:
- * its operation policy, whether it is a JAX-RS resource method, and the bean a resource method
- * names to take its key. The surfaces depend on this interface, not on how the answers were found.
+ * its operation policy, whether it is a JAX-RS resource method, and the bean a method names to take
+ * its key. The surfaces depend on this interface, not on how the answers were found.
  * Implementations are thread-safe.
  */
 public interface MethodPolicyLookup {
@@ -30,11 +29,13 @@ public interface MethodPolicyLookup {
     boolean isJaxRsResourceMethod(Class<?> beanClass, Method method);
 
     /**
-     * @param resourceClass the resource class whose method names the extractor
+     * @param beanClass the class whose method names the extractor
      * @param className the extractor's class, as the key policy names it
-     * @return the application's bean of that class (C6.1)
+     * @param spi the extractor's interface: {@code IdempotencyKeyExtractor} for a resource method
+     *     (C6.1), {@code RecordKeyExtractor} for an {@code @Incoming} method (C17.1)
+     * @return the application's bean of that class
      * @throws IllegalStateException when it is no such bean, for a class CDI never discovered; the
      *     deployment checked every other one
      */
-    IdempotencyKeyExtractor keyExtractor(Class<?> resourceClass, String className);
+    <T> T keyExtractor(Class<?> beanClass, String className, Class<T> spi);
 }

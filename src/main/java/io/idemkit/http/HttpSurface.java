@@ -153,7 +153,8 @@ public class HttpSurface {
      *     names
      */
     IdempotencyKeyExtractor keyExtractorOf(Endpoint endpoint, String className) {
-        return policies.keyExtractor(endpoint.resourceClass(), className);
+        return policies.keyExtractor(
+                endpoint.resourceClass(), className, IdempotencyKeyExtractor.class);
     }
 
     ProblemResponses problems() {

@@ -3,6 +3,7 @@ package io.idemkit.policy;
 import io.idemkit.config.HttpKeyPolicy;
 import io.idemkit.spi.IdempotencyKeyExtractor;
 import io.idemkit.spi.IdempotencyRedactor;
+import io.idemkit.spi.RecordKeyExtractor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,8 +13,9 @@ import java.util.Optional;
  * The deployment's checks of the beans a method's policy names, so that no request finds one
  * missing: its {@link IdempotencyRedactor} (C4.10), and where its key comes from (C6.1), whose
  * merged {@link HttpKeyPolicy} must resolve, with no level naming both a key header and a key
- * extractor, and whose named {@link IdempotencyKeyExtractor} must be one bean of the application.
- * Which bean a name is, the container answers ({@link NamedBeanCheck}).
+ * extractor, and whose named {@link IdempotencyKeyExtractor} (for an {@code @Incoming} method,
+ * {@link RecordKeyExtractor}, C17.1) must be one bean of the application. Which bean a name is, the
+ * container answers ({@link NamedBeanCheck}).
  */
 public final class BeanChoiceChecks {
 
@@ -71,12 +73,21 @@ public final class BeanChoiceChecks {
         List<String> problems = new ArrayList<>();
         for (MethodSite site : methods) {
             MethodRef ref = site.ref();
+            boolean incoming = MethodSite.REACTIVE_MESSAGING.equals(site.transport());
             try {
                 Optional<String> named =
-                        HttpKeyResolution.forMethod(config, ref.beanClass(), ref.method(), defaults)
-                                .keyExtractor();
+                        incoming
+                                ? RecordKeyResolution.forMethod(
+                                                config, ref.beanClass(), ref.method())
+                                        .extractor()
+                                : HttpKeyResolution.forMethod(
+                                                config, ref.beanClass(), ref.method(), defaults)
+                                        .keyExtractor();
                 if (named.isPresent()) {
-                    beans.check(ref.beanClass(), named.get(), IdempotencyKeyExtractor.class);
+                    beans.check(
+                            ref.beanClass(),
+                            named.get(),
+                            incoming ? RecordKeyExtractor.class : IdempotencyKeyExtractor.class);
                 }
             } catch (IllegalArgumentException e) {
                 problems.add("Invalid key source of " + ref + MERGED + ": " + e.getMessage());

@@ -49,12 +49,17 @@ public final class MessageChecks {
             MethodRef ref = site.ref();
             boolean reactive = MethodSite.REACTIVE_MESSAGING.equals(site.transport());
             try {
+                // A message-driven bean is held to its own keys' source: the global one may name
+                // the record key for the application's Kafka records.
                 MessagePolicy resolved =
                         MessageResolution.resolve(
                                 config,
                                 ref.beanClass().getName(),
                                 ref.method().getName(),
-                                read.messageDefaults());
+                                reactive
+                                        ? read.messageDefaults()
+                                        : read.messageDefaults()
+                                                .withKeySource(MessageKeySource.PROPERTY));
                 if (!reactive && resolved.keySource() == MessageKeySource.RECORD_KEY) {
                     problems.add(
                             "The messages of "
@@ -65,6 +70,20 @@ public final class MessageChecks {
                 }
             } catch (IllegalArgumentException e) {
                 problems.add("Invalid " + e.getMessage());
+            }
+            if (reactive) {
+                try {
+                    RecordKeyResolution.forMethod(config, ref.beanClass(), ref.method())
+                            .extractor()
+                            .ifPresent(
+                                    name -> RecordKeyResolution.checkClass(ref.beanClass(), name));
+                } catch (IllegalArgumentException e) {
+                    problems.add(
+                            "Invalid key source of "
+                                    + ref
+                                    + " (annotations and per-method configuration keys merged): "
+                                    + e.getMessage());
+                }
             }
             if (read.scopeSource() == ScopeSource.PRINCIPAL) {
                 problems.add(principalScope(ref));

@@ -2,6 +2,7 @@ package io.idemkit.reactive;
 
 import io.idemkit.config.IdemkitConfig;
 import io.idemkit.core.IdempotencyEngine;
+import io.idemkit.core.MethodPolicyLookup;
 import io.idemkit.core.ScopeResolver;
 import io.idemkit.method.LazyDelivery;
 import io.idemkit.method.ListenerDelivery;
@@ -25,7 +26,7 @@ public class ReactiveSurface implements ListenerDelivery {
 
     /** For the CDI client proxy only. */
     protected ReactiveSurface() {
-        this(null, null, null, null, null);
+        this(null, null, null, null, null, null);
     }
 
     @Inject
@@ -34,9 +35,11 @@ public class ReactiveSurface implements ListenerDelivery {
             ScopeResolver scope,
             IdemkitConfig config,
             BeanManager beans,
-            MethodResultCodec codec) {
+            MethodResultCodec codec,
+            MethodPolicyLookup lookup) {
         this.delivery =
-                new LazyDelivery(() -> RecordDelivery.create(engine, scope, config, beans, codec));
+                new LazyDelivery(
+                        () -> RecordDelivery.create(engine, scope, config, beans, codec, lookup));
     }
 
     @Override

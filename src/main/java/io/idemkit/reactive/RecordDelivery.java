@@ -12,13 +12,13 @@ import io.idemkit.core.Admission;
 import io.idemkit.core.Execution;
 import io.idemkit.core.IdempotencyEngine;
 import io.idemkit.core.LeaseHeartbeat;
+import io.idemkit.core.MethodPolicyLookup;
 import io.idemkit.core.Operation;
 import io.idemkit.core.ScopeResolver;
 import io.idemkit.method.Attempts;
 import io.idemkit.method.IdempotentInterceptor;
 import io.idemkit.method.ListenerDelivery;
 import io.idemkit.method.MethodPlan;
-import io.idemkit.policy.MessageResolution;
 import io.idemkit.spi.MethodResultCodec;
 import io.idemkit.spi.StoredResult;
 import jakarta.enterprise.inject.spi.BeanManager;
@@ -66,27 +66,27 @@ final class RecordDelivery implements ListenerDelivery {
 
     private final IdempotencyEngine engine;
     private final ScopeResolver scope;
-    private final BiFunction<Class<?>, Method, MessagePolicy> policies;
+    private final BiFunction<Class<?>, Method, RecordKeying> keyings;
     private final RecordOutcomes outcomes;
     private final Outputs outputs;
-    private final Map<MethodPlan, MessagePolicy> resolved = new ConcurrentHashMap<>();
+    private final Map<MethodPlan, RecordKeying> resolved = new ConcurrentHashMap<>();
     private final Map<Method, MethodForm> forms = new ConcurrentHashMap<>();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
     /**
-     * @param policies the message policy of a bean's method, asked once per plan
+     * @param keyings how a bean's method keys and counts its records, asked once per plan
      * @param outcomes how records end without a successful run
      * @param outputs the processors' outgoing payloads
      */
     RecordDelivery(
             IdempotencyEngine engine,
             ScopeResolver scope,
-            BiFunction<Class<?>, Method, MessagePolicy> policies,
+            BiFunction<Class<?>, Method, RecordKeying> keyings,
             RecordOutcomes outcomes,
             Outputs outputs) {
         this.engine = engine;
         this.scope = scope;
-        this.policies = policies;
+        this.keyings = keyings;
         this.outcomes = outcomes;
         this.outputs = outputs;
     }
@@ -95,17 +95,19 @@ final class RecordDelivery implements ListenerDelivery {
      * @param config the application's configuration: the per-method keys over {@code
      *     idemkit.message.*}, as for message-driven beans
      * @param codec the application's result codec, for the processors' outgoing payloads
+     * @param lookup finds the extractor beans the methods name
      */
     static RecordDelivery create(
             IdempotencyEngine engine,
             ScopeResolver scope,
             IdemkitConfig config,
             BeanManager beans,
-            MethodResultCodec codec) {
+            MethodResultCodec codec,
+            MethodPolicyLookup lookup) {
         return new RecordDelivery(
                 engine,
                 scope,
-                MessageResolution.perMethod(config.messageDefaults()),
+                RecordKeying.perMethod(config.messageDefaults(), lookup),
                 new RecordOutcomes(
                         event ->
                                 beans.getEvent()
@@ -127,19 +129,22 @@ final class RecordDelivery implements ListenerDelivery {
     public Object deliver(InvocationContext invocation, Class<?> beanClass, MethodPlan plan)
             throws Exception {
         Message<?> message = (Message<?>) invocation.getParameters()[0];
-        MessagePolicy policy =
+        RecordKeying keying =
                 resolved.computeIfAbsent(
-                        plan, p -> policies.apply(beanClass, invocation.getMethod()));
+                        plan, p -> keyings.apply(beanClass, invocation.getMethod()));
+        MessagePolicy policy = keying.policy();
         MethodForm form = forms.computeIfAbsent(invocation.getMethod(), MethodForm::of);
-        RecordIdentity identity = RecordIdentity.of(message, policy, plan, this::warnOnce);
+        RecordIdentity identity = RecordIdentity.of(message, keying, plan, this::warnOnce);
         if (identity.key() == null) {
             warnOnce(
                     plan.description() + "/no-record",
-                    "idemkit protects the Kafka records of @Incoming methods only, and "
+                    "idemkit protects the Kafka records of @Incoming methods, and the messages"
+                            + " their key extractor gives a key, and "
                             + plan.description()
-                            + " received a message that is none (another connector, or the Kafka"
-                            + " client is not visible to the application: on Open Liberty, the WAR"
-                            + " carries org.apache.kafka:kafka-clients); it runs unprotected.");
+                            + " received a message that is neither (another connector, or the"
+                            + " Kafka client is not visible to the application: on Open Liberty,"
+                            + " the WAR carries org.apache.kafka:kafka-clients); it runs"
+                            + " unprotected.");
             return invocation.proceed();
         }
         String tenant;

@@ -111,13 +111,13 @@ abstract class IdempotencyFilterFixture {
                     }
 
                     @Override
-                    public IdempotencyKeyExtractor keyExtractor(
-                            Class<?> resourceClass, String className) {
+                    public <T> T keyExtractor(
+                            Class<?> resourceClass, String className, Class<T> spi) {
                         IdempotencyKeyExtractor bean = extractors.get(className);
                         if (bean == null) {
                             throw new IllegalStateException("no bean " + className);
                         }
-                        return bean;
+                        return spi.cast(bean);
                     }
                 };
         HttpSurface surface =

@@ -78,6 +78,14 @@ class MessageDeploymentTest {
     }
 
     @Test
+    void theGlobalRecordKeySource_isLeftToKafkaRecords_andAMessageDrivenBeanDeploys() {
+        serverTimeout(300);
+        deployment.set("idemkit.message.key-source", "record-key");
+
+        assertThat(deployment.start(Listener.class).select(Listener.class).get()).isNotNull();
+    }
+
+    @Test
     void aConfiguredTimeout_winsOverTheServers() {
         serverTimeout(60);
         deployment.set("idemkit.message.transaction-timeout", "5m");

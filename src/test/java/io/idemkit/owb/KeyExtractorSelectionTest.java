@@ -37,7 +37,10 @@ class KeyExtractorSelectionTest {
         MethodPolicies policies = owb.select(MethodPolicies.class).get();
 
         IdempotencyKeyExtractor extractor =
-                policies.keyExtractor(Orders.class, OrderReference.class.getName());
+                policies.keyExtractor(
+                        Orders.class,
+                        OrderReference.class.getName(),
+                        IdempotencyKeyExtractor.class);
 
         assertThat(extractor.keyOf(request())).contains("from-the-bean");
     }

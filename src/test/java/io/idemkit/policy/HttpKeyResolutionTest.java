@@ -266,7 +266,8 @@ class HttpKeyResolutionTest {
                                                 "not a class"))))
                 .containsExactly(
                         "Invalid com.example.A/m/Idempotent/keyExtractor=not a class: must be the"
-                                + " fully qualified name of an IdempotencyKeyExtractor bean class");
+                                + " fully qualified name of a bean class implementing"
+                                + " IdempotencyKeyExtractor");
         assertThat(
                         ConfigReader.read(config(Map.of("idemkit.key-extractor", "com.example.K")))
                                 .keyDefaults()

@@ -44,6 +44,13 @@ final class KafkaMessage implements Message<String> {
         return message;
     }
 
+    /** A record at {@code offset} with {@code key} in the header {@code name}. */
+    static KafkaMessage withHeader(long offset, String name, String key, String payload) {
+        KafkaMessage message = at(offset, payload);
+        message.record.headers().add(name, key.getBytes(StandardCharsets.UTF_8));
+        return message;
+    }
+
     @Override
     public String getPayload() {
         return record.value();
