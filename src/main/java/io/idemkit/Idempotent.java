@@ -133,10 +133,12 @@ public @interface Idempotent {
      * not {@code Idempotency-Key} (for example a gateway's {@code X-Request-Key}). Its value
      * follows the same rules (1 to 255 UTF-8 bytes, no control characters). A key must be the same
      * on every retry of one operation and differ between operations: a header a proxy rewrites per
-     * attempt makes every retry a new operation. Ignored on CDI and EJB methods.
+     * attempt makes every retry a new operation. On a Reactive Messaging {@code @Incoming} method,
+     * the Kafka header that carries a record's key (contract C17.1), any header name, in place of
+     * the message key property's. Ignored on other CDI and EJB methods.
      *
      * @return a header name, or empty for {@code idemkit.key-header} (default {@code
-     *     Idempotency-Key})
+     *     Idempotency-Key}; on an {@code @Incoming} method, {@code idemkit.message.key-property})
      */
     @Nonbinding
     String keyHeader() default "";
@@ -146,8 +148,9 @@ public @interface Idempotent {
      * of the caller's token or a field of the body, instead of a header: a class implementing
      * {@code io.idemkit.spi.IdempotencyKeyExtractor} that is a bean of the application. Another way
      * to say where the key comes from than {@link #keyHeader()}: setting both on one annotation
-     * fails the deployment, as does a class that is not such a bean. Ignored on CDI and EJB
-     * methods.
+     * fails the deployment, as does a class that is not such a bean. On a Reactive Messaging
+     * {@code @Incoming} method, a {@code io.idemkit.spi.RecordKeyExtractor} bean instead, asked
+     * first for each record's key (contract C17.1). Ignored on other CDI and EJB methods.
      *
      * @return the extractor's class, or {@code void.class} (the default) for {@code
      *     idemkit.key-extractor}, else the key header

@@ -357,6 +357,17 @@ public abstract class KafkaScenarios {
         assertThat(count("runs")).isEqualTo(2);
     }
 
+    @Test
+    void aResendKeyedByTheExtractorFromItsPayload_runsOnce() {
+        ProducerRecord<String, String> record = new ProducerRecord<>(TOPIC, "c", "once:" + tag);
+
+        long first = send(record, 2);
+
+        awaitCommitted(GROUP, TOPIC, first + 2);
+        assertThat(count("runs")).isEqualTo(1);
+        assertThat(count("done")).isEqualTo(1);
+    }
+
     private static void awaitDeadLetter(String payload) {
         Awaitility.await()
                 .atMost(WAIT)

@@ -14,7 +14,8 @@ import java.util.Optional;
  * resource method with {@code idemkit.key-extractor=com.example.OrderKey}. The most specific choice
  * wins, and {@code keyHeader} is the other way to make it: a level that sets both fails the
  * deployment, as does a named class that is not a bean implementing this interface. CDI and EJB
- * methods take their key from {@code @IdempotencyKey} parameters and ignore extractors.
+ * methods take their key from {@code @IdempotencyKey} parameters and ignore extractors; an {@code
+ * Incoming} method names a {@link RecordKeyExtractor}.
  *
  * <p>The key returned follows the header's rules (1 to 255 bytes of UTF-8, no control characters);
  * one that breaks them is answered with 400 {@code urn:idemkit:missing-key}. No key (an empty

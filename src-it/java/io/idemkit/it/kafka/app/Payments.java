@@ -16,10 +16,11 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 /**
  * An {@code @Idempotent @Incoming} method as an application writes it. A record's payload is {@code
  * <mode>:<tag>[:<marker file>]}, and what the method does, it counts under the tag ({@link
- * Counts}): {@code ok} runs; {@code slow} runs for half a second; {@code fail} throws every time;
- * {@code block} blocks for two minutes the first time (while its marker file does not exist yet,
- * across a restart of the server) and runs afterwards; {@code fail-block} throws, except on its
- * second run in a server while its marker file does not exist yet, which blocks.
+ * Counts}): {@code ok} runs; {@code once} runs, keyed by its payload ({@link PaymentIds}); {@code
+ * slow} runs for half a second; {@code fail} throws every time; {@code block} blocks for two
+ * minutes the first time (while its marker file does not exist yet, across a restart of the server)
+ * and runs afterwards; {@code fail-block} throws, except on its second run in a server while its
+ * marker file does not exist yet, which blocks.
  *
  * <p>{@code @Blocking}: the method and the library's store calls block, so WildFly's SmallRye runs
  * them on a worker thread rather than the Vert.x event loop, which would stall every channel that
@@ -32,7 +33,7 @@ public class Payments {
 
     private static final Map<String, AtomicInteger> RUNS_HERE = new ConcurrentHashMap<>();
 
-    @Idempotent
+    @Idempotent(keyExtractor = PaymentIds.class)
     @Incoming("payments")
     @Blocking
     public CompletionStage<Void> consume(Message<String> record) throws Exception {
