@@ -1,7 +1,6 @@
 package io.idemkit.policy;
 
 import io.idemkit.config.DurationFormat;
-import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
@@ -23,7 +22,6 @@ final class PollIntervalRule {
     /** The Kafka client's default {@code max.poll.interval.ms}. */
     static final Duration KAFKA_DEFAULT = Duration.ofMinutes(5);
 
-    private static final String INCOMING = "org.eclipse.microprofile.reactive.messaging.Incoming";
     private static final String KEY = "max.poll.interval.ms";
 
     private PollIntervalRule() {}
@@ -81,17 +79,20 @@ final class PollIntervalRule {
 
     /** The channel of an {@code @Incoming} method, read by the annotation's name. */
     private static Optional<String> channel(Method method) {
-        for (Annotation annotation : method.getAnnotations()) {
-            if (annotation.annotationType().getName().equals(INCOMING)) {
-                try {
-                    Object value =
-                            annotation.annotationType().getMethod("value").invoke(annotation);
-                    return value instanceof String name ? Optional.of(name) : Optional.empty();
-                } catch (ReflectiveOperationException e) {
-                    return Optional.empty();
-                }
-            }
-        }
-        return Optional.empty();
+        return ReactiveMessagingNames.annotation(method, ReactiveMessagingNames.INCOMING)
+                .flatMap(
+                        incoming -> {
+                            try {
+                                Object value =
+                                        incoming.annotationType()
+                                                .getMethod("value")
+                                                .invoke(incoming);
+                                return value instanceof String name
+                                        ? Optional.of(name)
+                                        : Optional.empty();
+                            } catch (ReflectiveOperationException e) {
+                                return Optional.empty();
+                            }
+                        });
     }
 }

@@ -1,6 +1,6 @@
 package io.idemkit.reactive;
 
-import java.lang.annotation.Annotation;
+import io.idemkit.policy.ReactiveMessagingNames;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
@@ -21,13 +21,12 @@ import org.eclipse.microprofile.reactive.messaging.Message;
  */
 record MethodForm(boolean processor, boolean stage, Type payload) {
 
-    private static final String OUTGOING = "org.eclipse.microprofile.reactive.messaging.Outgoing";
-
     static MethodForm of(Method method) {
-        boolean processor = false;
-        for (Annotation a : method.getAnnotations()) {
-            processor |= a.annotationType().getName().equals(OUTGOING);
-        }
+        // By name, as the transport recognized it: the application's annotation, whichever copy
+        // of the API its class loader sees.
+        boolean processor =
+                ReactiveMessagingNames.annotation(method, ReactiveMessagingNames.OUTGOING)
+                        .isPresent();
         boolean stage = CompletionStage.class.isAssignableFrom(method.getReturnType());
         Type payload = Object.class;
         if (processor) {

@@ -1,8 +1,12 @@
 package io.idemkit.reactive;
 
+import static io.idemkit.policy.ReactiveMessagingNames.INCOMING;
+import static io.idemkit.policy.ReactiveMessagingNames.MESSAGE;
+import static io.idemkit.policy.ReactiveMessagingNames.OUTGOING;
+
 import io.idemkit.method.MessageTransport;
 import io.idemkit.policy.MethodSite;
-import java.lang.annotation.Annotation;
+import io.idemkit.policy.ReactiveMessagingNames;
 import java.lang.reflect.Method;
 
 /**
@@ -21,9 +25,6 @@ public final class ReactiveMessagingTransport implements MessageTransport {
     /** The transport's name, which {@link ReactiveSurface} answers to. */
     public static final String NAME = MethodSite.REACTIVE_MESSAGING;
 
-    private static final String INCOMING = "org.eclipse.microprofile.reactive.messaging.Incoming";
-    private static final String OUTGOING = "org.eclipse.microprofile.reactive.messaging.Outgoing";
-    private static final String MESSAGE = "org.eclipse.microprofile.reactive.messaging.Message";
     private static final String STAGE = "java.util.concurrent.CompletionStage";
 
     /** For the service loader. */
@@ -42,19 +43,12 @@ public final class ReactiveMessagingTransport implements MessageTransport {
     public boolean receives(Class<?> beanClass, Method method) {
         if (method.getParameterCount() != 1
                 || !method.getParameterTypes()[0].getName().equals(MESSAGE)
-                || !annotated(method, INCOMING)) {
+                || ReactiveMessagingNames.annotation(method, INCOMING).isEmpty()) {
             return false;
         }
         String returned = method.getReturnType().getName();
-        return returned.equals(STAGE) || (returned.equals(MESSAGE) && annotated(method, OUTGOING));
-    }
-
-    private static boolean annotated(Method method, String annotation) {
-        for (Annotation a : method.getAnnotations()) {
-            if (a.annotationType().getName().equals(annotation)) {
-                return true;
-            }
-        }
-        return false;
+        return returned.equals(STAGE)
+                || (returned.equals(MESSAGE)
+                        && ReactiveMessagingNames.annotation(method, OUTGOING).isPresent());
     }
 }

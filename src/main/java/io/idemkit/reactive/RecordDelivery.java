@@ -64,6 +64,9 @@ final class RecordDelivery implements ListenerDelivery {
     private static final int DONE = 200;
     private static final Duration IN_PROGRESS_PAUSE = Duration.ofMillis(200);
 
+    /** How Vert.x names its event-loop threads, where nothing may block. */
+    private static final String EVENT_LOOP = "vert.x-eventloop-thread-";
+
     private final IdempotencyEngine engine;
     private final ScopeResolver scope;
     private final BiFunction<Class<?>, Method, RecordKeying> keyings;
@@ -129,6 +132,19 @@ final class RecordDelivery implements ListenerDelivery {
     public Object deliver(InvocationContext invocation, Class<?> beanClass, MethodPlan plan)
             throws Exception {
         Message<?> message = (Message<?>) invocation.getParameters()[0];
+        if (Thread.currentThread().getName().startsWith(EVENT_LOOP)) {
+            warnOnce(
+                    plan.description() + "/event-loop",
+                    "idemkit receives the records of "
+                            + plan.description()
+                            + " on a Vert.x event-loop thread ("
+                            + Thread.currentThread().getName()
+                            + "): its store calls, and a duplicate's wait for a running record,"
+                            + " block that thread and every channel it serves. Annotate the method"
+                            + " @io.smallrye.reactive.messaging.annotations.Blocking (on WildFly,"
+                            + " with the system property"
+                            + " jboss.as.reactive.messaging.experimental=true).");
+        }
         RecordKeying keying =
                 resolved.computeIfAbsent(
                         plan, p -> keyings.apply(beanClass, invocation.getMethod()));

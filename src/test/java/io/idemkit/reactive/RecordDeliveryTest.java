@@ -8,6 +8,7 @@ import io.idemkit.IdempotencyRecordExhausted;
 import io.idemkit.Idempotent;
 import io.idemkit.cdi.TestDeployment;
 import io.idemkit.method.Beans;
+import io.idemkit.testsupport.CapturedLog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.List;
@@ -295,6 +296,31 @@ class RecordDeliveryTest {
 
         assertThat(Payments.runs).hasValue(2);
         assertThat(acks).hasValue(2);
+    }
+
+    @Test
+    void aRecordDeliveredOnAVertxEventLoopThread_warnsOnceToAnnotateTheMethodBlocking()
+            throws Exception {
+        start();
+        try (CapturedLog log = CapturedLog.of(RecordDelivery.class)) {
+            Thread loop =
+                    new Thread(
+                            () -> {
+                                deliver(KafkaMessage.keyed(0, "pay-10", "x"));
+                                deliver(KafkaMessage.keyed(1, "pay-11", "x"));
+                            },
+                            "vert.x-eventloop-thread-3");
+            loop.start();
+            loop.join(10_000);
+            deliver(KafkaMessage.keyed(2, "pay-12", "x"));
+
+            assertThat(Payments.runs).hasValue(3);
+            assertThat(log.warnings())
+                    .singleElement()
+                    .asString()
+                    .contains("on a Vert.x event-loop thread (vert.x-eventloop-thread-3)")
+                    .contains("@io.smallrye.reactive.messaging.annotations.Blocking");
+        }
     }
 
     @Test
