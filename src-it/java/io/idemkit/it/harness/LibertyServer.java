@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
@@ -133,16 +134,30 @@ public final class LibertyServer implements OwnServer {
      * Waits until the server has refused to start {@code app}.
      *
      * @param app the name of an application of this server
-     * @return the line in which it says so ({@code CWWKZ0002E}), with the reason
+     * @return the message in which it says so ({@code CWWKZ0002E}), with the reason, on as many
+     *     lines as it takes
      */
     public String awaitRefusal(String app) {
-        Pattern line = Pattern.compile("CWWKZ0002E[^\\n]*\\b" + app + "\\b[^\\n]*");
+        // The message's own lines: a CDI definition error lists its exceptions on the next ones,
+        // up to the next entry, which begins with its time in brackets. Whole once that entry
+        // follows, or once it stays the same from one look to the next.
+        Pattern message =
+                Pattern.compile("CWWKZ0002E[^\\n]*\\b" + app + "\\b[^\\n]*(\\n(?!\\[)[^\\n]*)*");
+        AtomicReference<String> seen = new AtomicReference<>();
         return Awaitility.await()
                 .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250))
                 .until(
                         () -> {
-                            Matcher m = line.matcher(messagesLog());
-                            return m.find() ? m.group() : null;
+                            String log = messagesLog();
+                            Matcher m = message.matcher(log);
+                            if (!m.find()) {
+                                return null;
+                            }
+                            boolean followed = log.startsWith("\n[", m.end());
+                            return followed || m.group().equals(seen.getAndSet(m.group()))
+                                    ? m.group()
+                                    : null;
                         },
                         found -> found != null);
     }
