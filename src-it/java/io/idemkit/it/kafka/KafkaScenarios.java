@@ -1,6 +1,5 @@
 package io.idemkit.it.kafka;
 
-import static io.idemkit.it.harness.ItRuntime.LIBERTY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.core.ScopeResolver;
@@ -8,7 +7,6 @@ import io.idemkit.core.hash.EffectiveKey;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.KafkaBroker;
 import io.idemkit.it.harness.LibraryJar;
-import io.idemkit.it.harness.OnRuntimes;
 import io.idemkit.it.harness.OwnServer;
 import io.idemkit.it.kafka.app.Payments;
 import io.idemkit.spi.ClaimToken;
@@ -325,11 +323,6 @@ public abstract class KafkaScenarios {
      * more: two runs before a kill (the second blocks), one after, then given up and forwarded.
      */
     @Test
-    @OnRuntimes(
-            value = LIBERTY,
-            because =
-                    "the count is the store's, the same on every runtime; what differs, a record"
-                            + " redelivered after a kill, queue_crash_recovery shows on each")
     void poison_attemptsCountedInTheStore_outliveARestart_andTheRecordReachesTheDeadLetterTopic()
             throws Exception {
         Path marker = markers.resolve("blocked");

@@ -26,6 +26,10 @@ import org.junit.jupiter.api.BeforeAll;
  * test starts, through the application's own data source. A server of the test's own, which the
  * scenarios kill and start again.
  *
+ * <p>A record given up is nacked ({@code idemkit.message.exhausted=nack}), so that SmallRye's
+ * {@code dead-letter-queue} strategy forwards it, where Open Liberty's connector, which has no such
+ * strategy, leaves that to the application.
+ *
  * <p>The same WAR as on Open Liberty: the Kafka client it carries in {@code WEB-INF/lib} is unused
  * here, where the connector's module exports its own (kafka-clients 3.9.1), which the application
  * sees first.
@@ -52,7 +56,14 @@ class KafkaWildFlyIT extends KafkaScenarios {
                     + "mp.messaging.connector.smallrye-kafka.graceful-shutdown=false\n"
                     // The throttled commit strategy commits every 5 s by default: each test waits
                     // for a commit.
-                    + "mp.messaging.connector.smallrye-kafka.auto.commit.interval.ms=500\n";
+                    + "mp.messaging.connector.smallrye-kafka.auto.commit.interval.ms=500\n"
+                    // A record given up is nacked, and SmallRye's dead-letter strategy forwards it
+                    // (the application's own forward stands aside: DeadLetters).
+                    + "idemkit.message.exhausted=nack\n"
+                    + "mp.messaging.incoming.payments.failure-strategy=dead-letter-queue\n"
+                    + "mp.messaging.incoming.payments.dead-letter-queue.topic="
+                    + DEAD_LETTER_TOPIC
+                    + "\n";
 
     private static EmbeddedPostgres postgres;
     private static WildFlyServer server;
