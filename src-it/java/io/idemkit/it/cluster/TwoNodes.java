@@ -119,7 +119,8 @@ final class TwoNodes {
                         "<resource-ref><res-ref-name>jdbc/business</res-ref-name>"
                                 + "<res-type>javax.sql.DataSource</res-type>"
                                 + "<lookup-name>jdbc/business</lookup-name></resource-ref>");
-        WebArchive kafkaWar = KafkaScenarios.twoNodesWar(KAFKA_WAR, ItPostgres.STORE_CONFIG);
+        WebArchive kafkaWar =
+                KafkaScenarios.twoNodesWar(KAFKA_WAR, "liberty-kafka", ItPostgres.STORE_CONFIG);
         // Both servers start at once: about a third less wall time on two cores than one by one.
         List<CompletableFuture<Void>> starts = new ArrayList<>();
         for (int n = 0; n < 2; n++) {

@@ -75,7 +75,7 @@ class TwoNodesIT {
     @Nested
     class Kafka extends TwoNodesKafka {
         @Override
-        HttpCalls kafka(int n) {
+        protected HttpCalls kafka(int n) {
             return TwoNodes.KAFKA_HTTP[n];
         }
     }

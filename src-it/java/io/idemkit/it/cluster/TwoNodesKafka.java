@@ -21,20 +21,21 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two Open Liberty servers in one Kafka consumer group (C17.3): {@link TwoNodes}' servers run the
- * Kafka test application ({@link KafkaScenarios#twoNodesWar}) on the JDBC store on their one
- * PostgreSQL, its {@code payments} channel reading a topic of four partitions in one group, so that
- * each server owns two. Each key is sent to all four partitions, so that its copies reach both
- * servers at about the same time: one run per key across the two.
+ * Two servers in one Kafka consumer group (C17.3): {@link TwoNodes}' Open Liberty servers, or
+ * WildFly's in {@code KafkaWildFlyIT}, run the Kafka test application ({@link
+ * KafkaScenarios#twoNodesWar}) on the JDBC store on one PostgreSQL, its {@code payments} channel
+ * reading a topic of four partitions in one group, so that each server owns two. Each key is sent
+ * to all four partitions, so that its copies reach both servers at about the same time: one run per
+ * key across the two.
  */
-abstract class TwoNodesKafka {
+public abstract class TwoNodesKafka {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final int PARTITIONS = 4;
     private static final int KEYS = 6;
 
-    /** The Kafka application on node {@code n}. */
-    abstract HttpCalls kafka(int n);
+    /** The Kafka application on node {@code n}, 0 or 1. */
+    protected abstract HttpCalls kafka(int n);
 
     @Test
     void twoServersInOneGroup_copiesOfAKeyOnBoth_runOncePerKey() throws Exception {

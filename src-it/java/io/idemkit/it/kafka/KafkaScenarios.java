@@ -142,16 +142,16 @@ public abstract class KafkaScenarios {
 
     /**
      * @param name the WAR's name
-     * @param storeConfig the application's store
-     * @return the Kafka test application for two Open Liberty servers in one consumer group: its
-     *     {@code payments} channel reads {@link #TWO_NODES_TOPIC} in {@link #TWO_NODES_GROUP}
+     * @param connector the runtime's Kafka connector
+     * @param storeConfig the application's store, and more of its configuration
+     * @return the Kafka test application for two servers in one consumer group: its {@code
+     *     payments} channel reads {@link #TWO_NODES_TOPIC} in {@link #TWO_NODES_GROUP}
      */
-    public static WebArchive twoNodesWar(String name, String storeConfig) {
+    public static WebArchive twoNodesWar(String name, String connector, String storeConfig) {
         broker();
         return war(
                 name,
-                KafkaAppConfig.channels("liberty-kafka", "two-", "", TWO_NODES_TOPIC)
-                        + storeConfig);
+                KafkaAppConfig.channels(connector, "two-", "", TWO_NODES_TOPIC) + storeConfig);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.idemkit.it.kafka;
 
 import static io.idemkit.it.harness.ItRuntime.WILDFLY;
 
+import io.idemkit.it.cluster.TwoNodesKafka;
 import io.idemkit.it.harness.HttpCalls;
 import io.idemkit.it.harness.ItPostgres;
 import io.idemkit.it.harness.OnRuntimes;
@@ -13,9 +14,12 @@ import io.idemkit.store.jdbc.JdbcStoreSettings;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 
 /**
  * The queue vectors on Kafka (C17) on WildFly: SmallRye Reactive Messaging and its connector,
@@ -69,21 +73,48 @@ class KafkaWildFlyIT extends KafkaScenarios {
     private static WildFlyServer server;
     private static URI app;
 
+    /** The second server of {@link TwoServers}, started while the scenarios run on the first. */
+    private static WildFlyServer second;
+
+    private static CompletableFuture<HttpCalls[]> twoServers;
+
     @BeforeAll
     static void startServer() throws Exception {
         postgres = ItPostgres.start();
         WebArchive war = ItPostgres.withAppDataSource(war(APP, CONNECTOR, CONFIG), postgres);
+        WebArchive twoWar =
+                ItPostgres.withAppDataSource(twoNodesWar("kafka-two", CONNECTOR, CONFIG), postgres);
         server = new WildFlyServer("idemkit-kafka", war);
         server.configure(REACTIVE_MESSAGING);
         server.addApplication(badLeaseWar(CONNECTOR));
+        server.addApplication(twoWar);
         server.start(server.application(war).resolve(PROBE));
         app = server.application(war);
+        URI twoOnFirst = server.application(twoWar);
+        twoServers =
+                CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                second = new WildFlyServer("idemkit-kafka-2", twoWar);
+                                second.configure(REACTIVE_MESSAGING);
+                                second.start(second.application(twoWar).resolve(PROBE));
+                                return new HttpCalls[] {
+                                    new HttpCalls(twoOnFirst),
+                                    new HttpCalls(second.application(twoWar))
+                                };
+                            } catch (Exception e) {
+                                throw new IllegalStateException(e);
+                            }
+                        });
         http = new HttpCalls(app);
     }
 
     @AfterAll
     static void stopServer() throws Exception {
-        try {
+        try (AutoCloseable two = second == null ? () -> {} : second) {
+            if (twoServers != null) {
+                twoServers.handle((started, failed) -> started).get(3, TimeUnit.MINUTES);
+            }
             if (server != null) {
                 server.close();
             }
@@ -91,6 +122,15 @@ class KafkaWildFlyIT extends KafkaScenarios {
             if (postgres != null) {
                 postgres.close();
             }
+        }
+    }
+
+    /** Two WildFly servers in one consumer group: this class's server, and {@link #second}. */
+    @Nested
+    class TwoServers extends TwoNodesKafka {
+        @Override
+        protected HttpCalls kafka(int n) {
+            return twoServers.join()[n];
         }
     }
 
