@@ -97,6 +97,7 @@ public abstract class KafkaScenarios {
                 for (String topic :
                         List.of(TOPIC, RACE_TOPIC, ORDERS_TOPIC, QUOTES_TOPIC, DEAD_LETTER_TOPIC)) {
                     broker.records().createTopic(BAD + topic, 1);
+                    broker.records().createTopic(TWO + topic, 1);
                 }
                 created = true;
             }
@@ -108,6 +109,12 @@ public abstract class KafkaScenarios {
 
     /** How the topics and groups of {@link #badLeaseWar} begin. */
     private static final String BAD = "bad-";
+
+    /**
+     * How the topics and groups of {@link #twoNodesWar} begin, but its {@code payments} channel's:
+     * its other consumers must not take part in the other application's races, on one store.
+     */
+    private static final String TWO = "two-";
 
     /**
      * @param name the WAR's name, which is also the application's
@@ -150,8 +157,7 @@ public abstract class KafkaScenarios {
     public static WebArchive twoNodesWar(String name, String connector, String storeConfig) {
         broker();
         return war(
-                name,
-                KafkaAppConfig.channels(connector, "two-", "", TWO_NODES_TOPIC) + storeConfig);
+                name, KafkaAppConfig.channels(connector, TWO, TWO, TWO_NODES_TOPIC) + storeConfig);
     }
 
     /**

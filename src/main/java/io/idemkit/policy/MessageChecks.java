@@ -11,7 +11,6 @@ import io.idemkit.config.TransactionTimeout;
 import io.idemkit.core.OperationPolicy;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -124,18 +123,8 @@ public final class MessageChecks {
                         .filter(s -> MethodSite.REACTIVE_MESSAGING.equals(s.transport()))
                         .toList();
         List<String> problems = new ArrayList<>();
-        Map<MethodRef, OperationPolicy> policies = new LinkedHashMap<>();
-        for (MethodSite site : incoming) {
-            MethodRef ref = site.ref();
-            try {
-                policies.put(
-                        ref,
-                        IdempotentPolicy.resolve(
-                                ref.beanClass(), ref.method(), read.defaults(), config));
-            } catch (IllegalArgumentException e) {
-                problems.add(MethodPolicyChecks.invalid(ref, e));
-            }
-        }
+        Map<MethodRef, OperationPolicy> policies =
+                MethodPolicyChecks.policies(read, incoming, config, problems);
         if (!problems.isEmpty()) {
             return problems;
         }

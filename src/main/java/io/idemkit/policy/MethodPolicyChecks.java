@@ -40,14 +40,32 @@ public final class MethodPolicyChecks {
     private MethodPolicyChecks() {}
 
     /**
-     * @return the problem of a method whose merged policy does not resolve
+     * @param problems where the problem of each method whose merged policy does not resolve goes
+     * @return the merged policy of each of {@code methods} that resolves
      */
-    static String invalid(MethodRef ref, IllegalArgumentException e) {
-        return "Invalid @Idempotent("
-                + e.getMessage()
-                + ") on "
-                + ref
-                + " (annotations and per-method configuration keys merged)";
+    static Map<MethodRef, OperationPolicy> policies(
+            IdemkitConfig read,
+            List<MethodSite> methods,
+            ConfigLookup config,
+            List<String> problems) {
+        Map<MethodRef, OperationPolicy> policies = new LinkedHashMap<>();
+        for (MethodSite site : methods) {
+            MethodRef ref = site.ref();
+            try {
+                policies.put(
+                        ref,
+                        IdempotentPolicy.resolve(
+                                ref.beanClass(), ref.method(), read.defaults(), config));
+            } catch (IllegalArgumentException e) {
+                problems.add(
+                        "Invalid @Idempotent("
+                                + e.getMessage()
+                                + ") on "
+                                + ref
+                                + " (annotations and per-method configuration keys merged)");
+            }
+        }
+        return policies;
     }
 
     /**
@@ -71,17 +89,7 @@ public final class MethodPolicyChecks {
         Map<MethodRef, OperationPolicy> policies = new LinkedHashMap<>();
         List<String> warnings = new ArrayList<>();
         if (problems.isEmpty()) {
-            for (MethodSite site : methods) {
-                MethodRef ref = site.ref();
-                try {
-                    policies.put(
-                            ref,
-                            IdempotentPolicy.resolve(
-                                    ref.beanClass(), ref.method(), read.defaults(), config));
-                } catch (IllegalArgumentException e) {
-                    problems.add(invalid(ref, e));
-                }
-            }
+            policies.putAll(policies(read, methods, config, problems));
         }
         if (problems.isEmpty()) {
             problems.addAll(MessageChecks.problems(read, methods, policies, config, serverTimeout));
