@@ -73,10 +73,10 @@ class TwoNodesIT {
      */
     /** Two servers in one Kafka consumer group. */
     @Nested
-    class Kafka extends TwoNodesKafka {
-        @Override
-        protected HttpCalls kafka(int n) {
-            return TwoNodes.KAFKA_HTTP[n];
+    class Kafka {
+        @Test
+        void twoServersInOneGroup_copiesOfAKeyOnBoth_runOncePerKey() throws Exception {
+            TwoNodesKafka.copiesOfAKeyOnBoth_runOncePerKey(TwoNodes.KAFKA_HTTP);
         }
     }
 

@@ -18,7 +18,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.Test;
 
 /**
  * Two servers in one Kafka consumer group (C17.3): {@link TwoNodes}' Open Liberty servers, or
@@ -28,17 +27,20 @@ import org.junit.jupiter.api.Test;
  * to all four partitions, so that its copies reach both servers at about the same time: one run per
  * key across the two.
  */
-public abstract class TwoNodesKafka {
+public final class TwoNodesKafka {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final int PARTITIONS = 4;
     private static final int KEYS = 6;
 
-    /** The Kafka application on node {@code n}, 0 or 1. */
-    protected abstract HttpCalls kafka(int n);
+    private TwoNodesKafka() {}
 
-    @Test
-    void twoServersInOneGroup_copiesOfAKeyOnBoth_runOncePerKey() throws Exception {
+    /**
+     * Sends each key to the four partitions, and checks that it ran once across the two servers.
+     *
+     * @param kafka the Kafka application on each of the two servers
+     */
+    public static void copiesOfAKeyOnBoth_runOncePerKey(HttpCalls... kafka) throws Exception {
         awaitBothServersOwnPartitions();
         List<String> tags = new ArrayList<>();
         List<ProducerRecord<String, String>> records = new ArrayList<>();
@@ -64,11 +66,11 @@ public abstract class TwoNodesKafka {
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> committedTotal() - before >= (long) KEYS * PARTITIONS);
         for (String tag : tags) {
-            assertThat(runs(0, tag) + runs(1, tag)).as("runs of " + tag).isEqualTo(1);
+            assertThat(runs(kafka[0], tag) + runs(kafka[1], tag)).as("runs of " + tag).isEqualTo(1);
         }
     }
 
-    private void awaitBothServersOwnPartitions() {
+    private static void awaitBothServersOwnPartitions() {
         Awaitility.await("both servers own partitions of the topic")
                 .atMost(WAIT)
                 .pollInterval(Duration.ofMillis(500))
@@ -111,7 +113,7 @@ public abstract class TwoNodesKafka {
         }
     }
 
-    private int runs(int node, String tag) {
-        return Integer.parseInt(kafka(node).get("api/kafka/" + tag + "/runs").text().strip());
+    private static int runs(HttpCalls kafka, String tag) {
+        return Integer.parseInt(kafka.get("api/kafka/" + tag + "/runs").text().strip());
     }
 }

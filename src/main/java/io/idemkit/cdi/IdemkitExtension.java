@@ -23,7 +23,6 @@ import io.idemkit.openapi.ResourceMethod;
 import io.idemkit.policy.AnnotationChecks;
 import io.idemkit.policy.ConfigLookup;
 import io.idemkit.policy.LeaseChecks;
-import io.idemkit.policy.MessageChecks;
 import io.idemkit.policy.MethodPolicyChecks;
 import io.idemkit.policy.MethodRef;
 import io.idemkit.policy.MethodSite;
@@ -82,6 +81,7 @@ public class IdemkitExtension implements Extension {
     private final List<String> definitionErrors = new ArrayList<>();
     private final AnnotationChecks annotationChecks = new AnnotationChecks(definitionErrors::add);
     private final List<MethodRef> idempotentMethods = new ArrayList<>();
+    private final IncomingMethodChecks incomingChecks = new IncomingMethodChecks();
     private final ClientChecks.FaultTolerancePlacement ftPlacement =
             new ClientChecks.FaultTolerancePlacement();
     private final Map<MethodRef, OperationPolicy> methodPolicies = new ConcurrentHashMap<>();
@@ -173,21 +173,13 @@ public class IdemkitExtension implements Extension {
 
     /**
      * Reports the problems found as types were discovered, and those of the {@code @Incoming}
-     * methods (C17.3): a Reactive Messaging runtime connects its channels at deployment validation,
-     * and WildFly leaves the channels of a deployment refused then consuming, so these methods are
-     * refused first, with the configuration they need.
+     * methods, which must come before any channel connects ({@link IncomingMethodChecks}).
      */
     void reportDefinitionErrors(@Observes AfterBeanDiscovery event) {
-        List<MethodSite> sites = idempotentMethods.stream().map(IdemkitExtension::site).toList();
-        if (sites.stream().anyMatch(s -> MethodSite.REACTIVE_MESSAGING.equals(s.transport()))) {
-            try {
-                definitionErrors.addAll(
-                        MessageChecks.ofIncomingMethods(
-                                ConfigReader.read(configValues()), sites, ConfigLookup.current()));
-            } catch (InvalidConfigurationException e) {
-                definitionErrors.addAll(e.problems());
-            }
-        }
+        definitionErrors.addAll(
+                incomingChecks.problems(
+                        idempotentMethods.stream().map(IdemkitExtension::site).toList(),
+                        this::configValues));
         for (String error : definitionErrors) {
             event.addDefinitionError(new DefinitionException(error));
         }
@@ -208,8 +200,8 @@ public class IdemkitExtension implements Extension {
     private final Set<Bean<?>> applicationStores = ConcurrentHashMap.newKeySet();
 
     /**
-     * Notes every enabled bean that is an {@link IdempotencyScopeProvider}, or an {@link
-     * IdempotencyStore} of the application, in any archive.
+     * Notes every enabled bean that is an {@link IdempotencyScopeProvider}, an {@link
+     * IdempotencyStore} of the application, or a record key extractor, in any archive.
      */
     void collectApplicationBeans(@Observes ProcessBean<?> event) {
         Bean<?> bean = event.getBean();
@@ -223,6 +215,7 @@ public class IdemkitExtension implements Extension {
         if (bean.getQualifiers().contains(Default.Literal.INSTANCE)) {
             storeResources.note(bean);
         }
+        incomingChecks.note(bean);
     }
 
     /**

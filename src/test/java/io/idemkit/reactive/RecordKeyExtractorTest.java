@@ -8,7 +8,6 @@ import io.idemkit.cdi.TestDeployment;
 import io.idemkit.spi.RecordKeyExtractor;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.DefinitionException;
-import jakarta.enterprise.inject.spi.DeploymentException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -149,10 +148,11 @@ class RecordKeyExtractorTest {
     }
 
     @Test
-    void anExtractorThatIsNoBean_failsTheDeployment() {
+    void anExtractorThatIsNoBean_isRefusedAsADefinitionError() {
         assertThatThrownBy(() -> deployment.start(Payments.class))
-                .isInstanceOf(DeploymentException.class)
-                .hasMessageContaining(PaymentKey.class.getName() + " is not a bean");
+                .isInstanceOf(DefinitionException.class)
+                .hasMessageContaining(
+                        PaymentKey.class.getName() + " is not a bean of the application");
     }
 
     @Test
