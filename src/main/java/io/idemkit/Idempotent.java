@@ -29,6 +29,10 @@ import java.lang.annotation.Target;
  *   <li><b>Message-driven beans</b> ({@code onMessage(jakarta.jms.Message)} of a {@code
  *       MessageListener}) are handled by the same interceptor, keyed by their message (a message
  *       property, else its {@code JMSMessageID}) instead of their argument.
+ *   <li><b>Reactive Messaging {@code @Incoming} methods</b> that take a {@code Message} (Kafka
+ *       consumers and processors) are handled by the same interceptor, keyed by their record (a
+ *       {@code RecordKeyExtractor}'s key, a header, the record key where asked, else the record's
+ *       topic, partition, offset and timestamp; contract C17).
  * </ul>
  *
  * <p>Every member defaults to "use the configured value", the {@code idemkit.*} MicroProfile Config

@@ -6,9 +6,10 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * How an {@code @Idempotent} message-driven bean treats its messages (contract C11): which message
- * property carries the application's key, how many runs a failing message gets, and whether a
- * duplicate's body must match the first one's.
+ * How an {@code @Idempotent} message-driven bean (contract C11) or Reactive Messaging {@code
+ * Incoming} method (C17) treats its messages: which message property (or Kafka header) carries the
+ * application's key, how many runs a failing message gets, whether a duplicate's body must match
+ * the first one's, and, for Kafka records, whether their record key is the key.
  *
  * <p>The global values come from {@code idemkit.message.*}; a bean class or its {@code onMessage}
  * method overrides them with the per-method keys of {@link io.idemkit.policy.PerMethodConfig}

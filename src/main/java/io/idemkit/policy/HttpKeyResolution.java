@@ -61,12 +61,7 @@ public final class HttpKeyResolution {
         Optional<String> keyExtractor = defaults.keyExtractor();
         List<String> fingerprintFields = defaults.fingerprintFields();
         for (Map<String, String> level :
-                List.of(
-                        members(onType),
-                        PerMethodConfig.forClass(config, type, HttpKeyPolicy.MEMBERS),
-                        members(onMethod),
-                        PerMethodConfig.forMethod(
-                                config, type, methodName, HttpKeyPolicy.MEMBERS))) {
+                levels(config, type, methodName, onType, onMethod, HttpKeyPolicy.MEMBERS)) {
             checkOneKeySource(level);
             if (level.containsKey(HttpKeyPolicy.KEY_HEADER)) {
                 keyHeader = level.get(HttpKeyPolicy.KEY_HEADER);
@@ -87,6 +82,25 @@ public final class HttpKeyResolution {
             }
         }
         return new HttpKeyPolicy(keyHeader, fingerprintHeaders, keyExtractor, fingerprintFields);
+    }
+
+    /**
+     * @param names the members to read of the configuration keys
+     * @return what each level sets, least specific first: the class's annotation, the class's keys,
+     *     the method's annotation, the method's keys
+     */
+    static List<Map<String, String>> levels(
+            ConfigLookup config,
+            String type,
+            String methodName,
+            Idempotent onType,
+            Idempotent onMethod,
+            List<String> names) {
+        return List.of(
+                members(onType),
+                PerMethodConfig.forClass(config, type, names),
+                members(onMethod),
+                PerMethodConfig.forMethod(config, type, methodName, names));
     }
 
     /**

@@ -46,12 +46,13 @@ public final class RecordKeyResolution {
         Optional<String> header = Optional.empty();
         Optional<String> extractor = Optional.empty();
         for (Map<String, String> level :
-                List.of(
-                        HttpKeyResolution.members(type.getAnnotation(Idempotent.class)),
-                        PerMethodConfig.forClass(config, type.getName(), MEMBERS),
-                        HttpKeyResolution.members(method.getAnnotation(Idempotent.class)),
-                        PerMethodConfig.forMethod(
-                                config, type.getName(), method.getName(), MEMBERS))) {
+                HttpKeyResolution.levels(
+                        config,
+                        type.getName(),
+                        method.getName(),
+                        type.getAnnotation(Idempotent.class),
+                        method.getAnnotation(Idempotent.class),
+                        MEMBERS)) {
             HttpKeyResolution.checkOneKeySource(level);
             if (level.containsKey(HttpKeyPolicy.KEY_HEADER)) {
                 String name = level.get(HttpKeyPolicy.KEY_HEADER);
