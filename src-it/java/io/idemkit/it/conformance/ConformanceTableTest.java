@@ -44,11 +44,24 @@ class ConformanceTableTest {
     }
 
     private void write(String itClass, Map<String, Outcome> tests) throws IOException {
+        write(reports, itClass, itClass, tests);
+    }
+
+    /**
+     * Writes a report as failsafe does: in {@code dir}, under the file of {@code reportClass}, the
+     * tests of {@code testClass} (a class that has a nested class gets its tests filed under the
+     * nested class's report).
+     */
+    private static void write(
+            Path dir, String reportClass, String testClass, Map<String, Outcome> tests)
+            throws IOException {
         StringBuilder xml = new StringBuilder("<testsuite>");
         tests.forEach(
                 (name, outcome) ->
                         xml.append("<testcase name=\"")
                                 .append(name)
+                                .append("\" classname=\"io.idemkit.it.somewhere.")
+                                .append(testClass)
                                 .append("\">")
                                 .append(
                                         switch (outcome) {
@@ -59,7 +72,7 @@ class ConformanceTableTest {
                                 .append("</testcase>"));
         xml.append("</testsuite>");
         Files.writeString(
-                reports.resolve("TEST-io.idemkit.it.somewhere." + itClass + ".xml"),
+                dir.resolve("TEST-io.idemkit.it.somewhere." + reportClass + ".xml"),
                 xml,
                 StandardCharsets.UTF_8);
     }
@@ -162,12 +175,11 @@ class ConformanceTableTest {
         Files.createDirectories(other);
         allPassed("SqlIT", Surface.HTTP, Map.of());
         allPassed("KvIT", Surface.HTTP, Map.of("basic_replay", Outcome.FAILED));
-        Files.copy(
-                reports.resolve("TEST-io.idemkit.it.somewhere.SqlIT.xml"),
-                other.resolve("TEST-io.idemkit.it.somewhere.SqlIT.xml"));
-        Files.copy(
-                reports.resolve("TEST-io.idemkit.it.somewhere.SqlIT.xml"),
-                other.resolve("TEST-io.idemkit.it.somewhere.KvIT.xml"));
+        Map<String, Outcome> every = new LinkedHashMap<>();
+        Surface.HTTP.vectors.forEach(
+                v -> every.put(ConformanceTableCheck.testName(v), Outcome.PASSED));
+        write(other, "SqlIT", "SqlIT", every);
+        write(other, "KvIT", "KvIT", every);
         List<Row> rows =
                 List.of(
                         new Row(Surface.HTTP, "Sql", true, List.of("SqlIT")),
@@ -181,6 +193,35 @@ class ConformanceTableTest {
                 .contains("| HTTP | Kv | 11/12 | 12/12 | `basic-replay` |\n")
                 .contains("production backend, here Sql or Kv):\n")
                 .contains("- HTTP: with Sql on Server, Other; with Kv on Other\n");
+    }
+
+    @Test
+    void testsFiledUnderANestedClassesReport_countForTheirOwnClass() throws IOException {
+        Map<String, Outcome> every = new LinkedHashMap<>();
+        Surface.QUEUE.vectors.forEach(
+                v -> every.put(ConformanceTableCheck.testName(v), Outcome.PASSED));
+        // As failsafe files a class with a nested class: the class's own report empty, its tests
+        // and the nested class's in the nested class's report.
+        write(reports, "QueueIT", "QueueIT", Map.of());
+        write(reports, "QueueIT$TwoServers", "QueueIT", every);
+        Row row = new Row(Surface.QUEUE, "Db", false, List.of("QueueIT"));
+
+        assertThat(ConformanceTableCheck.table(List.of(runtime()), List.of(row)))
+                .contains("| Queue | Db | 6/6 |");
+    }
+
+    @Test
+    void twoClassesOfOneNameInTwoPackages_areRefused() throws IOException {
+        write("QueueIT", Map.of("queue_at_least_once_dedup", Outcome.PASSED));
+        Files.writeString(
+                reports.resolve("TEST-io.idemkit.it.elsewhere.QueueIT.xml"),
+                "<testsuite><testcase name=\"queue_at_least_once_dedup\""
+                        + " classname=\"io.idemkit.it.elsewhere.QueueIT\"/></testsuite>",
+                StandardCharsets.UTF_8);
+
+        assertThatThrownBy(() -> FailsafeReports.read(reports, "QueueIT"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("more than one IT class named QueueIT");
     }
 
     @Test
