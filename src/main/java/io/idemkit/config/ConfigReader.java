@@ -165,8 +165,11 @@ public final class ConfigReader {
                         ConfigKeys.KEY_EXTRACTOR,
                         ConfigKeys.KEY_EXTRACTOR_DEFAULT,
                         text -> {
-                            HttpKeyPolicy.check(HttpKeyPolicy.KEY_EXTRACTOR, text);
-                            return Optional.of(text.strip()).filter(n -> !n.isEmpty());
+                            // HTTP's alone: an Incoming method names its extractor itself.
+                            Optional<String> name =
+                                    Optional.of(text.strip()).filter(n -> !n.isEmpty());
+                            name.ifPresent(n -> BeanClassName.check(n, "IdempotencyKeyExtractor"));
+                            return name;
                         });
         if (keyExtractor != null
                 && keyExtractor.isPresent()

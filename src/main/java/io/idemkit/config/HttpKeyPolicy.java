@@ -105,9 +105,12 @@ public record HttpKeyPolicy(
             case KEY_HEADER -> headerName(text);
             case FINGERPRINT_HEADERS -> headerList(text);
             case KEY_EXTRACTOR -> {
-                // Blank in a per-method key: back to the header.
+                // Blank in a per-method key: back to the header. The member names either SPI: an
+                // Incoming method's extractor reads records.
                 if (!text.isBlank()) {
-                    BeanClassName.check(text.strip(), "IdempotencyKeyExtractor");
+                    BeanClassName.check(
+                            text.strip(),
+                            "IdempotencyKeyExtractor (RecordKeyExtractor on an @Incoming method)");
                 }
             }
             case FINGERPRINT_FIELDS -> fieldList(text);

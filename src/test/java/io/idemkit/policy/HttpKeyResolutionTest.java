@@ -267,7 +267,17 @@ class HttpKeyResolutionTest {
                 .containsExactly(
                         "Invalid com.example.A/m/Idempotent/keyExtractor=not a class: must be the"
                                 + " fully qualified name of a bean class implementing"
-                                + " IdempotencyKeyExtractor");
+                                + " IdempotencyKeyExtractor (RecordKeyExtractor on an @Incoming"
+                                + " method)");
+        // The global key is HTTP's alone, and its rule says so.
+        assertThatThrownBy(
+                        () ->
+                                ConfigReader.read(
+                                        config(Map.of("idemkit.key-extractor", "not a class"))))
+                .hasMessageContaining(
+                        "Invalid idemkit.key-extractor=not a class: must be the fully qualified"
+                                + " name of a bean class implementing IdempotencyKeyExtractor")
+                .hasMessageNotContaining("RecordKeyExtractor");
         assertThat(
                         ConfigReader.read(config(Map.of("idemkit.key-extractor", "com.example.K")))
                                 .keyDefaults()
