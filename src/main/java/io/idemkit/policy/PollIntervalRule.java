@@ -3,6 +3,7 @@ package io.idemkit.policy;
 import io.idemkit.config.DurationFormat;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -13,9 +14,10 @@ import java.util.Optional;
  * does not poll within the interval leaves its group; the record's next owner would wait the same,
  * and the partition would move from consumer to consumer without progress.
  *
- * <p>The interval is the channel's ({@code mp.messaging.incoming.<channel>.max.poll.interval.ms}),
- * else its connector's ({@code mp.messaging.connector.<connector>.max.poll.interval.ms}), else the
- * Kafka client's default, 5 minutes.
+ * <p>A method reading several channels (SmallRye's {@code @Incomings}) is held to each one's. The
+ * interval is the channel's ({@code mp.messaging.incoming.<channel>.max.poll.interval.ms}), else
+ * its connector's ({@code mp.messaging.connector.<connector>.max.poll.interval.ms}), else the Kafka
+ * client's default, 5 minutes.
  */
 final class PollIntervalRule {
 
@@ -27,20 +29,26 @@ final class PollIntervalRule {
     private PollIntervalRule() {}
 
     /**
-     * @return the rule's problem for {@code method}'s lease, if it breaks it
+     * @return the rule's problem for {@code method}'s lease on each channel it reads, where it
+     *     breaks it
      */
     static List<String> problems(
             String description, Method method, Duration lease, ConfigLookup config) {
-        Optional<String> channel = channel(method);
-        if (channel.isEmpty()) {
-            return List.of();
+        List<String> problems = new ArrayList<>();
+        for (String channel : ReactiveMessagingNames.incomingChannels(method)) {
+            problem(description, channel, lease, config).ifPresent(problems::add);
         }
-        String channelKey = "mp.messaging.incoming." + channel.get() + "." + KEY;
+        return problems;
+    }
+
+    private static Optional<String> problem(
+            String description, String channel, Duration lease, ConfigLookup config) {
+        String channelKey = "mp.messaging.incoming." + channel + "." + KEY;
         String source = channelKey;
         Optional<String> value = config.value(channelKey);
         if (value.isEmpty()) {
             Optional<String> connector =
-                    config.value("mp.messaging.incoming." + channel.get() + ".connector");
+                    config.value("mp.messaging.incoming." + channel + ".connector");
             if (connector.isPresent()) {
                 source = "mp.messaging.connector." + connector.get().strip() + "." + KEY;
                 value = config.value(source);
@@ -52,7 +60,7 @@ final class PollIntervalRule {
             try {
                 interval = Duration.ofMillis(Long.parseLong(value.get().strip()));
             } catch (NumberFormatException e) {
-                return List.of(); // the connector says what is wrong with it
+                return Optional.empty(); // the connector says what is wrong with it
             }
             origin = source + "=" + value.get().strip();
         } else {
@@ -60,39 +68,20 @@ final class PollIntervalRule {
             origin = "the Kafka client's default " + KAFKA_DEFAULT.toMillis() + " ms";
         }
         if (lease.compareTo(interval) < 0) {
-            return List.of();
+            return Optional.empty();
         }
-        return List.of(
+        return Optional.of(
                 "The lease of "
                         + description
                         + " ("
                         + DurationFormat.format(lease)
                         + ") must be shorter than the max.poll.interval.ms of its channel "
-                        + channel.get()
+                        + channel
                         + " ("
                         + origin
                         + "): a duplicate waits for a crashed run's lease without polling, and a"
                         + " consumer that does not poll within that interval leaves its group"
                         + " (C17.3). Lower idemkit.lease-ttl for this method, or raise"
                         + " max.poll.interval.ms.");
-    }
-
-    /** The channel of an {@code @Incoming} method, read by the annotation's name. */
-    private static Optional<String> channel(Method method) {
-        return ReactiveMessagingNames.annotation(method, ReactiveMessagingNames.INCOMING)
-                .flatMap(
-                        incoming -> {
-                            try {
-                                Object value =
-                                        incoming.annotationType()
-                                                .getMethod("value")
-                                                .invoke(incoming);
-                                return value instanceof String name
-                                        ? Optional.of(name)
-                                        : Optional.empty();
-                            } catch (ReflectiveOperationException e) {
-                                return Optional.empty();
-                            }
-                        });
     }
 }

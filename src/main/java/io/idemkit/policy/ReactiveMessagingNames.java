@@ -2,6 +2,8 @@ package io.idemkit.policy;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -13,6 +15,12 @@ public final class ReactiveMessagingNames {
     /** {@code @Incoming}, whose {@code value} is the channel. */
     public static final String INCOMING = "org.eclipse.microprofile.reactive.messaging.Incoming";
 
+    /**
+     * SmallRye's {@code @Incomings}, whose {@code value} holds several {@code @Incoming}: one
+     * method reading several channels (WildFly, Quarkus).
+     */
+    public static final String INCOMINGS = "io.smallrye.reactive.messaging.annotations.Incomings";
+
     /** {@code @Outgoing}. */
     public static final String OUTGOING = "org.eclipse.microprofile.reactive.messaging.Outgoing";
 
@@ -20,6 +28,45 @@ public final class ReactiveMessagingNames {
     public static final String MESSAGE = "org.eclipse.microprofile.reactive.messaging.Message";
 
     private ReactiveMessagingNames() {}
+
+    /**
+     * @param method a method
+     * @return the channels it reads: its {@code @Incoming}'s, or each of its {@code @Incomings}';
+     *     empty when it is no {@code Incoming} method
+     */
+    public static List<String> incomingChannels(Method method) {
+        List<String> channels = new ArrayList<>();
+        annotation(method, INCOMING)
+                .flatMap(incoming -> value(incoming, String.class))
+                .ifPresent(channels::add);
+        annotation(method, INCOMINGS)
+                .flatMap(incomings -> value(incomings, Annotation[].class))
+                .ifPresent(
+                        all -> {
+                            for (Annotation incoming : all) {
+                                value(incoming, String.class).ifPresent(channels::add);
+                            }
+                        });
+        return channels;
+    }
+
+    /**
+     * @param method a method
+     * @return whether it is an {@code Incoming} method: {@code @Incoming} or {@code @Incomings}
+     */
+    public static boolean isIncoming(Method method) {
+        return annotation(method, INCOMING).isPresent()
+                || annotation(method, INCOMINGS).isPresent();
+    }
+
+    private static <T> Optional<T> value(Annotation annotation, Class<T> type) {
+        try {
+            Object value = annotation.annotationType().getMethod("value").invoke(annotation);
+            return type.isInstance(value) ? Optional.of(type.cast(value)) : Optional.empty();
+        } catch (ReflectiveOperationException e) {
+            return Optional.empty();
+        }
+    }
 
     /**
      * @param method a method

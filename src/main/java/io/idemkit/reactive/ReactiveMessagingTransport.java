@@ -1,6 +1,5 @@
 package io.idemkit.reactive;
 
-import static io.idemkit.policy.ReactiveMessagingNames.INCOMING;
 import static io.idemkit.policy.ReactiveMessagingNames.MESSAGE;
 import static io.idemkit.policy.ReactiveMessagingNames.OUTGOING;
 
@@ -36,14 +35,15 @@ public final class ReactiveMessagingTransport implements MessageTransport {
     }
 
     /**
-     * @return whether {@code method} is {@code @Incoming}, takes one {@code Message} and returns a
-     *     {@code CompletionStage}, or, {@code @Outgoing} too, a {@code Message}
+     * @return whether {@code method} is {@code @Incoming} (or SmallRye's {@code @Incomings}), takes
+     *     one {@code Message} and returns a {@code CompletionStage}, or, {@code @Outgoing} too, a
+     *     {@code Message}
      */
     @Override
     public boolean receives(Class<?> beanClass, Method method) {
         if (method.getParameterCount() != 1
                 || !method.getParameterTypes()[0].getName().equals(MESSAGE)
-                || ReactiveMessagingNames.annotation(method, INCOMING).isEmpty()) {
+                || !ReactiveMessagingNames.isIncoming(method)) {
             return false;
         }
         String returned = method.getReturnType().getName();

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idemkit.method.MessageTransport;
 import io.idemkit.method.MessageTransports;
+import io.idemkit.policy.ReactiveMessagingNames;
+import io.smallrye.reactive.messaging.annotations.Incomings;
+import java.lang.reflect.Method;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -33,6 +36,23 @@ class ReactiveMessagingTransportTest {
     }
 
     @Test
+    void aMethodReadingSeveralChannels_smallRyesIncomings_isReceived_andNamesEachChannel()
+            throws Exception {
+        Method method = Forms.class.getMethod("consumeBoth", Message.class);
+
+        assertThat(receives("consumeBoth", Message.class)).isTrue();
+        assertThat(ReactiveMessagingNames.incomingChannels(method)).containsExactly("a", "c");
+        assertThat(
+                        ReactiveMessagingNames.incomingChannels(
+                                Forms.class.getMethod("consume", Message.class)))
+                .containsExactly("a");
+        assertThat(
+                        ReactiveMessagingNames.incomingChannels(
+                                Forms.class.getMethod("notIncoming", Message.class)))
+                .isEmpty();
+    }
+
+    @Test
     void aProcessorTakingAMessage_andReturningOneOrAStageOfOne_isReceived() throws Exception {
         assertThat(receives("process", Message.class)).isTrue();
         assertThat(receives("processLater", Message.class)).isTrue();
@@ -52,6 +72,11 @@ class ReactiveMessagingTransportTest {
     public static class Forms {
         @Incoming("a")
         public CompletionStage<Void> consume(Message<String> message) {
+            return message.ack();
+        }
+
+        @Incomings({@Incoming("a"), @Incoming("c")})
+        public CompletionStage<Void> consumeBoth(Message<String> message) {
             return message.ack();
         }
 

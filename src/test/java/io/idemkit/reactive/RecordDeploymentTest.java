@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idemkit.Idempotent;
 import io.idemkit.cdi.TestDeployment;
+import io.smallrye.reactive.messaging.annotations.Incomings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
@@ -53,6 +54,18 @@ class RecordDeploymentTest {
                                 + " of its channel refunds"
                                 + " (mp.messaging.incoming.refunds.max.poll.interval.ms=10000)");
         assertThat(runtime.connected).as("channels connected").isFalse();
+    }
+
+    @Test
+    void aMethodReadingSeveralChannels_isHeldToEachChannelsPollInterval() {
+        deployment.set("idemkit.lease-ttl", "10s");
+        deployment.set("mp.messaging.incoming.refunds.max.poll.interval.ms", "60000");
+        deployment.set("mp.messaging.incoming.chargebacks.max.poll.interval.ms", "10000");
+
+        assertThatThrownBy(() -> deployment.start(BothRefunds.class))
+                .isInstanceOf(DefinitionException.class)
+                .hasMessageContaining("of its channel chargebacks")
+                .hasMessageNotContaining("of its channel refunds");
     }
 
     @Test
@@ -107,6 +120,16 @@ class RecordDeploymentTest {
 
         void connect(@Observes AfterDeploymentValidation event) {
             connected = true;
+        }
+    }
+
+    /** A method reading two channels, with SmallRye's {@code @Incomings}. */
+    @ApplicationScoped
+    public static class BothRefunds {
+        @Idempotent
+        @Incomings({@Incoming("refunds"), @Incoming("chargebacks")})
+        public CompletionStage<Void> consume(Message<String> refund) {
+            return refund.ack();
         }
     }
 
