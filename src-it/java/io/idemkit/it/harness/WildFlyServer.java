@@ -5,6 +5,8 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
@@ -32,6 +34,12 @@ public final class WildFlyServer implements OwnServer {
     public static final String FULL = "standalone-full.xml";
 
     private static final String MICROPROFILE = "standalone-microprofile.xml";
+
+    /** What each CLI script made of each configuration file, in this JVM ({@link #configure}). */
+    private static final Map<Configured, String> CONFIGURED = new ConcurrentHashMap<>();
+
+    /** A configuration file before a CLI script changed it: the script, and the file's text. */
+    private record Configured(String script, String before) {}
 
     private final Path base;
     private final String config;
@@ -87,10 +95,28 @@ public final class WildFlyServer implements OwnServer {
      * own offline CLI on this server's base directory ({@code JAVA_OPTS=-Djboss.server.base.dir=...
      * bin/jboss-cli.sh --file=<cli>}); what it printed goes to {@code cli.log} there.
      *
+     * <p>A second server of this JVM that a script configures as it configured one before takes
+     * that one's result, without running the CLI again.
+     *
      * @param cli a CLI script that embeds the server on the configuration it starts with ({@code
-     *     embed-server --server-config=...}), changes it and stops it
+     *     embed-server --server-config=...}), changes it and stops it; it changes that file alone
      */
     public void configure(Path cli) throws IOException, InterruptedException {
+        Path configured = base.resolve("configuration").resolve(config);
+        String script = cli.toAbsolutePath() + "\n" + Files.readString(cli);
+        // The CLI boots an embedded server (about 10 s of CPU): a second server of the same
+        // script and configuration in this JVM takes the first one's result.
+        Configured before = new Configured(script, Files.readString(configured));
+        String same = CONFIGURED.get(before);
+        if (same != null) {
+            Files.writeString(configured, same);
+            return;
+        }
+        runCli(cli);
+        CONFIGURED.put(before, Files.readString(configured));
+    }
+
+    private void runCli(Path cli) throws IOException, InterruptedException {
         Path log = base.resolve("cli.log");
         ProcessBuilder builder =
                 new ProcessBuilder(
