@@ -50,7 +50,11 @@ public class PayaraPortFree {
         }
     }
 
-    /** Binds as Payara Micro's listener does: loopback, with the address reusable. */
+    /**
+     * Binds as Payara Micro's listener does: loopback, with the address reusable. Not {@code
+     * TestPorts.free}, which binds without reuse: connections the old server closed can stay in
+     * TIME_WAIT on this port for up to a minute, and Linux refuses such a bind meanwhile.
+     */
     static boolean bindable(int port) {
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(true);

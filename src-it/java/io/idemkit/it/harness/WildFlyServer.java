@@ -104,8 +104,7 @@ public final class WildFlyServer implements OwnServer {
     public void configure(Path cli) throws IOException, InterruptedException {
         Path configured = base.resolve("configuration").resolve(config);
         String script = cli.toAbsolutePath() + "\n" + Files.readString(cli);
-        // The CLI boots an embedded server (about 10 s of CPU): a second server of the same
-        // script and configuration in this JVM takes the first one's result.
+        // The CLI boots an embedded server: about 10 s of CPU saved per reuse.
         Configured before = new Configured(script, Files.readString(configured));
         String same = CONFIGURED.get(before);
         if (same != null) {

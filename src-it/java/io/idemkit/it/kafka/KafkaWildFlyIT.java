@@ -128,11 +128,7 @@ class KafkaWildFlyIT extends KafkaScenarios {
         }
     }
 
-    /**
-     * Two WildFly servers in one consumer group: this class's server, and {@link #second}. A test
-     * of this class, not a nested class's: failsafe would file the scenarios under the nested
-     * class's report, where the conformance table does not look.
-     */
+    /** Two WildFly servers in one consumer group: this class's server, and {@link #second}. */
     @Test
     void twoServersInOneGroup_copiesOfAKeyOnBoth_runOncePerKey() throws Exception {
         TwoNodesKafka.copiesOfAKeyOnBoth_runOncePerKey(twoServers.join());
